@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file Reading whole input files (gzip detected by magic) and splitting lines.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <topo/result.hpp>
+
+namespace topo {
+
+/// Read a file; gunzip it when it starts with the gzip magic. Errors: Io, Parse
+/// (corrupt gzip). `max_bytes` guards against absurd inputs.
+[[nodiscard]] Result<std::string> read_text_file(const std::string& path,
+                                                 std::size_t max_bytes = std::size_t{1} << 31);
+/// Write atomically (temp file + rename). Errors: Io.
+[[nodiscard]] Status write_text_file(const std::string& path, std::string_view content);
+/// Split into lines, stripping a trailing '\r' on each; lines keep their 1-based
+/// number as index+1. A final empty line after the last '\n' is not included.
+[[nodiscard]] std::vector<std::string_view> split_lines(std::string_view text);
+/// True when the text has NUL bytes or is mostly non-printable (a binary file).
+[[nodiscard]] bool looks_binary(std::string_view text) noexcept;
+/// Trim ASCII whitespace.
+[[nodiscard]] std::string_view trim(std::string_view s) noexcept;
+
+}  // namespace topo
