@@ -125,7 +125,12 @@ int run_discover(const DiscoverOptions& o, std::vector<std::string>& compute_hos
 #endif
 #ifdef TOPO_CLI_HAVE_SLURM_TOPO
     for (const auto& f : o.slurm_topology) {
-        auto st = load_slurm_topology_into(f, b);
+        auto all = load_slurm_topology(f);
+        if (!all) return report(all.error());
+        const SlurmTopology* def = default_slurm_topology(*all);
+        if (def == nullptr) return report(Error(Errc::Parse, "no topology in file", f));
+        for (const auto& w : def->warnings) std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
+        auto st = import_slurm_topology(*def, b);
         if (!st) return report(st.error());
         any = true;
     }

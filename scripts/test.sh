@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Set up a fresh Debian 12 machine and run every test topoplace has:
+#   1. unit + CLI tests (dev build)           ctest --preset dev
+#   2. the same under ASan+UBSan              ctest --preset asan
+#   3. each libFuzzer target for a bounded time (clang)
+#   4. live Slurm 22.05 lab tests (real slurmctld + many slurmd), ctest label "lab"
+# Exit status is non-zero when anything fails. TOPO_SKIP_ASAN=1 / TOPO_SKIP_FUZZ=1 /
+# TOPO_SKIP_LAB=1 skip a stage (for quick local runs; CI runs them all).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+JOBS="${JOBS:-2}"
+FUZZ_SECONDS="${FUZZ_SECONDS:-20}"
+
+bash scripts/setup.sh
+
+stage() { printf '\n=== %s ===\n' "$*"; }
+
+stage "dev build"
+cmake --preset dev >/dev/null
+cmake --build --preset dev -j"$JOBS"
+stage "unit + CLI tests (dev)"
+ctest --preset dev -j"$JOBS"
+
+if [ "${TOPO_SKIP_ASAN:-0}" != 1 ]; then
+  stage "ASan+UBSan build"
+  cmake --preset asan >/dev/null
+  cmake --build --preset asan -j"$JOBS"
+  stage "unit + CLI tests (ASan+UBSan)"
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --preset asan -j"$JOBS"
+fi
+
+if [ "${TOPO_SKIP_FUZZ:-0}" != 1 ]; then
+  stage "libFuzzer targets (${FUZZ_SECONDS}s each)"
+  cmake --preset fuzz >/dev/null
+  cmake --build --preset fuzz -j"$JOBS"
+  for f in build/fuzz/tests/fuzz/fuzz_*; do
+    [ -x "$f" ] || continue
+    name=$(basename "$f")
+    corpus="tests/fuzz/corpus/${name#fuzz_}"
+    work=$(mktemp -d)
+    [ -d "$corpus" ] && cp "$corpus"/* "$work"/ 2>/dev/null || true
+    echo "fuzz: $name"
+    "$f" -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=2048 -print_final_stats=0 "$work" 2>"$work.log" \
+      || { tail -40 "$work.log"; echo "fuzz: $name FAILED (crash input in $work)"; exit 1; }
+    grep -E '^#[0-9]+.*DONE|Done [0-9]+ runs' "$work.log" | tail -1 || true
+    rm -rf "$work" "$work.log"
+  done
+fi
+
+if [ "${TOPO_SKIP_LAB:-0}" != 1 ]; then
+  stage "live Slurm lab tests"
+  ctest --test-dir build/dev -L lab --output-on-failure --no-tests=ignore
+fi
+stage "all tests passed"
