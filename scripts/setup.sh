@@ -14,7 +14,7 @@ PKGS=(
   # Slurm 22.05 lab (integration tests) and the SPANK headers
   munge libmunge-dev slurmctld slurmd slurm-client libslurm-dev
   # lab helpers
-  iproute2 util-linux procps graphviz
+  iproute2 util-linux procps graphviz jq
 )
 
 missing=()

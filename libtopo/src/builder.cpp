@@ -300,12 +300,20 @@ Result<TopologyPtr> TopologyBuilder::freeze() && {
     edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
     impl.graph = SwitchGraph(boost::edges_are_sorted, edges.begin(), edges.end(), t.switches_.size());
 
-    // ---- tiers: BFS distance from the switches hosts plug into
+    // ---- tiers: BFS distance from the leaves. A leaf is a switch a host plugs into,
+    // or a host-less switch with a single neighbour switch: an unpopulated leaf hanging
+    // off one spine (Selene's management leaf MLG01-05). Without the second rule such a
+    // dead end would count as a tier above the cores.
     std::vector<SwitchId> leaves;
     {
         std::set<SwitchId> ls;
         for (const auto& n : t.nics_) {
             if (n.leaf.valid()) ls.insert(n.leaf);
+        }
+        std::vector<int> degree(t.switches_.size(), 0);
+        for (const auto& [a, b2] : edges) ++degree[a];  // edges are unique and directed both ways
+        for (std::size_t i = 0; i < t.switches_.size(); ++i) {
+            if (degree[i] == 1 && !ls.empty()) ls.insert(SwitchId(static_cast<std::uint32_t>(i)));
         }
         leaves.assign(ls.begin(), ls.end());
     }
@@ -324,6 +332,32 @@ Result<TopologyPtr> TopologyBuilder::freeze() && {
     if (orphans > 0) {
         t.warnings_.push_back(std::to_string(orphans) +
                               " switch(es) have no path to any host; counted as tier 0");
+    }
+    // A top tier that the lower tiers do not need to connect the leaves is not a tier
+    // of its own: e.g. PSMN X5's fifth spine, cabled only to two other spines. Demote
+    // it (a real core tier joins pods that are otherwise disconnected).
+    while (max_tier >= 2) {
+        std::vector<std::uint32_t> parent(t.switches_.size());
+        for (std::uint32_t i = 0; i < parent.size(); ++i) parent[i] = i;
+        auto find = [&](std::uint32_t x) {
+            while (parent[x] != x) {
+                parent[x] = parent[parent[x]];
+                x = parent[x];
+            }
+            return x;
+        };
+        for (const auto& [a, b2] : edges) {
+            if (t.switches_[a].tier < max_tier && t.switches_[b2].tier < max_tier) parent[find(a)] = find(b2);
+        }
+        std::set<std::uint32_t> comps;
+        for (const auto& n : t.nics_) {
+            if (n.leaf.valid()) comps.insert(find(n.leaf.index()));
+        }
+        if (comps.size() > 1) break;
+        for (auto& sw : t.switches_) {
+            if (sw.tier == max_tier) sw.tier = max_tier - 1;
+        }
+        --max_tier;
     }
     t.tiers_ = max_tier + 1;
     impl.uplinks.assign(t.switches_.size(), {});
@@ -358,7 +392,9 @@ Result<TopologyPtr> TopologyBuilder::freeze() && {
             }
         }
     }
-    if (rail_names.size() > 2 * std::max<std::size_t>(max_multi, 1)) rail_by_position = true;
+    // Hosts that name their HCAs differently (HCA-1 vs mlx5_0) make the union larger
+    // than any host: fall back to the position of the NIC on its host.
+    if (rail_names.size() > max_multi) rail_by_position = true;
     std::map<std::string, int> rail_of_name;
     if (!rail_by_position) {
         int r = 0;
