@@ -10,5 +10,6 @@ namespace topo::cli {
 using Runner = std::function<int()>;
 Runner add_discover(CLI::App& app);
 Runner add_show(CLI::App& app);
+Runner add_slurm_conf(CLI::App& app);
 
 }  // namespace topo::cli

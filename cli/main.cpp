@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
     auto add = [&](Runner r) { runners.emplace(app.get_subcommands({}).back(), std::move(r)); };
     add(add_discover(app));
     add(add_show(app));
+    add(add_slurm_conf(app));
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

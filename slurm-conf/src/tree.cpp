@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: Apache-2.0
+// topology.conf (topology/tree) and node Features generation.
+//
+// Why one Slurm leaf per host group: Slurm's tree plugin packs jobs on the lowest
+// switch that holds enough nodes. In a rail-optimized fabric every host of a scalable
+// unit sits on all rail leaves of that unit, so the unit is the true "leaf" for
+// locality; listing each rail leaf would put a host under several leaves, which Slurm
+// only logs and then handles badly.
+//
+// Why merge by "set of children reached": all spines of a pod reach the same leaves;
+// they are one Slurm spine. When spines reach different (overlapping) sets of groups,
+// as in psmn-x5-qdr, each distinct set becomes one Slurm switch and a group may have
+// several parents; this is what the site's own generated file does and what Slurm
+// accepts, and it keeps the real one-hop-apart information.
+#include <topo/slurmconf/tree.hpp>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <set>
+#include <sstream>
+
+#include <topo/hostlist.hpp>
+
+namespace topo::slurmconf {
+
+namespace {
+
+bool host_included(const Host& h, const TreeOptions& o) {
+    return o.include_service || h.role != HostRole::Service;
+}
+
+std::string switch_label(const Switch& s) { return s.name.empty() ? s.guid : s.name; }
+
+bool valid_switch_name(const std::string& s) {
+    if (s.empty()) return false;
+    return std::all_of(s.begin(), s.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+               c == '.';
+    });
+}
+
+std::string sanitize_feature(const std::string& s) {
+    std::string o;
+    o.reserve(s.size());
+    for (char c : s) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                        c == '.' || c == '-';
+        o += ok ? c : '_';
+    }
+    return o;
+}
+
+struct UnionFind {
+    std::vector<std::size_t> p;
+    explicit UnionFind(std::size_t n) : p(n) { std::iota(p.begin(), p.end(), std::size_t{0}); }
+    std::size_t find(std::size_t x) {
+        while (p[x] != x) x = p[x] = p[p[x]];
+        return x;
+    }
+    void unite(std::size_t a, std::size_t b) {
+        a = find(a);
+        b = find(b);
+        if (a != b) p[std::max(a, b)] = std::min(a, b);
+    }
+};
+
+std::string kind_name(int level, int top) {
+    if (level == 0) return "leaf";
+    if (level == top && top >= 2) return "core";
+    if (level == 1) return "spine";
+    return "l" + std::to_string(level);
+}
+
+Result<std::string> expand_template(const std::string& tpl,
+                                    const std::string& kind,
+                                    int level,
+                                    const std::string& n,
+                                    const std::string& group) {
+    std::string out;
+    for (std::size_t i = 0; i < tpl.size(); ++i) {
+        if (tpl[i] != '{') {
+            out += tpl[i];
+            continue;
+        }
+        const auto close = tpl.find('}', i);
+        if (close == std::string::npos) {
+            return fail(Errc::InvalidArgument, "name template \"" + tpl + "\": unbalanced '{'");
+        }
+        const std::string key = tpl.substr(i + 1, close - i - 1);
+        if (key == "kind") {
+            out += kind;
+        } else if (key == "level") {
+            out += std::to_string(level);
+        } else if (key == "n") {
+            out += n;
+        } else if (key == "group") {
+            out += group.empty() ? n : group;
+        } else {
+            return fail(Errc::InvalidArgument, "name template \"" + tpl + "\": unknown placeholder {" + key +
+                                                   "} (known: {kind} {level} {n} {group})");
+        }
+        i = close;
+    }
+    return out;
+}
+
+/// The structure, before naming.
+struct Built {
+    std::vector<TreeSwitch> sw;
+    std::vector<std::string> warnings;
+    std::size_t hosts = 0;
+};
+
+Result<Built> build(const Topology& t, const TreeOptions& o) {
+    Built b;
+    // Hosts on no leaf.
+    std::vector<std::string> lost;
+    for (const auto& h : t.hosts()) {
+        if (host_included(h, o) && !h.group.valid()) lost.push_back(h.name);
+    }
+    if (!lost.empty()) {
+        b.warnings.push_back(std::to_string(lost.size()) + " host(s) on no leaf switch are not in the tree (Slurm's " +
+                             "topology/tree will not place multi-node jobs on them): " + compress_hostlist(lost));
+    }
+
+    // Level 0: one Slurm leaf per host group with at least one included host.
+    std::multimap<std::uint32_t, std::size_t> phys_to_slurm;  // physical switch -> slurm switches of the level below
+    for (const auto& g : t.groups()) {
+        TreeSwitch s;
+        s.level = 0;
+        s.group = g.name;
+        for (auto h : g.hosts) {
+            if (host_included(t.host(h), o)) s.nodes.push_back(t.host(h).name);
+        }
+        if (s.nodes.empty()) continue;
+        std::sort(s.nodes.begin(), s.nodes.end(), [](const auto& a, const auto& c) { return natural_less(a, c); });
+        s.physical = g.leaves;
+        b.hosts += s.nodes.size();
+        for (auto l : g.leaves) phys_to_slurm.emplace(l.index(), b.sw.size());
+        b.sw.push_back(std::move(s));
+    }
+    if (b.sw.empty()) {
+        return fail(Errc::InvalidArgument,
+                    t.groups().empty()
+                        ? "no host group in this topology (no host on any leaf switch): nothing to write; a "
+                          "topology.conf without switches would stop slurmctld"
+                        : "every host group holds only service hosts (use --include-service to place them)");
+    }
+
+    // Down-neighbours of every switch.
+    const auto nsw = t.switches().size();
+    std::vector<std::vector<SwitchId>> down(nsw);
+    int max_tier = 0;
+    for (std::uint32_t i = 0; i < nsw; ++i) {
+        max_tier = std::max(max_tier, t.switches()[i].tier);
+        for (auto u : t.uplinks(SwitchId{i})) down[u.index()].push_back(SwitchId{i});
+    }
+
+    // Levels 1..max_tier.
+    for (int k = 1; k <= max_tier; ++k) {
+        std::map<std::vector<std::size_t>, std::vector<SwitchId>> by_children;
+        for (std::uint32_t i = 0; i < nsw; ++i) {
+            if (t.switches()[i].tier != k) continue;
+            std::set<std::size_t> ch;
+            for (auto d : down[i]) {
+                auto [lo, hi] = phys_to_slurm.equal_range(d.index());
+                for (auto it = lo; it != hi; ++it) ch.insert(it->second);
+            }
+            if (ch.empty()) continue;  // e.g. a spine above storage leaves only
+            by_children[std::vector<std::size_t>(ch.begin(), ch.end())].push_back(SwitchId{i});
+        }
+        if (by_children.empty()) break;
+        phys_to_slurm.clear();
+        for (auto& [children, phys] : by_children) {  // map order: by first child, deterministic
+            TreeSwitch s;
+            s.level = k;
+            s.children = children;
+            s.physical = phys;
+            for (auto p : phys) phys_to_slurm.emplace(p.index(), b.sw.size());
+            b.sw.push_back(std::move(s));
+        }
+    }
+
+    // Connected parts and their roots.
+    const std::size_t n = b.sw.size();
+    UnionFind uf(n);
+    std::vector<bool> is_child(n, false);
+    for (std::size_t i = 0; i < n; ++i) {
+        for (auto c : b.sw[i].children) {
+            uf.unite(i, c);
+            is_child[c] = true;
+        }
+    }
+    // Leaves below each switch (bitset as vector<bool> over leaf indexes).
+    std::size_t nleaves = 0;
+    while (nleaves < n && b.sw[nleaves].level == 0) ++nleaves;
+    std::vector<std::vector<bool>> below(n, std::vector<bool>(nleaves, false));
+    for (std::size_t i = 0; i < n; ++i) {  // children always have smaller indexes
+        if (i < nleaves) {
+            below[i][i] = true;
+        } else {
+            for (auto c : b.sw[i].children) {
+                for (std::size_t l = 0; l < nleaves; ++l) below[i][l] = below[i][l] || below[c][l];
+            }
+        }
+    }
+    std::map<std::size_t, std::vector<std::size_t>> roots_of;  // part -> roots
+    std::map<std::size_t, std::vector<std::size_t>> leaves_of;  // part -> leaves
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!is_child[i]) roots_of[uf.find(i)].push_back(i);
+        if (i < nleaves) leaves_of[uf.find(i)].push_back(i);
+    }
+    std::vector<TreeSwitch> synthetic;
+    for (auto& [part, roots] : roots_of) {
+        if (roots.size() < 2) continue;
+        bool covered = false;
+        for (auto r : roots) {
+            bool all = true;
+            for (auto l : leaves_of[part]) all = all && below[r][l];
+            covered = covered || all;
+        }
+        if (covered) continue;
+        TreeSwitch s;
+        s.synthetic = true;
+        s.children = roots;
+        for (auto r : roots) s.level = std::max(s.level, b.sw[r].level + 1);
+        synthetic.push_back(std::move(s));
+    }
+    std::stable_sort(synthetic.begin(), synthetic.end(), [](const auto& a, const auto& c) { return a.level < c.level; });
+    for (auto& s : synthetic) b.sw.push_back(std::move(s));
+    std::stable_sort(b.sw.begin() + static_cast<std::ptrdiff_t>(n), b.sw.end(),
+                     [](const auto& a, const auto& c) { return a.level < c.level; });
+
+    if (roots_of.size() > 1) {
+        std::ostringstream w;
+        w << "the fabric has " << roots_of.size()
+          << " disjoint parts with no common switch; Slurm will not place one job across them:";
+        for (auto& [part, leaves] : leaves_of) {
+            std::vector<std::string> hs;
+            for (auto l : leaves) hs.insert(hs.end(), b.sw[l].nodes.begin(), b.sw[l].nodes.end());
+            w << " [" << compress_hostlist(hs) << "]";
+        }
+        b.warnings.push_back(w.str());
+    }
+    return b;
+}
+
+Status name_switches(Built& b, const TreeOptions& o) {
+    int top = 0;
+    std::map<int, int> per_level;
+    for (const auto& s : b.sw) {
+        top = std::max(top, s.level);
+        ++per_level[s.level];
+    }
+    std::map<int, int> seen;
+    std::set<std::string> used;
+    for (auto& s : b.sw) {
+        const int idx = ++seen[s.level];
+        const int count = per_level[s.level];
+        const int width = std::max(2, static_cast<int>(std::to_string(count).size()));
+        std::string num = std::to_string(idx);
+        if (static_cast<int>(num.size()) < width) num.insert(0, static_cast<std::size_t>(width) - num.size(), '0');
+        const std::string kind = kind_name(s.level, top);
+        std::string tpl = o.name_template;
+        if (tpl.empty()) tpl = (count == 1 && s.level == top && s.level > 0) ? "{kind}" : "{kind}{n}";
+        auto name = expand_template(tpl, kind, s.level, num, s.group);
+        if (!name) return fail(name.error());
+        if (!valid_switch_name(*name)) {
+            return fail(Errc::InvalidArgument, "name template \"" + tpl + "\" gives \"" + *name +
+                                                   "\": switch names may hold only letters, digits, '_', '-', '.'");
+        }
+        if (!used.insert(*name).second) {
+            return fail(Errc::InvalidArgument,
+                        "name template \"" + tpl + "\" gives the name \"" + *name + "\" twice; use {n} or {level}");
+        }
+        s.name = std::move(*name);
+    }
+    return Ok{};
+}
+
+std::string physical_summary(const Topology& t, const std::vector<SwitchId>& phys) {
+    std::vector<std::string> labels;
+    labels.reserve(phys.size());
+    for (auto p : phys) labels.push_back(switch_label(t.sw(p)));
+    std::sort(labels.begin(), labels.end(), [](const auto& a, const auto& c) { return natural_less(a, c); });
+    std::string o;
+    const std::size_t show = std::min<std::size_t>(labels.size(), 8);
+    for (std::size_t i = 0; i < show; ++i) o += (i ? "," : "") + labels[i];
+    if (phys.size() > show) o += ",... (" + std::to_string(phys.size()) + " in all)";
+    return o;
+}
+
+}  // namespace
+
+Result<TreeConf> generate_tree_conf(const Topology& t, const TreeOptions& opts) {
+    auto built = build(t, opts);
+    if (!built) return fail(built.error());
+    Built& b = *built;
+    if (auto st = name_switches(b, opts); !st) return fail(st.error());
+
+    std::size_t nleaves = 0;
+    for (const auto& s : b.sw) nleaves += s.level == 0 ? 1 : 0;
+    std::ostringstream out;
+    out << "# topology.conf for Slurm's topology/tree plugin (TopologyPlugin=topology/tree)\n"
+        << "# Generated by topoplace slurm-conf --format tree. Minimum Slurm version: 22.05\n";
+    if (!opts.source_label.empty()) out << "# Source: " << opts.source_label << "\n";
+    out << "# Source fingerprint: " << t.fingerprint() << "\n"
+        << "# " << nleaves << " leaf switch(es) (one per host group), " << (b.sw.size() - nleaves)
+        << " switch(es) above, " << b.hosts << " host(s)\n";
+    for (const auto& w : b.warnings) out << "# Warning: " << w << "\n";
+    int level = -1;
+    for (const auto& s : b.sw) {
+        if (s.level != level) {
+            level = s.level;
+            out << "\n# Level " << level << "\n";
+        }
+        if (s.level == 0) {
+            out << "# group " << s.group << ": " << s.nodes.size() << " host(s), leaf switch(es) "
+                << physical_summary(t, s.physical) << "\n";
+            out << "SwitchName=" << s.name << " Nodes=" << compress_hostlist(s.nodes) << "\n";
+        } else {
+            std::vector<std::string> ch;
+            for (auto c : s.children) ch.push_back(b.sw[c].name);
+            if (s.synthetic) {
+                out << "# synthetic root: no single physical switch sits above all of these\n";
+            } else {
+                out << "# " << physical_summary(t, s.physical) << "\n";
+            }
+            out << "SwitchName=" << s.name << " Switches=" << compress_hostlist(ch) << "\n";
+        }
+    }
+    TreeConf conf;
+    conf.text = out.str();
+    conf.switches = std::move(b.sw);
+    conf.warnings = std::move(b.warnings);
+    return conf;
+}
+
+Result<FeaturesConf> generate_features(const Topology& t, const TreeOptions& opts) {
+    auto tree = generate_tree_conf(t, opts);
+    if (!tree) return fail(tree.error());
+    const auto& sw = tree->switches;
+    // host name -> features
+    std::map<std::string, std::vector<std::string>> feats;
+    std::map<std::string, std::size_t> leaf_of;
+    for (std::size_t i = 0; i < sw.size(); ++i) {
+        if (sw[i].level != 0) continue;
+        for (const auto& h : sw[i].nodes) {
+            leaf_of[h] = i;
+            feats[h].push_back("lg_" + sanitize_feature(sw[i].group));
+        }
+    }
+    // level-1 parents of each leaf
+    std::map<std::size_t, std::vector<std::string>> spines_of;
+    for (const auto& s : sw) {
+        if (s.level != 1) continue;
+        for (auto c : s.children) spines_of[c].push_back("sp_" + sanitize_feature(s.name));
+    }
+    for (auto& [h, f] : feats) {
+        for (const auto& s : spines_of[leaf_of[h]]) f.push_back(s);
+    }
+    for (const auto& d : t.nvl_domains()) {
+        if (!d.multi_node) continue;
+        for (auto h : d.hosts) {
+            auto it = feats.find(t.host(h).name);
+            if (it != feats.end()) it->second.push_back("nvl_" + sanitize_feature(d.name));
+        }
+    }
+    // group hosts by equal feature lists
+    std::map<std::string, std::vector<std::string>> by_feats;
+    for (auto& [h, f] : feats) {
+        std::string key;
+        for (std::size_t i = 0; i < f.size(); ++i) key += (i ? "," : "") + f[i];
+        by_feats[key].push_back(h);
+    }
+    std::vector<std::pair<std::string, std::string>> rows;  // hostlist, features
+    std::vector<std::string> firsts;
+    for (auto& [key, hosts] : by_feats) {
+        std::sort(hosts.begin(), hosts.end(), [](const auto& a, const auto& c) { return natural_less(a, c); });
+        rows.emplace_back(compress_hostlist(hosts), key);
+        firsts.push_back(hosts.front());
+    }
+    std::vector<std::size_t> order(rows.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t c) { return natural_less(firsts[a], firsts[c]); });
+    FeaturesConf fc;
+    fc.warnings = tree->warnings;
+    std::ostringstream out;
+    out << "# Node features for slurm.conf, generated by topoplace slurm-conf --features\n"
+        << "# Source fingerprint: " << t.fingerprint() << "\n"
+        << "# Merge into the NodeName lines of these nodes. Keep a job inside one leaf group with\n"
+        << "#   sbatch -C \"[lg_g001|lg_g002|...]\"   (matching OR: all nodes get the same one)\n";
+    for (auto i : order) {
+        fc.lines.push_back("NodeName=" + rows[i].first + " Features=" + rows[i].second);
+        out << fc.lines.back() << "\n";
+    }
+    fc.text = out.str();
+    return fc;
+}
+
+}  // namespace topo::slurmconf

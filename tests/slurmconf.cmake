@@ -1,0 +1,17 @@
+# Unit tests of slurm-conf (topology.conf generation) and the Slurm lab test.
+# Included from tests/CMakeLists.txt.
+if(TARGET topo_slurmconf)
+  file(GLOB TOPO_SLURMCONF_TEST_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/unit/slurmconf/*.cpp)
+  add_executable(topo_slurmconf_tests ${TOPO_SLURMCONF_TEST_SOURCES})
+  target_link_libraries(topo_slurmconf_tests PRIVATE topo_slurmconf topo_core GTest::gtest_main)
+  target_compile_definitions(topo_slurmconf_tests PRIVATE
+    TOPO_FIXTURES="${CMAKE_CURRENT_SOURCE_DIR}/fixtures"
+    TOPO_GOLDEN="${CMAKE_CURRENT_SOURCE_DIR}/golden/slurm-conf")
+  topo_target_defaults(topo_slurmconf_tests)
+  gtest_discover_tests(topo_slurmconf_tests DISCOVERY_MODE PRE_TEST PROPERTIES LABELS unit)
+endif()
+
+# Real Slurm 22.05 lab (slurmctld + 16 slurmd on this machine): root and the Debian
+# slurm packages needed. Run with: ctest -L lab
+add_test(NAME lab.tree COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lab/t-tree.sh $<TARGET_FILE:topoplace>)
+set_tests_properties(lab.tree PROPERTIES LABELS lab TIMEOUT 600 RUN_SERIAL TRUE SKIP_RETURN_CODE 77)
