@@ -1,6 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <topo/nvidia_smi_topo.hpp>
-
 #include <algorithm>
 #include <charconv>
 #include <cstddef>
@@ -12,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include <topo/nvidia_smi_topo.hpp>
 #include <topo/text_input.hpp>
 
 namespace topo {
@@ -33,7 +32,8 @@ std::string strip_ansi(std::string_view in) {
         if (i + 1 < in.size() && in[i + 1] == '[') {
             std::size_t j = i + 2;
             // parameter and intermediate bytes, then one final byte in 0x40-0x7e
-            while (j < in.size() && in[j] >= 0x20 && in[j] <= 0x3f) ++j;
+            while (j < in.size() && in[j] >= 0x20 && in[j] <= 0x3f)
+                ++j;
             if (j < in.size() && in[j] >= 0x40 && in[j] <= 0x7e) {
                 i = j;
             } else {
@@ -145,14 +145,16 @@ std::optional<Header> find_header(const std::vector<std::string_view>& lines) {
             const auto p = line.find(name);
             if (p != std::string_view::npos) dev_end = std::min(dev_end, p);
         }
-        for (auto t : split_ws(line.substr(0, dev_end))) h.devices.emplace_back(t);
+        for (auto t : split_ws(line.substr(0, dev_end)))
+            h.devices.emplace_back(t);
         std::vector<std::pair<std::size_t, std::string>> ex;
         for (auto name : kExtraNames) {
             const auto p = line.find(name);
             if (p != std::string_view::npos) ex.emplace_back(p, std::string(name));
         }
         std::sort(ex.begin(), ex.end());
-        for (auto& e : ex) h.extras.push_back(std::move(e.second));
+        for (auto& e : ex)
+            h.extras.push_back(std::move(e.second));
         return h;
     }
     return std::nullopt;
@@ -203,24 +205,25 @@ Result<NodeDescription> parse_nvidia_smi_topo(std::string_view text, const std::
         const std::string label(cells.front());
         const auto it = col_of.find(label);
         if (it == col_of.end()) {
-            return fail(Errc::Parse, "unknown row label '" + label + "' (not a column of the header at line " +
-                                         std::to_string(h.line) + ")",
-                        source, lineno);
+            return fail(
+                Errc::Parse,
+                "unknown row label '" + label + "' (not a column of the header at line " + std::to_string(h.line) + ")",
+                source, lineno);
         }
         const std::size_t r = it->second;
         if (row_line[r] != 0) {
-            return fail(Errc::Parse, "duplicate row '" + label + "' (first at line " + std::to_string(row_line[r]) + ")",
-                        source, lineno);
+            return fail(Errc::Parse,
+                        "duplicate row '" + label + "' (first at line " + std::to_string(row_line[r]) + ")", source,
+                        lineno);
         }
         const std::size_t have = cells.size() - 1;
         // nvidia-smi prints one more (empty) cell than the header names between
         // "NUMA Affinity" and "GPU NUMA ID"; allow it.
         const std::size_t max_cells = ndev + h.extras.size() + (h.extras.empty() ? 0 : 1);
         if (have < ndev || have > max_cells) {
-            return fail(Errc::Parse, "row '" + label + "' has " + std::to_string(have) + " cells, expected " +
-                                         std::to_string(ndev) +
-                                         (h.extras.empty() ? std::string{}
-                                                           : " to " + std::to_string(max_cells)),
+            return fail(Errc::Parse,
+                        "row '" + label + "' has " + std::to_string(have) + " cells, expected " + std::to_string(ndev)
+                            + (h.extras.empty() ? std::string{} : " to " + std::to_string(max_cells)),
                         source, lineno);
         }
         row_line[r] = lineno;
@@ -229,13 +232,15 @@ Result<NodeDescription> parse_nvidia_smi_topo(std::string_view text, const std::
             const auto tok = cells[c + 1];
             const auto cell = parse_cell(tok);
             if (!cell) {
-                return fail(Errc::Parse, "unknown cell '" + std::string(tok) + "' in row '" + label + "', column '" +
-                                             h.devices[c] + "'",
-                            source, lineno);
+                return fail(
+                    Errc::Parse,
+                    "unknown cell '" + std::string(tok) + "' in row '" + label + "', column '" + h.devices[c] + "'",
+                    source, lineno);
             }
             if ((cell->cls == PathClass::Self) != (c == r)) {
-                return fail(Errc::Parse, "row '" + label + "', column '" + h.devices[c] + "': " +
-                                             (c == r ? "expected X on the diagonal" : "X off the diagonal"),
+                return fail(Errc::Parse,
+                            "row '" + label + "', column '" + h.devices[c]
+                                + "': " + (c == r ? "expected X on the diagonal" : "X off the diagonal"),
                             source, lineno);
             }
             matrix[r][c] = *cell;
@@ -250,9 +255,10 @@ Result<NodeDescription> parse_nvidia_smi_topo(std::string_view text, const std::
     const int end_line = static_cast<int>(li) + 1;
     for (std::size_t r = 0; r < ndev; ++r) {
         if (row_line[r] == 0) {
-            return fail(Errc::Parse, "truncated matrix: no row for '" + h.devices[r] + "' (header at line " +
-                                         std::to_string(h.line) + ")",
-                        source, std::min(end_line, static_cast<int>(lines.size()) + 1));
+            return fail(
+                Errc::Parse,
+                "truncated matrix: no row for '" + h.devices[r] + "' (header at line " + std::to_string(h.line) + ")",
+                source, std::min(end_line, static_cast<int>(lines.size()) + 1));
         }
     }
 
@@ -310,13 +316,13 @@ Result<NodeDescription> parse_nvidia_smi_topo(std::string_view text, const std::
             const Cell& cell = matrix[gc][nc];
             nd.gpu_nic[i][j] = cell.cls;
             if (matrix[nc][gc].cls != cell.cls) {
-                nd.warnings.push_back(source + ":" + std::to_string(row_line[gc]) + ": " + h.devices[gc] + "/" +
-                                      h.devices[nc] + " differs from " + h.devices[nc] + "/" + h.devices[gc] +
-                                      " (line " + std::to_string(row_line[nc]) + "); using the GPU row");
+                nd.warnings.push_back(source + ":" + std::to_string(row_line[gc]) + ": " + h.devices[gc] + "/"
+                                      + h.devices[nc] + " differs from " + h.devices[nc] + "/" + h.devices[gc]
+                                      + " (line " + std::to_string(row_line[nc]) + "); using the GPU row");
             }
             // A NIC reached without crossing the SMP interconnect shares the GPU's NUMA node.
-            if (nd.nics[j].numa < 0 && nd.gpus[i].numa >= 0 && cell.cls != PathClass::Sys &&
-                cell.cls != PathClass::Unknown) {
+            if (nd.nics[j].numa < 0 && nd.gpus[i].numa >= 0 && cell.cls != PathClass::Sys
+                && cell.cls != PathClass::Unknown) {
                 nd.nics[j].numa = nd.gpus[i].numa;
             }
         }

@@ -38,8 +38,7 @@ namespace topo {
 /// unknown cell token, an unknown or duplicated row label, a missing diagonal "X",
 /// or a truncated matrix (a device of the header has no row).
 /// Never throws on malformed input; O(size of the text).
-[[nodiscard]] Result<NodeDescription> parse_nvidia_smi_topo(std::string_view text,
-                                                            const std::string& source);
+[[nodiscard]] Result<NodeDescription> parse_nvidia_smi_topo(std::string_view text, const std::string& source);
 
 /// Read a file (gzip detected) and parse it. Errors: Io (cannot open or read), Parse.
 [[nodiscard]] Result<NodeDescription> read_nvidia_smi_topo_file(const std::string& path);

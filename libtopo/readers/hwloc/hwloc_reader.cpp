@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <topo/hwloc_reader.hpp>
-
 #include <hwloc.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -17,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include <topo/hwloc_reader.hpp>
 #include <topo/text_input.hpp>
 #include <topo/topology.hpp>
 
@@ -26,6 +26,7 @@ namespace {
 struct HwlocDeleter {
     void operator()(hwloc_topology* t) const noexcept { hwloc_topology_destroy(t); }
 };
+
 using HwlocHandle = std::unique_ptr<hwloc_topology, HwlocDeleter>;
 
 constexpr unsigned kVendorNvidia = 0x10de;
@@ -35,8 +36,8 @@ std::optional<Error> check_api_version() {
     const unsigned runtime = hwloc_get_api_version();
     if ((runtime >> 16) != (HWLOC_API_VERSION >> 16)) {
         char buf[96];
-        std::snprintf(buf, sizeof buf, "hwloc library API 0x%x does not match the 0x%x this was built with",
-                      runtime, static_cast<unsigned>(HWLOC_API_VERSION));
+        std::snprintf(buf, sizeof buf, "hwloc library API 0x%x does not match the 0x%x this was built with", runtime,
+                      static_cast<unsigned>(HWLOC_API_VERSION));
         return Error{Errc::Unsupported, buf};
     }
     return std::nullopt;
@@ -58,15 +59,19 @@ std::string info(hwloc_obj_t obj, const char* name) {
     return v != nullptr ? std::string(v) : std::string();
 }
 
-std::string str(const char* s) { return s != nullptr ? std::string(s) : std::string(); }
+std::string str(const char* s) {
+    return s != nullptr ? std::string(s) : std::string();
+}
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool starts_with(std::string_view s, std::string_view p) {
+    return s.substr(0, p.size()) == p;
+}
 
 std::string pci_bus_id(hwloc_obj_t pci) {
     char buf[32];
     const auto& a = pci->attr->pcidev;
-    std::snprintf(buf, sizeof buf, "%04x:%02x:%02x.%01x", static_cast<unsigned>(a.domain),
-                  static_cast<unsigned>(a.bus), static_cast<unsigned>(a.dev), static_cast<unsigned>(a.func));
+    std::snprintf(buf, sizeof buf, "%04x:%02x:%02x.%01x", static_cast<unsigned>(a.domain), static_cast<unsigned>(a.bus),
+                  static_cast<unsigned>(a.dev), static_cast<unsigned>(a.func));
     return buf;
 }
 
@@ -79,7 +84,9 @@ hwloc_obj_t pci_of(hwloc_obj_t obj) {
     return nullptr;
 }
 
-bool is_nvswitch(hwloc_obj_t pci) { return pci != nullptr && pci->subtype != nullptr && std::strcmp(pci->subtype, "NVSwitch") == 0; }
+bool is_nvswitch(hwloc_obj_t pci) {
+    return pci != nullptr && pci->subtype != nullptr && std::strcmp(pci->subtype, "NVSwitch") == 0;
+}
 
 /// Rank of a GPU OS device name: lower is preferred as the GPU's name; nullopt when
 /// the OS device is not a GPU compute device (DRM card*, renderD*, controlD*...).
@@ -143,7 +150,8 @@ int numa_of(hwloc_topology_t t, hwloc_obj_t obj) {
 /// hwloc_get_common_ancestor_obj() does not apply).
 hwloc_obj_t common_ancestor(hwloc_obj_t a, hwloc_obj_t b) {
     std::set<hwloc_obj_t> up;
-    for (auto* o = a; o != nullptr; o = o->parent) up.insert(o);
+    for (auto* o = a; o != nullptr; o = o->parent)
+        up.insert(o);
     for (auto* o = b; o != nullptr; o = o->parent) {
         if (up.count(o) != 0) return o;
     }
@@ -190,14 +198,22 @@ struct Device {
 /// hwloc saw only the PCI device and pci.ids was not available (JUWELS, JURECA-DC).
 const char* known_nvidia_model(unsigned device_id) {
     switch (device_id) {
-    case 0x15f9: return "Tesla P100-SXM2-16GB";
-    case 0x1db1: return "Tesla V100-SXM2-16GB";
-    case 0x1db5: return "Tesla V100-SXM2-32GB";
-    case 0x1eb8: return "Tesla T4";
-    case 0x20b0: return "A100-SXM4-40GB";
-    case 0x20b2: return "A100-SXM4-80GB";
-    case 0x2330: return "H100-SXM5-80GB";
-    default: return nullptr;
+        case 0x15f9:
+            return "Tesla P100-SXM2-16GB";
+        case 0x1db1:
+            return "Tesla V100-SXM2-16GB";
+        case 0x1db5:
+            return "Tesla V100-SXM2-32GB";
+        case 0x1eb8:
+            return "Tesla T4";
+        case 0x20b0:
+            return "A100-SXM4-40GB";
+        case 0x20b2:
+            return "A100-SXM4-80GB";
+        case 0x2330:
+            return "H100-SXM5-80GB";
+        default:
+            return nullptr;
     }
 }
 
@@ -217,9 +233,7 @@ int links_from(double mbs, double unit) {
     return (r > 0 && n - r < 1e-9 && r - n < 1e-9) ? r : 0;
 }
 
-void read_gpu_links(hwloc_topology_t t,
-                    const char* matrix_name,
-                    const std::map<hwloc_obj_t, int>& gpu_of,
+void read_gpu_links(hwloc_topology_t t, const char* matrix_name, const std::map<hwloc_obj_t, int>& gpu_of,
                     NodeDescription& nd) {
     unsigned nr = 0;
     if (hwloc_distances_get_by_name(t, matrix_name, &nr, nullptr, 0) != 0 || nr == 0) return;
@@ -325,8 +339,8 @@ NodeDescription describe(hwloc_topology_t t, const std::string& source) {
     } else {
         for (hwloc_obj_t p : gpu_like_pci) {
             if (gpus.count(p) == 0 && p->attr->pcidev.class_id == 0x0302) {
-                nd.warnings.push_back(source + ": PCI " + pci_bus_id(p) + " (" + info(p, "PCIDevice") +
-                                      ") looks like a GPU but has no GPU OS device; ignored");
+                nd.warnings.push_back(source + ": PCI " + pci_bus_id(p) + " (" + info(p, "PCIDevice")
+                                      + ") looks like a GPU but has no GPU OS device; ignored");
             }
         }
     }
@@ -522,6 +536,9 @@ Result<NodeDescription> read_hwloc_xml(const std::string& path) {
         warnings.push_back(path + ": hwloc 3.x XML downgraded in memory for the hwloc 2.x importer");
     }
 
+    if (xml.size() >= static_cast<std::size_t>(INT_MAX)) {
+        return fail(Errc::Parse, "XML too large for hwloc (2 GiB or more)", path);
+    }
     auto topo = new_topology();
     if (!topo) return fail(topo.error());
     // The buffer length includes the terminating NUL, as hwloc_topology_export_xmlbuffer() gives it.

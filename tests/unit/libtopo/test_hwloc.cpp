@@ -19,7 +19,9 @@
 namespace topo {
 namespace {
 
-std::string fixture(const std::string& name) { return std::string(TOPO_FIXTURES) + "/hwloc/" + name; }
+std::string fixture(const std::string& name) {
+    return std::string(TOPO_FIXTURES) + "/hwloc/" + name;
+}
 
 /// NICs with the best PathClass to GPU `g`, in NIC order (the answer
 /// Topology::nearest_nics gives once the description is applied).
@@ -27,7 +29,8 @@ std::vector<std::string> nearest_nics(const NodeDescription& nd, std::size_t g, 
     std::vector<std::string> out;
     if (g >= nd.gpu_nic.size()) return out;
     PathClass best = PathClass::Unknown;
-    for (auto c : nd.gpu_nic[g]) best = std::min(best, c);
+    for (auto c : nd.gpu_nic[g])
+        best = std::min(best, c);
     if (best_out != nullptr) *best_out = best;
     if (best == PathClass::Unknown) return out;
     for (std::size_t j = 0; j < nd.nics.size(); ++j) {
@@ -73,7 +76,8 @@ TEST_P(HwlocFixture, GpusNicsNearestNicAndLinks) {
         return;
     }
     ASSERT_EQ(nd.gpu_nic.size(), nd.gpus.size());
-    for (const auto& row : nd.gpu_nic) ASSERT_EQ(row.size(), nd.nics.size());
+    for (const auto& row : nd.gpu_nic)
+        ASSERT_EQ(row.size(), nd.nics.size());
     PathClass best = PathClass::Unknown;
     EXPECT_EQ(nearest_nics(nd, e.gpu, &best), e.nearest);
     EXPECT_EQ(best, e.cls) << path_class_name(best);
@@ -90,25 +94,25 @@ TEST_P(HwlocFixture, GpusNicsNearestNicAndLinks) {
 //  tioga: rsmi0-7; hsi0-3. JSC nodes: no GPU OSDev, 4 PCI 10de:20b0 (3D), mlx5_* NICs.
 //  juwels cluster (v1 XML): 4 PCI 10de:1db1, card0 is the BMC VGA; mlx5_0-1.
 INSTANTIATE_TEST_SUITE_P(
-    HwlocFiles,
-    HwlocFixture,
-    ::testing::Values(
-        Expect{"flux-llnl-corona-epyc-mi50x8.xml", 8, 1, 6, {"mlx5_0"}, PathClass::Phb, 0},
-        Expect{"flux-llnl-ipa20-dell-xe8640-h100x4.xml", 4, 4, 0, {"mlx5_0", "mlx5_1"}, PathClass::Pix, 6},
-        Expect{"flux-llnl-sierra-power9-v100x4.xml", 4, 4, 2, {"mlx5_2", "mlx5_3"}, PathClass::Node, 0},
-        Expect{"flux-llnl-tuolumne-mi300a-spx.xml", 4, 4, 0, {"hsi0"}, PathClass::Phb, 6},
-        Expect{"hwloc-32em64t-k40m-radeon-mlx5.xml", 2, 1, 0, {"mlx5_0"}, PathClass::Pix, 0},
-        Expect{"hwloc-ibm-minsky-power8-p100x4-nvlink.xml", 4, 0, 0, {}, PathClass::Unknown, 2},
-        Expect{"hwloc-nvidia-dgx2h-v100x16-nvswitch.xml", 16, 0, 0, {}, PathClass::Unknown, 120},
-        Expect{"mpibind-aws-g4dn-metal-t4x8-efa.xml", 8, 1, 4, {"rdmap197s0"}, PathClass::Node, 0},
-        Expect{"mpibind-llnl-tioga-mi250x-xgmi.xml", 8, 4, 1, {"hsi0"}, PathClass::Phb, 28},
-        Expect{"psmgmt-jureca-dc-gpu-a100x4-hdr4.xml", 4, 4, 0, {"mlx5_0"}, PathClass::Pix, 0},
-        Expect{"psmgmt-juwels-booster-a100x4-hdr4.xml", 4, 4, 2, {"mlx5_2"}, PathClass::Pix, 0},
-        Expect{"psmgmt-juwels-cluster-gpu-v100x4-hwloc1.xml", 4, 2, 3, {"mlx5_1"}, PathClass::Pix, 0}),
+    HwlocFiles, HwlocFixture,
+    ::testing::Values(Expect{"flux-llnl-corona-epyc-mi50x8.xml", 8, 1, 6, {"mlx5_0"}, PathClass::Phb, 0},
+                      Expect{
+                          "flux-llnl-ipa20-dell-xe8640-h100x4.xml", 4, 4, 0, {"mlx5_0", "mlx5_1"}, PathClass::Pix, 6},
+                      Expect{"flux-llnl-sierra-power9-v100x4.xml", 4, 4, 2, {"mlx5_2", "mlx5_3"}, PathClass::Node, 0},
+                      Expect{"flux-llnl-tuolumne-mi300a-spx.xml", 4, 4, 0, {"hsi0"}, PathClass::Phb, 6},
+                      Expect{"hwloc-32em64t-k40m-radeon-mlx5.xml", 2, 1, 0, {"mlx5_0"}, PathClass::Pix, 0},
+                      Expect{"hwloc-ibm-minsky-power8-p100x4-nvlink.xml", 4, 0, 0, {}, PathClass::Unknown, 2},
+                      Expect{"hwloc-nvidia-dgx2h-v100x16-nvswitch.xml", 16, 0, 0, {}, PathClass::Unknown, 120},
+                      Expect{"mpibind-aws-g4dn-metal-t4x8-efa.xml", 8, 1, 4, {"rdmap197s0"}, PathClass::Node, 0},
+                      Expect{"mpibind-llnl-tioga-mi250x-xgmi.xml", 8, 4, 1, {"hsi0"}, PathClass::Phb, 28},
+                      Expect{"psmgmt-jureca-dc-gpu-a100x4-hdr4.xml", 4, 4, 0, {"mlx5_0"}, PathClass::Pix, 0},
+                      Expect{"psmgmt-juwels-booster-a100x4-hdr4.xml", 4, 4, 2, {"mlx5_2"}, PathClass::Pix, 0},
+                      Expect{"psmgmt-juwels-cluster-gpu-v100x4-hwloc1.xml", 4, 2, 3, {"mlx5_1"}, PathClass::Pix, 0}),
     [](const ::testing::TestParamInfo<Expect>& param_info) {
         std::string n = param_info.param.file;
         n = n.substr(0, n.find('.'));
-        std::replace_if(n.begin(), n.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
+        std::replace_if(
+            n.begin(), n.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
         return n;
     });
 
@@ -130,7 +134,8 @@ TEST(HwlocReader, Dgx2hNvSwitchGivesAllPairsSixLinks) {
     ASSERT_NE(p, nullptr);
     EXPECT_EQ(p->links, 6);
     EXPECT_DOUBLE_EQ(p->gbps, 1200.0);
-    for (const auto& q : r->nvlinks) EXPECT_LT(q.a, q.b);
+    for (const auto& q : r->nvlinks)
+        EXPECT_LT(q.a, q.b);
 }
 
 TEST(HwlocReader, Xe8640H100NvLinkAndNuma) {
@@ -233,20 +238,23 @@ TEST(HwlocReader, EfaNicWithoutGuid) {
 class HwlocErrors : public ::testing::Test {
 protected:
     void SetUp() override {
-        dir_ = std::filesystem::temp_directory_path() /
-               ("topo-hwloc-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        dir_ = std::filesystem::temp_directory_path()
+               / ("topo-hwloc-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-"
+                  + ::testing::UnitTest::GetInstance()->current_test_info()->name());
         std::filesystem::create_directories(dir_);
     }
+
     void TearDown() override {
         std::error_code ec;
         std::filesystem::remove_all(dir_, ec);
     }
+
     std::string write(const std::string& name, const std::string& content) {
         const auto p = (dir_ / name).string();
         std::ofstream(p, std::ios::binary) << content;
         return p;
     }
+
     std::filesystem::path dir_;
 };
 
@@ -259,9 +267,9 @@ TEST_F(HwlocErrors, MissingFileIsIo) {
 }
 
 TEST_F(HwlocErrors, GarbageXmlIsParseWithFileName) {
-    for (const char* text : {"this is not XML at all\n",
-                             "<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n  <object type=\"Machine\"",
-                             "<?xml version=\"1.0\"?>\n<notatopology/>\n"}) {
+    for (const char* text :
+         {"this is not XML at all\n", "<?xml version=\"1.0\"?>\n<topology version=\"2.0\">\n  <object type=\"Machine\"",
+          "<?xml version=\"1.0\"?>\n<notatopology/>\n"}) {
         const auto path = write("garbage.xml", text);
         auto r = read_hwloc_xml(path);
         ASSERT_FALSE(r) << text;
@@ -274,7 +282,9 @@ TEST_F(HwlocErrors, EmptyAndBinaryFilesAreParse) {
     auto e = read_hwloc_xml(write("empty.xml", ""));
     ASSERT_FALSE(e);
     EXPECT_EQ(e.error().code, Errc::Parse);
-    auto b = read_hwloc_xml(write("binary.xml", std::string("\x7f" "ELF\x02\x01\x01\0\0\0\0\x03\x00", 14)));
+    auto b = read_hwloc_xml(write("binary.xml", std::string("\x7f"
+                                                            "ELF\x02\x01\x01\0\0\0\0\x03\x00",
+                                                            14)));
     ASSERT_FALSE(b);
     EXPECT_EQ(b.error().code, Errc::Parse);
     EXPECT_NE(b.error().to_string().find("binary.xml"), std::string::npos);

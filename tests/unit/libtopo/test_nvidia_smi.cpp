@@ -18,6 +18,7 @@ namespace {
 std::string local_fixture(const std::string& name) {
     return std::string(TOPO_FIXTURES) + "/nvidia-smi-topo/" + name;
 }
+
 std::string shared_fixture(const std::string& name) {
     return std::string(TOPO_SHARED_FIXTURES) + "/nvidia-smi-topo/" + name;
 }
@@ -26,7 +27,8 @@ std::vector<std::string> nearest_nics(const NodeDescription& nd, std::size_t g, 
     std::vector<std::string> out;
     if (g >= nd.gpu_nic.size()) return out;
     PathClass best = PathClass::Unknown;
-    for (auto c : nd.gpu_nic[g]) best = std::min(best, c);
+    for (auto c : nd.gpu_nic[g])
+        best = std::min(best, c);
     if (best_out != nullptr) *best_out = best;
     if (best == PathClass::Unknown) return out;
     for (std::size_t j = 0; j < nd.nics.size(); ++j) {
@@ -82,22 +84,39 @@ TEST_P(NvidiaSmiFixture, GpusNicsNearestNicAndLinks) {
 // Counts by hand: the GPU<n> and NIC<n> columns of each header (grep -c '^GPU[0-9]'
 // and '^NIC[0-9]'); NIC names from the "NIC Legend:" block.
 INSTANTIATE_TEST_SUITE_P(
-    NvidiaSmiFiles,
-    NvidiaSmiFixture,
+    NvidiaSmiFiles, NvidiaSmiFixture,
     ::testing::Values(
         // 4 visible H800 in a container, 17 NICs, ANSI header, empty affinity columns.
-        Expect{"mlsys-tutorial-h800x4-17nic-ansi.topo-m.txt", false, 4, 17, 0, {"mlx5_4", "mlx5_13"}, PathClass::Pix, 6, 8},
+        Expect{"mlsys-tutorial-h800x4-17nic-ansi.topo-m.txt",
+               false,
+               4,
+               17,
+               0,
+               {"mlx5_4", "mlx5_13"},
+               PathClass::Pix,
+               6,
+               8},
         Expect{"mlsys-tutorial-nv18x8-gpuonly.topo-m.txt", false, 8, 0, 0, {}, PathClass::Unknown, 28, 18},
         Expect{"mlsys-tutorial-pcie8-allsys.topo-m.txt", false, 8, 0, 0, {}, PathClass::Unknown, 0, 0},
-        Expect{"oyanghd-dgx-a100-epyc7742-nps4.topo-m.txt", false, 8, 10, 0, {"mlx5_0", "mlx5_1"}, PathClass::Pxb, 28, 12},
+        Expect{
+            "oyanghd-dgx-a100-epyc7742-nps4.topo-m.txt", false, 8, 10, 0, {"mlx5_0", "mlx5_1"}, PathClass::Pxb, 28, 12},
         Expect{"stelline-asus-esc8000a-e12.topo-m.txt", false, 4, 4, 2, {"mlx5_2", "mlx5_3"}, PathClass::Node, 0, 0},
-        Expect{"stelline-puget-threadripper-pro-wrx90.topo-m.txt", false, 2, 2, 0, {"mlx5_0", "mlx5_1"}, PathClass::Node, 0, 0},
+        Expect{"stelline-puget-threadripper-pro-wrx90.topo-m.txt",
+               false,
+               2,
+               2,
+               0,
+               {"mlx5_0", "mlx5_1"},
+               PathClass::Node,
+               0,
+               0},
         Expect{"glm52-h200x8-10nic.topo-m.txt", true, 8, 10, 3, {"mlx5_0", "mlx5_1", "mlx5_2"}, PathClass::Pix, 28, 18},
         Expect{"sglang-issue30401-h100x8-8nic.topo-m.txt", true, 8, 8, 5, {"mlx5_5"}, PathClass::Pix, 28, 18}),
     [](const ::testing::TestParamInfo<Expect>& param_info) {
         std::string n = param_info.param.file;
         n = n.substr(0, n.find('.'));
-        std::replace_if(n.begin(), n.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
+        std::replace_if(
+            n.begin(), n.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
         return n;
     });
 
@@ -107,7 +126,7 @@ TEST(NvidiaSmiTopo, DgxA100Nps4AffinityAndNicNuma) {
     EXPECT_EQ(r->gpus[0].numa, 3);
     EXPECT_EQ(r->gpus[2].numa, 1);
     EXPECT_EQ(r->gpus[6].numa, 5);
-    EXPECT_EQ(r->numa_nodes, 8);  // largest NUMA id 7
+    EXPECT_EQ(r->numa_nodes, 8);     // largest NUMA id 7
     EXPECT_EQ(r->nics[0].numa, 3);   // PXB to GPU0
     EXPECT_EQ(r->nics[8].numa, -1);  // mlx5_8/9 are SYS to every GPU
     EXPECT_EQ(r->gpu_nic[7][7], PathClass::Pxb);
@@ -212,7 +231,8 @@ TEST(NvidiaSmiErrors, TruncatedMatrix) {
     ASSERT_TRUE(full) << full.error().to_string();
     const auto lines = split_lines(*full);
     std::string cut;
-    for (int i = 0; i < 3; ++i) cut += std::string(lines[static_cast<std::size_t>(i)]) + "\n";
+    for (int i = 0; i < 3; ++i)
+        cut += std::string(lines[static_cast<std::size_t>(i)]) + "\n";
     cut += std::string(lines[3].substr(0, 22));  // "GPU2    SYS     SYS   "
     const Error mid_row = parse_error(cut);
     EXPECT_EQ(mid_row.code, Errc::Parse);
@@ -220,7 +240,8 @@ TEST(NvidiaSmiErrors, TruncatedMatrix) {
 
     // Cut between rows: every device of the header must have its row.
     std::string rows_missing;
-    for (int i = 0; i < 4; ++i) rows_missing += std::string(lines[static_cast<std::size_t>(i)]) + "\n";
+    for (int i = 0; i < 4; ++i)
+        rows_missing += std::string(lines[static_cast<std::size_t>(i)]) + "\n";
     const Error missing = parse_error(rows_missing);
     EXPECT_EQ(missing.code, Errc::Parse);
     EXPECT_NE(missing.message.find("truncated"), std::string::npos) << missing.message;
