@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 
 #include <topo/builder.hpp>
@@ -125,7 +126,9 @@ std::string body(const Topology& t) {
     rows.clear();
     {
         auto paths = t.gpu_nic_paths();
+        auto nvl = t.nvlinks();
         std::size_t pi = 0;
+        std::size_t vi = 0;
         for (std::size_t gi = 0; gi < t.gpus().size(); ++gi) {
             const Gpu& g = t.gpus()[gi];
             const Host& h = t.host(g.host);
@@ -140,12 +143,21 @@ std::string body(const Topology& t) {
                     }
                 }
             }
+            // NVLink peers with a higher id, as "peer_index:links:gbps,..."
+            std::string links;
+            while (vi < nvl.size() && nvl[vi].a.index() < gi) ++vi;
+            for (std::size_t k = vi; k < nvl.size() && nvl[k].a.index() == gi; ++k) {
+                if (!links.empty()) links += ',';
+                links += std::to_string(t.gpu(nvl[k].b).index) + ':' + std::to_string(nvl[k].links) + ':' +
+                         json(nvl[k].gbps).dump();
+            }
             rows.push_back(json::array({g.host.index(), g.index, g.model, g.pci_bus, g.uuid, g.numa,
                                         idx_or_minus(g.nvl_domain.index(), g.nvl_domain.valid()),
-                                        any ? p : std::string()}));
+                                        any ? p : std::string(), links}));
         }
     }
-    write_table(out, "gpus", {"host", "index", "model", "pci_bus", "uuid", "numa", "nvl_domain", "nic_paths"}, rows,
+    write_table(out, "gpus",
+                {"host", "index", "model", "pci_bus", "uuid", "numa", "nvl_domain", "nic_paths", "nvlinks"}, rows,
                 false);
 
     rows.clear();
@@ -154,10 +166,6 @@ std::string body(const Topology& t) {
         rows.push_back(json::array({l.a.index(), l.port_a, l.b.index(), l.port_b, l.gbps, l.rate, link_kind_name(l.kind)}));
     }
     write_table(out, "links", {"a", "port_a", "b", "port_b", "gbps", "rate", "kind"}, rows, false);
-
-    rows.clear();
-    for (const auto& p : t.nvlinks()) rows.push_back(json::array({p.a.index(), p.b.index(), p.links, p.gbps}));
-    write_table(out, "nvlinks", {"a", "b", "links", "gbps"}, rows, false);
 
     rows.clear();
     for (const auto& d : t.nvl_domains()) {
@@ -304,10 +312,19 @@ Result<TopologyPtr> from_snapshot_json(std::string_view text, const std::string&
             b.add_nic(h, std::move(n), switch_at(r[4]));
         }
         where = "gpus";
-        const json& gs =
-            table_rows(doc, "gpus", {"host", "index", "model", "pci_bus", "uuid", "numa", "nvl_domain", "nic_paths"});
+        const json& gs = table_rows(
+            doc, "gpus", {"host", "index", "model", "pci_bus", "uuid", "numa", "nvl_domain", "nic_paths", "nvlinks"});
         std::map<std::size_t, NodeDescription> locality;  // host index -> paths/nvlinks
-        std::vector<std::pair<std::size_t, int>> gpu_ref;  // gpu row -> (host, index)
+        auto gpu_pos = [](NodeDescription& nd, int index) {
+            for (std::size_t i = 0; i < nd.gpus.size(); ++i) {
+                if (nd.gpus[i].index == index) return static_cast<int>(i);
+            }
+            NodeDescription::GpuDesc gd;
+            gd.index = index;
+            nd.gpus.push_back(gd);
+            nd.gpu_nic.resize(nd.gpus.size());
+            return static_cast<int>(nd.gpus.size() - 1);
+        };
         for (const auto& r : gs) {
             Gpu g;
             const std::string& h = host_at(r[0]);
@@ -317,29 +334,46 @@ Result<TopologyPtr> from_snapshot_json(std::string_view text, const std::string&
             g.pci_bus = r[3].get<std::string>();
             g.uuid = r[4].get<std::string>();
             g.numa = r[5].get<int>();
-            gpu_ref.emplace_back(hi, g.index);
             b.add_gpu(h, g);
-            const std::string paths = r[7].get<std::string>();
+            const std::string& paths = r[7].get_ref<const std::string&>();
+            const std::string& links = r[8].get_ref<const std::string&>();
+            if (paths.empty() && links.empty()) continue;
+            NodeDescription& nd = locality[hi];
+            if (nd.nics.empty()) {
+                for (const auto& name : host_nic_names[hi]) nd.nics.push_back(NodeDescription::NicDesc{name, {}, {}, -1, 0});
+            }
+            const int me = gpu_pos(nd, g.index);
             if (!paths.empty()) {
-                const auto& nn = host_nic_names[hi];
-                if (paths.size() != nn.size()) {
+                if (paths.size() != nd.nics.size()) {
                     throw TableError{"gpus: nic_paths of " + h + " GPU " + std::to_string(g.index) + " has " +
-                                     std::to_string(paths.size()) + " letters for " + std::to_string(nn.size()) + " NICs"};
+                                     std::to_string(paths.size()) + " letters for " + std::to_string(nd.nics.size()) +
+                                     " NICs"};
                 }
-                NodeDescription& nd = locality[hi];
-                if (nd.nics.empty()) {
-                    for (const auto& name : nn) nd.nics.push_back(NodeDescription::NicDesc{name, {}, {}, -1, 0});
-                }
-                NodeDescription::GpuDesc gd;
-                gd.index = g.index;
-                nd.gpus.push_back(gd);
                 std::vector<PathClass> row;
+                row.reserve(paths.size());
                 for (char c : paths) {
                     auto pc = path_from_letter(c);
                     if (!pc) throw TableError{"gpus: bad nic_paths letter '" + std::string(1, c) + "'"};
                     row.push_back(*pc);
                 }
-                nd.gpu_nic.push_back(std::move(row));
+                nd.gpu_nic[static_cast<std::size_t>(me)] = std::move(row);
+            }
+            std::size_t start = 0;
+            while (start < links.size()) {
+                std::size_t end = links.find(',', start);
+                if (end == std::string::npos) end = links.size();
+                const std::string item = links.substr(start, end - start);
+                int peer = 0;
+                int count = 0;
+                double gbps = 0;
+                char tail = 0;
+                if (std::sscanf(item.c_str(), "%d:%d:%lf%c", &peer, &count, &gbps, &tail) != 3) {
+                    throw TableError{"gpus: bad nvlinks entry \"" + item + "\" for " + h + " GPU " +
+                                     std::to_string(g.index)};
+                }
+                const int other = gpu_pos(nd, peer);
+                nd.nvlinks.push_back(NodeDescription::NvPair{me, other, count, gbps});
+                start = end + 1;
             }
         }
         where = "links";
@@ -351,29 +385,6 @@ Result<TopologyPtr> from_snapshot_json(std::string_view text, const std::string&
             const std::string c = switch_at(r[2]);
             if (a.empty() || c.empty()) throw TableError{"links: switch index -1"};
             b.add_switch_link(a, r[1].get<int>(), c, r[3].get<int>(), r[4].get<double>(), r[5].get<std::string>(), *k);
-        }
-        where = "nvlinks";
-        const json& nv = table_rows(doc, "nvlinks", {"a", "b", "links", "gbps"});
-        for (const auto& r : nv) {
-            const auto ga = r[0].get<std::size_t>();
-            const auto gb = r[1].get<std::size_t>();
-            if (ga >= gpu_ref.size() || gb >= gpu_ref.size() || gpu_ref[ga].first != gpu_ref[gb].first) {
-                throw TableError{"nvlinks: GPU index out of range or across hosts"};
-            }
-            NodeDescription& nd = locality[gpu_ref[ga].first];
-            auto pos = [&](int index) {
-                for (std::size_t i = 0; i < nd.gpus.size(); ++i) {
-                    if (nd.gpus[i].index == index) return static_cast<int>(i);
-                }
-                NodeDescription::GpuDesc gd;
-                gd.index = index;
-                nd.gpus.push_back(gd);
-                nd.gpu_nic.emplace_back();
-                return static_cast<int>(nd.gpus.size() - 1);
-            };
-            const int pa = pos(gpu_ref[ga].second);
-            const int pb = pos(gpu_ref[gb].second);
-            nd.nvlinks.push_back(NodeDescription::NvPair{pa, pb, r[2].get<int>(), r[3].get<double>()});
         }
         for (auto& [hi, nd] : locality) {
             nd.source = source;
