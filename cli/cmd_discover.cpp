@@ -112,7 +112,7 @@ int run_discover(const DiscoverOptions& o, std::vector<std::string>& compute_hos
     }
 #ifdef TOPO_CLI_HAVE_IBND
     if (!o.ibnd_cache.empty() || o.ib_live) {
-        auto fab = o.ibnd_cache.empty() ? discover_ib_fabric() : load_ibnd_cache(o.ibnd_cache);
+        auto fab = o.ibnd_cache.empty() ? ibnd::discover() : ibnd::load_cache(o.ibnd_cache);
         if (!fab) return report(fab.error());
         auto st = import_ib_fabric(*fab, ibopt, b);
         if (!st) return report(st.error());
