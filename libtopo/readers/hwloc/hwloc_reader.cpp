@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -13,6 +14,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -32,6 +34,10 @@ using HwlocHandle = std::unique_ptr<hwloc_topology, HwlocDeleter>;
 constexpr unsigned kVendorNvidia = 0x10de;
 constexpr unsigned kVendorAmd = 0x1002;
 
+std::string errno_text() {
+    return std::error_code(errno, std::generic_category()).message();
+}
+
 std::optional<Error> check_api_version() {
     const unsigned runtime = hwloc_get_api_version();
     if ((runtime >> 16) != (HWLOC_API_VERSION >> 16)) {
@@ -46,7 +52,7 @@ std::optional<Error> check_api_version() {
 Result<HwlocHandle> new_topology() {
     hwloc_topology_t raw = nullptr;
     if (hwloc_topology_init(&raw) != 0) {
-        return fail(Errc::Internal, std::string("hwloc_topology_init failed: ") + std::strerror(errno));
+        return fail(Errc::Internal, std::string("hwloc_topology_init failed: ") + errno_text());
     }
     HwlocHandle t(raw);
     // Keep every bridge: PIX/PXB are told apart by counting them.
@@ -153,7 +159,7 @@ hwloc_obj_t common_ancestor(hwloc_obj_t a, hwloc_obj_t b) {
     for (auto* o = a; o != nullptr; o = o->parent)
         up.insert(o);
     for (auto* o = b; o != nullptr; o = o->parent) {
-        if (up.count(o) != 0) return o;
+        if (up.contains(o)) return o;
     }
     return nullptr;
 }
@@ -229,7 +235,7 @@ double nvlink_unit_mbs(const std::string& model) {
 int links_from(double mbs, double unit) {
     if (unit <= 0 || mbs <= 0) return 0;
     const double n = mbs / unit;
-    const auto r = static_cast<int>(n + 0.5);
+    const auto r = static_cast<int>(std::lround(n));
     return (r > 0 && n - r < 1e-9 && r - n < 1e-9) ? r : 0;
 }
 
@@ -338,7 +344,7 @@ NodeDescription describe(hwloc_topology_t t, const std::string& source) {
         }
     } else {
         for (hwloc_obj_t p : gpu_like_pci) {
-            if (gpus.count(p) == 0 && p->attr->pcidev.class_id == 0x0302) {
+            if (!gpus.contains(p) && p->attr->pcidev.class_id == 0x0302) {
                 nd.warnings.push_back(source + ": PCI " + pci_bus_id(p) + " (" + info(p, "PCIDevice")
                                       + ") looks like a GPU but has no GPU OS device; ignored");
             }
@@ -543,10 +549,10 @@ Result<NodeDescription> read_hwloc_xml(const std::string& path) {
     if (!topo) return fail(topo.error());
     // The buffer length includes the terminating NUL, as hwloc_topology_export_xmlbuffer() gives it.
     if (hwloc_topology_set_xmlbuffer(topo->get(), xml.c_str(), static_cast<int>(xml.size() + 1)) != 0) {
-        return fail(Errc::Parse, std::string("hwloc cannot read the XML: ") + std::strerror(errno), path);
+        return fail(Errc::Parse, std::string("hwloc cannot read the XML: ") + errno_text(), path);
     }
     if (hwloc_topology_load(topo->get()) != 0) {
-        return fail(Errc::Parse, std::string("hwloc cannot load the XML topology: ") + std::strerror(errno), path);
+        return fail(Errc::Parse, std::string("hwloc cannot load the XML topology: ") + errno_text(), path);
     }
     NodeDescription nd = describe(topo->get(), path);
     nd.warnings.insert(nd.warnings.begin(), warnings.begin(), warnings.end());
@@ -558,7 +564,7 @@ Result<NodeDescription> read_hwloc_live() {
     auto topo = new_topology();
     if (!topo) return fail(topo.error());
     if (hwloc_topology_load(topo->get()) != 0) {
-        return fail(Errc::Io, std::string("hwloc cannot discover this machine: ") + std::strerror(errno));
+        return fail(Errc::Io, std::string("hwloc cannot discover this machine: ") + errno_text());
     }
     return describe(topo->get(), "hwloc:live");
 }
