@@ -122,6 +122,10 @@ void TopologyBuilder::add_gpu(const std::string& host, Gpu gpu) {
 }
 
 void TopologyBuilder::apply_node_description(const std::string& host, const NodeDescription& node) {
+    apply_node_description(host, NodeDescription(node));
+}
+
+void TopologyBuilder::apply_node_description(const std::string& host, NodeDescription&& node) {
     add_host(host);
     for (const auto& g : node.gpus) {
         Gpu gpu;
@@ -151,8 +155,8 @@ void TopologyBuilder::apply_node_description(const std::string& host, const Node
     }
     PendingHost& h = hosts_[host];
     if (!node.gpus.empty() && h.role != HostRole::Service) h.role = HostRole::Compute;
-    h.nodes.push_back(node);
     for (const auto& w : node.warnings) warn(w);
+    h.nodes.push_back(std::move(node));
 }
 
 void TopologyBuilder::add_nvl_domain(const std::string& name,

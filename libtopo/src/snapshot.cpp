@@ -311,6 +311,7 @@ Result<TopologyPtr> from_snapshot_json(std::string_view text, const std::string&
             host_nic_names[static_cast<std::size_t>(r[0].get<long long>())].push_back(n.name);
             b.add_nic(h, std::move(n), switch_at(r[4]));
         }
+        doc.erase("nics");  // free each table once consumed: keeps peak memory down
         where = "gpus";
         const json& gs = table_rows(
             doc, "gpus", {"host", "index", "model", "pci_bus", "uuid", "numa", "nvl_domain", "nic_paths", "nvlinks"});
@@ -376,6 +377,7 @@ Result<TopologyPtr> from_snapshot_json(std::string_view text, const std::string&
                 start = end + 1;
             }
         }
+        doc.erase("gpus");
         where = "links";
         const json& ls = table_rows(doc, "links", {"a", "port_a", "b", "port_b", "gbps", "rate", "kind"});
         for (const auto& r : ls) {
@@ -388,7 +390,7 @@ Result<TopologyPtr> from_snapshot_json(std::string_view text, const std::string&
         }
         for (auto& [hi, nd] : locality) {
             nd.source = source;
-            b.apply_node_description(host_names[hi], nd);
+            b.apply_node_description(host_names[hi], std::move(nd));
         }
         where = "nvl_domains";
         const json& ds = table_rows(doc, "nvl_domains", {"name", "multi_node", "usable_hosts", "hosts", "gpus"});

@@ -53,6 +53,8 @@ public:
     /// description that the fabric does not know is added off-fabric), locality
     /// classes and NVLink pairs. Per-host NVLink islands become node NVLink domains.
     void apply_node_description(const std::string& host, const NodeDescription& node);
+    /// Same, taking ownership (no copy of the description is kept).
+    void apply_node_description(const std::string& host, NodeDescription&& node);
 
     /// Declare a multi-node NVLink domain (e.g. one GB200 NVL72 rack).
     void add_nvl_domain(const std::string& name,
