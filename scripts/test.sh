@@ -36,9 +36,21 @@ if [ "${TOPO_SKIP_FUZZ:-0}" != 1 ]; then
   for f in build/fuzz/tests/fuzz/fuzz_*; do
     [ -x "$f" ] || continue
     name=$(basename "$f")
-    corpus="tests/fuzz/corpus/${name#fuzz_}"
     work=$(mktemp -d)
-    [ -d "$corpus" ] && cp "$corpus"/* "$work"/ 2>/dev/null || true
+    # seed corpus: real fixtures of the parser's own format
+    case "$name" in
+      fuzz_ibnetdiscover) cp tests/fixtures/ibnetdiscover/ufm-lab-small.ibnetdiscover.txt \
+                             tests/fixtures/ibnetdiscover/superbench-faked-hdr-3tier.ibnetdiscover-f.txt \
+                             tests/fixtures/ibnetdiscover/plafrim2-subnet1-mixed.ibnetdiscover-s-p.txt "$work"/ ;;
+      fuzz_nvidia_smi)    cp tests/fixtures/nvidia-smi-topo/*.txt "$work"/ ;;
+      fuzz_slurm_topology) cp tests/fixtures/slurm-topology/nstda-tara-dgx1.topology.conf \
+                             tests/fixtures/slurm-topology/slurm-testsuite-block-32.topology.conf \
+                             tests/fixtures/slurm-topology/slurm-manpage-example.topology.yaml "$work"/ ;;
+      fuzz_hostlist)      printf 'gpu[001-004,007],login1' > "$work/a"; printf 'rack[1-2]-n[01-02]' > "$work/b" ;;
+      fuzz_snapshot)      build/dev/cli/topoplace discover --ibnetdiscover tests/fixtures/ibnetdiscover/ufm-lab-small.ibnetdiscover.txt \
+                             -o "$work/lab.json" 2>/dev/null || true ;;
+      fuzz_cluster_spec)  cp tests/fixtures/specs/*.yaml "$work"/ ;;
+    esac
     echo "fuzz: $name"
     "$f" -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=2048 -print_final_stats=0 "$work" 2>"$work.log" \
       || { tail -40 "$work.log"; echo "fuzz: $name FAILED (crash input in $work)"; exit 1; }
