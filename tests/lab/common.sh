@@ -1,0 +1,64 @@
+# shellcheck shell=bash
+# Shared settings for up.sh / down.sh / t-*.sh of the topoplace Slurm lab.
+# Source it; do not run it. Every knob is an environment variable with a default.
+# Adapted from /work/shared/slurm-lab (research lab); defaults differ (LAB_DIR, ports,
+# bridge) so that both labs can run side by side.
+
+LAB_SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+LAB_DIR="${LAB_DIR:-/tmp/topoplace-lab}"        # all state, logs, configs, pids
+LAB_MODE="${LAB_MODE:-multi}"                    # multi = N slurmd on 127.0.0.1 (one port each)
+                                                 # netns = one slurmd per netns+UTS ns, own hostname/IP
+LAB_NODES="${LAB_NODES:-8}"                      # number of compute nodes
+LAB_NODE_PREFIX="${LAB_NODE_PREFIX:-n}"          # node i is ${LAB_NODE_PREFIX}%0${LAB_NODE_WIDTH}d
+LAB_NODE_WIDTH="${LAB_NODE_WIDTH:-3}"
+LAB_NODES_PER_LEAF="${LAB_NODES_PER_LEAF:-4}"    # built-in topology.conf: nodes per leaf switch
+LAB_GPUS="${LAB_GPUS:-8}"                        # fake GPUs per node (char devices 195:N)
+LAB_GPU_TYPE="${LAB_GPU_TYPE:-h100}"
+LAB_CPUS="${LAB_CPUS:-16}"                       # advertised CPUs per node (config_overrides)
+LAB_MEM="${LAB_MEM:-64000}"                      # advertised RealMemory (MB) per node
+LAB_CTLD_PORT="${LAB_CTLD_PORT:-16917}"
+LAB_SLURMD_PORT_BASE="${LAB_SLURMD_PORT_BASE:-17100}"   # multi mode: node i listens on BASE+i
+LAB_NET_PREFIX="${LAB_NET_PREFIX:-10.214}"       # netns mode: bridge <prefix>.0.1/16, nodes <prefix>.<i/250>.<i%250+10>
+LAB_BRIDGE="${LAB_BRIDGE:-tplab0}"
+LAB_TOPOLOGY="${LAB_TOPOLOGY:-tree}"             # tree | none
+LAB_TOPOLOGY_FILE="${LAB_TOPOLOGY_FILE:-}"       # topology.conf to use (e.g. from topoplace slurm-conf); empty = built-in leaves+spine
+LAB_FEATURES_FILE="${LAB_FEATURES_FILE:-}"       # "NodeName=<hostlist> Features=<list>" lines merged into the node lines
+LAB_PLUGSTACK_FILE="${LAB_PLUGSTACK_FILE:-}"     # plugstack.conf to install; empty = no SPANK plugin
+LAB_PROLOG_FLAGS="${LAB_PROLOG_FLAGS-Alloc}"     # PrologFlags ("" = Slurm default)
+LAB_TIMEOUT="${LAB_TIMEOUT:-120}"                # seconds to wait for all nodes idle
+
+export SLURM_CONF="$LAB_DIR/etc/slurm.conf"
+# Marker placed in the environment of every daemon we start, so that down.sh can
+# find slurmstepd processes (they inherit slurmd's environment) after slurmd is gone.
+LAB_TAG="SLURM_LAB_TAG=$LAB_DIR"
+
+PIDS="$LAB_DIR/pids"    # one file per daemon we started, content = PID
+
+log() { printf '[%s] %s\n' "$(date +%T)" "$*" >&2; }
+die() { log "FATAL: $*"; exit 1; }
+
+node_name() { printf "%s%0${LAB_NODE_WIDTH}d" "$LAB_NODE_PREFIX" "$1"; }   # 1 -> n001
+node_ip()   { local i=$1; echo "$LAB_NET_PREFIX.$(( i / 250 )).$(( i % 250 + 10 ))"; }
+node_list() { # hostlist expression for nodes a..b
+  local a=$1 b=$2
+  if [ "$a" = "$b" ]; then node_name "$a"; else printf "%s[%0${LAB_NODE_WIDTH}d-%0${LAB_NODE_WIDTH}d]" "$LAB_NODE_PREFIX" "$a" "$b"; fi
+}
+
+# Expand a hostlist expression (one name a line) without needing the lab's slurm.conf.
+expand_hostlist() {
+  local c="${LAB_DIR}/run/hostlist.conf"
+  [ -d "${LAB_DIR}/run" ] || c="$(mktemp)"
+  printf 'ClusterName=hl\nSlurmctldHost=localhost\n' > "$c"
+  SLURM_CONF="$c" scontrol show hostnames "$1"
+}
+
+# Is PID alive (and not a zombie)?
+pid_alive() { [ -n "$1" ] && [ -d "/proc/$1" ] && ! grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null; }
+
+# All descendants of a PID (children first-level, recursively), from /proc.
+descendants() {
+  local p=$1 c
+  for c in $(ps -o pid= --ppid "$p" 2>/dev/null); do
+    echo "$c"; descendants "$c"
+  done
+}

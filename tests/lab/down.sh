@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Stop everything up.sh started in LAB_DIR, by PID only (never by process name).
+# (topoplace lab; adapted from /work/shared/slurm-lab/down.sh)
+#   1. cancel all jobs (so slurmstepd ends its tasks itself), wait briefly
+#   2. SIGTERM the recorded daemons (slurmd*, slurmctld, munged), wait, SIGKILL stragglers
+#   3. kill leftover slurmstepd (found by the SLURM_LAB_TAG marker they inherit from
+#      slurmd) and their descendants
+#   4. delete the netns/bridge we created (netns mode)
+# Idempotent: safe to run when nothing is up. Keeps LAB_DIR (logs) unless LAB_WIPE=1.
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+T0=$(date +%s.%N)
+# No early exit when LAB_DIR is gone: the marker scan below still finds our daemons.
+
+ctld_pid=$(cat "$PIDS/slurmctld" 2>/dev/null || true)
+if pid_alive "$ctld_pid"; then
+  jobs=$(squeue -h -o %A 2>/dev/null | sort -u)
+  [ -n "$jobs" ] && scancel --quiet $jobs >/dev/null 2>&1
+  for _ in $(seq 50); do
+    [ -z "$(squeue -h -t R,CG,PD -o %i 2>/dev/null)" ] && break; sleep 0.2
+  done
+fi
+
+# Processes carrying our marker: daemons + slurmstepd (+ slurmscriptd) we started.
+tagged=()
+for d in /proc/[0-9]*; do
+  p=${d#/proc/}
+  [ "$p" = $$ ] && continue
+  grep -qzx -- "$LAB_TAG" "$d/environ" 2>/dev/null || continue
+  case "$(cat "$d/comm" 2>/dev/null)" in
+    slurmd|slurmctld|slurmstepd|slurmscriptd|munged) tagged+=("$p") ;;
+  esac
+done
+# Snapshot descendants (job tasks) before parents die and they get reparented.
+victims=()
+# A recorded PID counts only if it still carries our marker (guards against PID reuse).
+for f in "$PIDS"/*; do
+  [ -f "$f" ] || continue; p=$(cat "$f")
+  grep -qzx -- "$LAB_TAG" "/proc/$p/environ" 2>/dev/null && victims+=("$p")
+done
+victims+=("${tagged[@]}")
+all=()
+for p in "${victims[@]}"; do
+  pid_alive "$p" || continue
+  all+=("$p"); while read -r c; do [ -n "$c" ] && all+=("$c"); done < <(descendants "$p")
+done
+munge_pid=$(cat "$PIDS/munged" 2>/dev/null || true)
+order=()
+for p in "${all[@]}"; do [ "$p" != "$ctld_pid" ] && [ "$p" != "$munge_pid" ] && order+=("$p"); done
+for p in "$ctld_pid" "$munge_pid"; do [ -n "$p" ] && order+=("$p"); done
+
+stop_pids() { # SIGTERM, wait up to 5 s, SIGKILL
+  local p left
+  for p in "$@"; do pid_alive "$p" && kill -TERM "$p" 2>/dev/null; done
+  for _ in $(seq 50); do
+    left=0; for p in "$@"; do pid_alive "$p" && left=1; done
+    [ $left = 0 ] && return 0; sleep 0.1
+  done
+  for p in "$@"; do pid_alive "$p" && { log "SIGKILL $p ($(cat /proc/"$p"/comm 2>/dev/null))"; kill -KILL "$p" 2>/dev/null; }; done
+  sleep 0.2
+}
+nonctl=(); for p in "${order[@]}"; do [ "$p" != "$ctld_pid" ] && [ "$p" != "$munge_pid" ] && nonctl+=("$p"); done
+# slurmctld first (while its slurmd peers are still up it exits in <1 s; with them gone
+# it lingered >5 s), then slurmd/slurmstepd/tasks, munged last.
+[ -n "$ctld_pid" ] && pid_alive "$ctld_pid" && stop_pids "$ctld_pid" $(descendants "$ctld_pid")
+[ ${#nonctl[@]} -gt 0 ] && stop_pids "${nonctl[@]}"
+[ -n "$munge_pid" ] && stop_pids "$munge_pid"
+rm -f "$PIDS"/* 2>/dev/null
+
+# netns mode: namespaces, veths (vanish with their netns), bridge, safety route.
+if [ -f "$LAB_DIR/run/netns" ]; then
+  while read -r ns; do ip netns del "$ns" 2>/dev/null || true; done < "$LAB_DIR/run/netns"
+  rm -f "$LAB_DIR/run/netns"
+fi
+if [ -f "$LAB_DIR/run/bridge" ]; then
+  read -r br prefix < "$LAB_DIR/run/bridge"
+  ip link del "$br" 2>/dev/null || true
+  ip route del unreachable "$prefix.0.0/16" metric 4242 2>/dev/null || true
+  rm -f "$LAB_DIR/run/bridge"
+fi
+
+left=0
+for d in /proc/[0-9]*; do
+  grep -qzx -- "$LAB_TAG" "$d/environ" 2>/dev/null || continue
+  case "$(cat "$d/comm" 2>/dev/null)" in slurm*|munged) left=$((left+1)); log "still alive: ${d#/proc/} $(cat "$d/comm")";; esac
+done
+[ "${LAB_WIPE:-0}" = 1 ] && rm -rf "$LAB_DIR"
+awk -v a="$T0" -v b="$(date +%s.%N)" -v n="${#all[@]}" 'BEGIN { printf "down.sh: stopped %d processes in %.2fs\n", n, b-a }' >&2
+[ $left = 0 ]
