@@ -121,7 +121,7 @@ wait_running() { # jobid [seconds] -> prints state and nodes
 busy() { local n j; for n in "$@"; do j=$(sub -w "$n") && wait_running "$j" >/dev/null; done; }
 
 # (a) 4-node job, free: leaf01 1 (n004), leaf02 3, leaf03 2, leaf04 4 -> only leaf04 fits.
-#     Without topology Slurm takes the lowest-numbered free nodes: n004,n006-n008.
+#     Without topology (LAB_TOPOLOGY=none, checked by hand) Slurm took n[011-014]: two leaves.
 clear_jobs
 busy n001 n002 n003 n005 n009 n010
 IFS='|' read -r st nodes _ <<<"$(wait_running "$(sub -N4)")"
