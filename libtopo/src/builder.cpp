@@ -6,6 +6,7 @@
 #include <limits>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 #include "topology_impl.hpp"
 
@@ -205,7 +206,8 @@ Result<TopologyPtr> TopologyBuilder::freeze() && {
     names.reserve(hosts_.size());
     for (const auto& [name, h] : hosts_) names.push_back(name);
     std::sort(names.begin(), names.end(), NaturalLess{});
-    std::map<std::string, std::string> nic_guid_owner;
+    std::unordered_map<std::string, std::string> nic_guid_owner;
+    nic_guid_owner.reserve(hosts_.size() * 8);
     t.hosts_.reserve(names.size());
     for (const auto& name : names) {
         PendingHost& ph = hosts_[name];
