@@ -231,6 +231,11 @@ struct CaPort {
     std::string leaf;              // switch GUID, empty when not on a switch
 };
 
+/// The HCA regex is matched against the device name without a ":port" suffix.
+bool hca_matches(const std::regex& re, const std::string& hca) {
+    return std::regex_match(hca.substr(0, hca.find(':')), re);
+}
+
 struct HostRec {
     std::string sysimg;
     bool synthesized = false;
@@ -414,7 +419,7 @@ Status import_ib_fabric(const IbFabric& fabric, const IbImportOptions& options, 
             std::size_t k = 0;
             for (const auto& c : h.cas) {
                 if (c.leaf.empty()) continue;
-                if (use_regex && !(hca_re && std::regex_match(c.hca, *hca_re))) continue;
+                if (use_regex && !(hca_re && hca_matches(*hca_re, c.hca))) continue;
                 ++k;
             }
             return k;
@@ -510,7 +515,7 @@ Status import_ib_fabric(const IbFabric& fabric, const IbImportOptions& options, 
                     nic.rate_gbps = c.port->gbps;
                     nic.leaf_port = leaf.empty() ? 0 : c.port->peer_port;
                 }
-                if (hca_re && !std::regex_match(c.hca, *hca_re)) leaf.clear();
+                if (hca_re && !hca_matches(*hca_re, c.hca)) leaf.clear();
                 if (storage && ordinary) leaf.clear();
                 if (leaf.empty()) {
                     nic.leaf_port = 0;

@@ -284,11 +284,19 @@ bool looks_like_prompt(std::string_view s) noexcept {
     return last == '#' || last == '$' || last == '>' || last == '%' || s.find("(config)") != std::string_view::npos;
 }
 
-std::string shorten(std::string_view s) {
-    std::string out(s.substr(0, 60));
+/// Printable ASCII only: node descriptions are 64 raw bytes on the wire and end up in
+/// names, messages and JSON snapshots (which require valid UTF-8).
+std::string printable(std::string_view s) {
+    std::string out(s);
     for (char& c : out) {
-        if (static_cast<unsigned char>(c) < 0x20) c = '?';
+        auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u >= 0x7f) c = '?';
     }
+    return out;
+}
+
+std::string shorten(std::string_view s) {
+    std::string out = printable(s.substr(0, 60));
     if (s.size() > 60) out += "...";
     return out;
 }
@@ -338,7 +346,7 @@ bool parse_node_header(std::string_view text, IbNode& node, std::string& why) {
     auto q1 = rest.find('"');
     auto q2 = rest.rfind('"');
     if (q1 != std::string_view::npos && q2 != q1) {
-        node.description = std::string(strip(rest.substr(q1 + 1, q2 - q1 - 1)));
+        node.description = printable(strip(rest.substr(q1 + 1, q2 - q1 - 1)));
     } else if (q1 != std::string_view::npos) {
         why = "unterminated node description";
         return false;
@@ -650,8 +658,8 @@ bool parse_ports_line(std::string_view t, PortsLine& pl, std::string& why) {
             why = "bad node descriptions, expected ( 'local' - 'peer' )";
             return false;
         }
-        pl.local_desc = std::string(strip(rest.substr(open + 1, sep - open - 1)));
-        pl.peer_desc = std::string(strip(rest.substr(sep + 5, close - sep - 5)));
+        pl.local_desc = printable(strip(rest.substr(open + 1, sep - open - 1)));
+        pl.peer_desc = printable(strip(rest.substr(sep + 5, close - sep - 5)));
         return true;
     }
     std::string_view rest = c.rest();
@@ -661,7 +669,7 @@ bool parse_ports_line(std::string_view t, PortsLine& pl, std::string& why) {
         why = "expected '- peer' or a quoted node description";
         return false;
     }
-    pl.local_desc = std::string(strip(rest.substr(1, q2 - 1)));
+    pl.local_desc = printable(strip(rest.substr(1, q2 - 1)));
     return true;
 }
 
@@ -815,8 +823,7 @@ Result<IbFabric> parse_ports(const std::vector<Line>& lines, const std::string& 
         }
         if (!dup) a2.ports.push_back(std::move(p));
     }
-    // A CA port line seen only from the switch side still describes the link from the CA
-    // side; add the reverse port where the report printed only one direction.
+    // Both directions of every link are printed; check_links() verifies they agree.
     for (auto& n : f.nodes) {
         std::sort(n.ports.begin(), n.ports.end(), [](const IbPort& x, const IbPort& y) { return x.port < y.port; });
     }
@@ -887,7 +894,7 @@ Result<NodeNameMap> read_node_name_map(const std::string& path) {
                 name = strip(name.substr(0, hash));
             }
             if (name.empty()) return parse_error(path, l.no, "GUID " + *g + " has no name");
-            m.names[*g] = std::string(name);
+            m.names[*g] = printable(name);
         }
         return m;
     } catch (const std::exception& e) {

@@ -641,6 +641,48 @@ TEST(IbImport, SinglePortFabricsImport) {
     EXPECT_EQ(av.topo->host(*n).role, HostRole::Compute);
 }
 
+TEST(IbImport, RouterAndDualPortCa) {
+    const std::string t =
+        "vendid=0x2c9\nsysimgguid=0x10\nswitchguid=0x10(10)\n"
+        "Switch\t36 \"S-0000000000000010\"\t\t# \"MF0;leaf1:MQM8700/U1\" enhanced port 0 lid 1 lmc 0\n"
+        "[1]\t\"H-0000000000000020\"[1](21) \t\t# \"node1 mlx4_0\" lid 2 4xFDR\n"
+        "[2]\t\"H-0000000000000020\"[2](22) \t\t# \"node1 mlx4_0\" lid 3 4xFDR\n"
+        "[3]\t\"R-0000000000000030\"[1]\t\t# \"router1\" lid 4 4xEDR\n"
+        "\nvendid=0x2c9\nsysimgguid=0x20\ncaguid=0x20\n"
+        "Ca\t2 \"H-0000000000000020\"\t\t# \"node1 mlx4_0\"\n"
+        "[1](21) \t\"S-0000000000000010\"[1]\t\t# lid 2 lmc 0 \"MF0;leaf1:MQM8700/U1\" lid 1 4xFDR\n"
+        "[2](22) \t\"S-0000000000000010\"[2]\t\t# lid 3 lmc 0 \"MF0;leaf1:MQM8700/U1\" lid 1 4xFDR\n"
+        "\nvendid=0x2c9\nrouterguid=0x30\n"
+        "Rt\t1 \"R-0000000000000030\"\t\t# \"router1\"\n"
+        "[1](31) \t\"S-0000000000000010\"[3]\t\t# lid 4 lmc 0 \"MF0;leaf1:MQM8700/U1\" lid 1 4xEDR\n";
+    auto f = topo::parse_ibnetdiscover(t, "rt.txt");
+    ASSERT_TRUE(f.has_value()) << f.error().to_string();
+    Counts c = count(*f);
+    EXPECT_EQ(c.switches, 1);
+    EXPECT_EQ(c.cas, 1);
+    EXPECT_EQ(c.routers, 1);
+    topo::TopologyBuilder b;
+    ASSERT_TRUE(topo::import_ib_fabric(*f, {}, b).has_value());
+    auto topo = std::move(b).freeze();
+    ASSERT_TRUE(topo.has_value()) << topo.error().to_string();
+    const topo::Topology& tp = **topo;
+    ASSERT_EQ(tp.hosts().size(), 1U);
+    const auto& h = tp.hosts()[0];
+    EXPECT_EQ(h.name, "node1");
+    EXPECT_EQ(h.role, HostRole::Compute);
+    std::vector<std::string> names;
+    for (auto nid : h.nics) {
+        names.push_back(tp.nic(nid).name);
+        EXPECT_TRUE(tp.nic(nid).leaf.valid());
+        EXPECT_DOUBLE_EQ(tp.nic(nid).rate_gbps, 56);
+    }
+    EXPECT_EQ(names, (std::vector<std::string>{"mlx4_0:1", "mlx4_0:2"}));
+    EXPECT_EQ(tp.sw(*tp.find_switch("0x0000000000000010")).name, "leaf1");
+    bool router_warned = false;
+    for (const auto& w : tp.warnings()) router_warned |= w.find("skipped 1 IB router") != std::string::npos;
+    EXPECT_TRUE(router_warned);
+}
+
 TEST(IbImport, SingleCaDumpHasNoSwitch) {
     IbFabric f = parse_ok("topograph-gb200-single-ca.ibnetdiscover.txt");
     topo::TopologyBuilder b;
