@@ -155,7 +155,7 @@ Runner add_show(CLI::App& app) {
         auto t = load_snapshot(opts->snapshot);
         if (!t) return report(t.error());
         if (opts->json) {
-            std::cout << to_json(**t).dump(2) << "\n";
+            std::cout << to_json(**t).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         } else if (opts->dot) {
             print_dot(**t, std::cout);
         } else {

@@ -21,15 +21,69 @@ void fill_if_empty(T& dst, const T& src) {
     if (dst == T{}) dst = src;
 }
 
-std::string fnv1a_hex(std::string_view data) {
-    std::uint64_t h = 1469598103934665603ULL;
-    for (unsigned char c : data) {
-        h ^= c;
-        h *= 1099511628211ULL;
+/// FNV-1a over the model's canonical fields (not over JSON text: serialising a
+/// 100k-GPU model just to hash it cost a third of a snapshot load).
+class Fnv {
+public:
+    void bytes(const void* p, std::size_t n) {
+        const auto* c = static_cast<const unsigned char*>(p);
+        for (std::size_t i = 0; i < n; ++i) {
+            h_ ^= c[i];
+            h_ *= 1099511628211ULL;
+        }
     }
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-    return buf;
+    Fnv& operator<<(std::string_view s) {
+        const std::uint64_t n = s.size();
+        bytes(&n, sizeof n);
+        bytes(s.data(), s.size());
+        return *this;
+    }
+    Fnv& operator<<(const std::string& s) { return *this << std::string_view(s); }
+    Fnv& operator<<(std::int64_t v) {
+        bytes(&v, sizeof v);
+        return *this;
+    }
+    Fnv& operator<<(int v) { return *this << static_cast<std::int64_t>(v); }
+    Fnv& operator<<(std::uint32_t v) { return *this << static_cast<std::int64_t>(v); }
+    Fnv& operator<<(double v) {
+        bytes(&v, sizeof v);
+        return *this;
+    }
+    template <class Tag>
+    Fnv& operator<<(Id<Tag> id) {
+        return *this << static_cast<std::int64_t>(id.valid() ? static_cast<std::int64_t>(id.index()) : -1);
+    }
+    [[nodiscard]] std::string hex() const {
+        char buf[17];
+        std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h_));
+        return buf;
+    }
+
+private:
+    std::uint64_t h_ = 1469598103934665603ULL;
+};
+
+/// Replace bytes that are not valid UTF-8 with '?', so that every string of a frozen
+/// model serialises to JSON and reads back identically.
+void fix_utf8(std::string& s) {
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+        bool ok = len != 0 && i + len <= s.size();
+        for (std::size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 0x2;
+        if (ok && c < 0x20 && c != '\t') ok = false;  // control characters: keep files printable
+        if (!ok) {
+            s[i] = '?';
+            len = 1;
+        }
+        i += len;
+    }
+}
+
+template <class E>
+int en(E e) {
+    return static_cast<int>(e);
 }
 
 int role_rank(HostRole r) {
@@ -601,7 +655,51 @@ Result<TopologyPtr> TopologyBuilder::freeze() && {
         }
         t.warnings_ = std::move(unique);
     }
-    t.fingerprint_ = fnv1a_hex(snapshot_body(t));
+    for (auto& x : t.switches_) {
+        fix_utf8(x.guid);
+        fix_utf8(x.name);
+        fix_utf8(x.description);
+    }
+    for (auto& x : t.hosts_) fix_utf8(x.name);
+    for (auto& x : t.nics_) {
+        fix_utf8(x.name);
+        fix_utf8(x.guid);
+        fix_utf8(x.pci_bus);
+        fix_utf8(x.rate);
+    }
+    for (auto& x : t.gpus_) {
+        fix_utf8(x.model);
+        fix_utf8(x.pci_bus);
+        fix_utf8(x.uuid);
+    }
+    for (auto& x : t.links_) fix_utf8(x.rate);
+    for (auto& x : t.domains_) fix_utf8(x.name);
+    for (auto& x : t.warnings_) fix_utf8(x);
+    impl.host_by_name.clear();
+    for (std::size_t i = 0; i < t.hosts_.size(); ++i) impl.host_by_name.emplace(t.hosts_[i].name, HostId(static_cast<std::uint32_t>(i)));
+    impl.switch_by_key.clear();
+    for (std::size_t i = 0; i < t.switches_.size(); ++i) impl.switch_by_key.emplace(t.switches_[i].guid, SwitchId(static_cast<std::uint32_t>(i)));
+    {
+        Fnv f;
+        f << std::string_view("topoplace.snapshot/1");
+        for (const auto& x : t.switches_) f << x.guid << x.name << x.description << x.num_ports << x.tier << en(x.provenance);
+        for (const auto& x : t.hosts_) f << x.name << en(x.role) << x.sysimg_guid << x.group << en(x.provenance);
+        for (const auto& x : t.nics_) {
+            f << x.host << x.name << x.guid << x.pci_bus << x.leaf << x.leaf_port << x.rate << x.rate_gbps << x.numa
+              << x.rail << en(x.provenance);
+        }
+        for (const auto& x : t.gpus_) f << x.host << x.index << x.model << x.pci_bus << x.uuid << x.numa << x.nvl_domain;
+        for (const auto& x : t.links_) f << en(x.kind) << x.nic << x.a << x.b << x.port_a << x.port_b << x.gbps << x.rate;
+        for (const auto& x : t.gpu_nic_) f << x.gpu << x.nic << en(x.cls);
+        for (const auto& x : t.nvlinks_) f << x.a << x.b << x.links << x.gbps;
+        for (const auto& x : t.domains_) {
+            f << x.name << static_cast<int>(x.multi_node) << x.usable_hosts << static_cast<int>(x.hosts.size());
+            for (auto h : x.hosts) f << h;
+            for (auto g : x.gpus) f << g;
+        }
+        for (const auto& w : t.warnings_) f << w;
+        t.fingerprint_ = f.hex();
+    }
     return TopologyPtr(std::move(topo));
 }
 

@@ -77,6 +77,9 @@ std::optional<PathClass> path_from_letter(char c) {
     return static_cast<PathClass>(p);
 }
 
+/// dump() that never throws on invalid UTF-8 (importers may pass raw bytes through).
+std::string dumps(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
 long long idx_or_minus(std::uint32_t v, bool valid) { return valid ? static_cast<long long>(v) : -1; }
 
 void write_table(std::string& out,
@@ -87,11 +90,11 @@ void write_table(std::string& out,
     out += "  \"";
     out += name;
     out += "\": {\"columns\": ";
-    out += json(columns).dump();
+    out += dumps(json(columns));
     out += ", \"rows\": [";
     for (std::size_t i = 0; i < rows.size(); ++i) {
         out += i == 0 ? "\n    " : ",\n    ";
-        out += rows[i].dump();
+        out += dumps(rows[i]);
     }
     out += rows.empty() ? "]}" : "\n  ]}";
     out += last ? "\n" : ",\n";
@@ -149,7 +152,7 @@ std::string body(const Topology& t) {
             for (std::size_t k = vi; k < nvl.size() && nvl[k].a.index() == gi; ++k) {
                 if (!links.empty()) links += ',';
                 links += std::to_string(t.gpu(nvl[k].b).index) + ':' + std::to_string(nvl[k].links) + ':' +
-                         json(nvl[k].gbps).dump();
+                         dumps(json(nvl[k].gbps));
             }
             rows.push_back(json::array({g.host.index(), g.index, g.model, g.pci_bus, g.uuid, g.numa,
                                         idx_or_minus(g.nvl_domain.index(), g.nvl_domain.valid()),
@@ -179,8 +182,8 @@ std::string body(const Topology& t) {
     json sum = {{"hosts", s.hosts}, {"compute_hosts", s.compute_hosts}, {"service_hosts", s.service_hosts},
                 {"gpus", s.gpus}, {"nics", s.nics}, {"switches", s.switches}, {"tiers", s.tiers},
                 {"rails", s.rails}, {"nvlink_domains", s.nvlink_domains}, {"groups", t.groups().size()}};
-    out += "  \"summary\": " + sum.dump() + ",\n";
-    out += "  \"warnings\": " + json(std::vector<std::string>(t.warnings().begin(), t.warnings().end())).dump() + "\n";
+    out += "  \"summary\": " + dumps(sum) + ",\n";
+    out += "  \"warnings\": " + dumps(json(std::vector<std::string>(t.warnings().begin(), t.warnings().end()))) + "\n";
     return out;
 }
 
@@ -213,7 +216,6 @@ const json& table_rows(const json& doc, const char* name, const std::vector<std:
 
 }  // namespace
 
-std::string snapshot_body(const Topology& t) { return body(t); }
 
 std::string to_snapshot_json(const Topology& t) {
     std::string out = "{\n";

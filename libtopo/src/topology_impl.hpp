@@ -31,7 +31,5 @@ struct Topology::Impl {
     [[nodiscard]] std::vector<std::uint32_t> bfs(const std::vector<SwitchId>& sources) const;
 };
 
-/// Canonical snapshot body (everything but the fingerprint), used for hashing.
-std::string snapshot_body(const Topology& t);
 
 }  // namespace topo

@@ -229,3 +229,26 @@ TEST(Model, NaturalOrder) {
 
 }  // namespace
 }  // namespace topo
+
+namespace topo {
+namespace {
+
+TEST(Model, InvalidUtf8IsRepairedSoSnapshotsRoundTrip) {
+    TopologyBuilder b;
+    b.add_switch(Switch{"0x1", "sw\xff\xfe", "desc \xc3", 36, -1, Provenance::Discovered});
+    Nic n;
+    n.name = "mlx5_0";
+    n.guid = "0x2";
+    b.add_nic("host\x80", n, "0x1");
+    auto t = std::move(b).freeze();
+    ASSERT_TRUE(t.has_value());
+    EXPECT_EQ((*t)->host(HostId(0)).name, "host?");
+    EXPECT_TRUE((*t)->find_host("host?").has_value());
+    const std::string js = to_snapshot_json(**t);
+    auto back = from_snapshot_json(js, "x");
+    ASSERT_TRUE(back.has_value()) << back.error().to_string();
+    EXPECT_EQ(to_snapshot_json(**back), js);
+}
+
+}  // namespace
+}  // namespace topo
