@@ -697,7 +697,8 @@ Result<TopologyPtr> TopologyBuilder::freeze() && {
             for (auto h : x.hosts) f << h;
             for (auto g : x.gpus) f << g;
         }
-        for (const auto& w : t.warnings_) f << w;
+        // Warnings are not hashed: they name input paths, and the fingerprint must
+        // identify the topology, not where its files were read from.
         t.fingerprint_ = f.hex();
     }
     return TopologyPtr(std::move(topo));
