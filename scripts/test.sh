@@ -32,7 +32,9 @@ fi
 if [ "${TOPO_SKIP_FUZZ:-0}" != 1 ]; then
   stage "libFuzzer targets (${FUZZ_SECONDS}s each)"
   cmake --preset fuzz >/dev/null
-  cmake --build --preset fuzz -j"$JOBS"
+  fuzz_targets=()
+  for src in tests/fuzz/fuzz_*.cpp; do fuzz_targets+=("$(basename "$src" .cpp)"); done
+  cmake --build --preset fuzz -j"$JOBS" --target "${fuzz_targets[@]}"
   for f in build/fuzz/tests/fuzz/fuzz_*; do
     [ -x "$f" ] || continue
     name=$(basename "$f")
