@@ -234,6 +234,9 @@ Result<TopologyPtr> from_snapshot_json(std::string_view text, const std::string&
     } catch (const json::parse_error& e) {
         return fail(Errc::Parse, std::string("not valid JSON: ") + e.what(), source,
                     line_of(text, e.byte > 0 ? e.byte - 1 : 0));
+    } catch (const json::exception& e) {
+        // e.g. out_of_range 406 "number overflow" (found by fuzz_snapshot)
+        return fail(Errc::Parse, std::string("not valid JSON: ") + e.what(), source);
     }
     if (!doc.is_object() || !doc.contains("schema") || doc["schema"] != kSnapshotSchema) {
         return fail(Errc::Parse, "not a topoplace snapshot (schema must be \"topoplace.snapshot\")", source);
