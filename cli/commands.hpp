@@ -11,5 +11,8 @@ using Runner = std::function<int()>;
 Runner add_discover(CLI::App& app);
 Runner add_show(CLI::App& app);
 Runner add_slurm_conf(CLI::App& app);
+Runner add_place(CLI::App& app);
+Runner add_whatif(CLI::App& app);
+Runner add_health(CLI::App& app);
 
 }  // namespace topo::cli

@@ -19,6 +19,9 @@ int main(int argc, char** argv) {
     add(add_discover(app));
     add(add_show(app));
     add(add_slurm_conf(app));
+    add(add_place(app));
+    add(add_whatif(app));
+    add(add_health(app));
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

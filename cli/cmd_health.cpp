@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: Apache-2.0
+// topoplace health: being implemented (placeholder so the command table is wired).
+#include <cstdio>
+
+#include "commands.hpp"
+#include "common.hpp"
+
+namespace topo::cli {
+
+Runner add_health(CLI::App& app) {
+    auto* sub = app.add_subcommand("health", "(not implemented yet)");
+    sub->allow_extras();
+    return [] {
+        std::fprintf(stderr, "topoplace: health: not implemented yet\n");
+        return kUnavailable;
+    };
+}
+
+}  // namespace topo::cli

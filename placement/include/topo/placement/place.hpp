@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file place(): choose the hosts (and GPUs) for one job on a topology + state.
+///
+/// Pure and deterministic: no I/O, no clock, no globals. The same (topology, state,
+/// request, policy) always yields the same placement, whatever order the state was
+/// filled in.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <topo/placement/state.hpp>
+#include <topo/result.hpp>
+#include <topo/topology.hpp>
+
+namespace topo::placement {
+
+/// Selection policies (see docs/placement.md for the table).
+enum class Policy : std::uint8_t {
+    Topo,       ///< ours: lowest tier that fits, best fit, GPU/NVLink/rail aware
+    SlurmTree,  ///< faithful model of Slurm 22.05 cons_tres _eval_nodes_topo
+    Linear,     ///< no topology: consecutive best fit in config order
+};
+[[nodiscard]] const char* policy_name(Policy p) noexcept;
+[[nodiscard]] Result<Policy> policy_from_name(std::string_view s);
+
+struct Request {
+    int nodes_min = 1;          ///< node count (or lower end of a range)
+    int nodes_max = 0;          ///< upper end of a range; 0 = nodes_min
+    int gpus_per_node = 0;      ///< GPUs needed on every chosen node (0 = none)
+    int total_gpus = 0;         ///< alternative to gpus_per_node (0 = unused)
+    bool exclusive = true;      ///< whole nodes (only idle nodes qualify)
+    int max_tier = -1;          ///< highest switch tier the job may cross (-1 = any)
+    int max_leaves = 0;         ///< most leaf groups the job may span (0 = any)
+    bool one_nvl_domain = false;///< all hosts in one (multi-node) NVLink domain
+    int segment = 0;            ///< hosts come in segments of this size, each inside one
+                                ///< leaf group / NVLink domain (0 = no segments)
+    bool rail_aligned = false;  ///< only hosts with a NIC on every rail
+    std::vector<HostId> excluded;  ///< never choose these
+};
+
+struct Placement {
+    Policy policy = Policy::Topo;
+    std::vector<HostId> hosts;               ///< natural name order
+    std::vector<std::vector<int>> gpus;      ///< per host (parallel to hosts): GPU indices
+    std::vector<SwitchId> leaves;            ///< distinct leaf switches spanned
+    std::vector<GroupId> groups;             ///< distinct leaf groups spanned
+    int max_tier = 0;                        ///< highest tier crossed (0 = one leaf group)
+    long hop_sum = 0;                        ///< summed pairwise hop distance
+    int lower_bound_groups = 0;              ///< fewest leaf groups any placement could use now
+    int lower_bound_leaves = 0;              ///< fewest leaf switches any placement could use now
+    int lower_bound_tier = 0;                ///< lowest tier any placement could stay under now
+    std::vector<DomainId> nvl_domains;       ///< NVLink domains touched (multi-node ones)
+    std::string explanation;                 ///< short human text (one or a few lines)
+};
+
+/// Choose hosts for `req` on `state`.
+/// Errors: Errc::Unsatisfiable when the request can never fit this topology (even on
+/// an empty cluster), Errc::Busy when it cannot fit now, Errc::InvalidArgument for an
+/// impossible request, Errc::StaleState when `state` belongs to another topology.
+[[nodiscard]] Result<Placement> place(const Topology& topo, const ClusterState& state,
+                                      const Request& req, Policy policy = Policy::Topo);
+
+}  // namespace topo::placement
