@@ -40,17 +40,6 @@ bool valid_switch_name(const std::string& s) {
     });
 }
 
-std::string sanitize_feature(const std::string& s) {
-    std::string o;
-    o.reserve(s.size());
-    for (char c : s) {
-        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-                        c == '.' || c == '-';
-        o += ok ? c : '_';
-    }
-    return o;
-}
-
 struct UnionFind {
     std::vector<std::size_t> p;
     explicit UnionFind(std::size_t n) : p(n) { std::iota(p.begin(), p.end(), std::size_t{0}); }
@@ -122,6 +111,45 @@ Result<Built> build(const Topology& t, const TreeOptions& o) {
     if (!lost.empty()) {
         b.warnings.push_back(std::to_string(lost.size()) + " host(s) on no leaf switch are not in the tree (Slurm's " +
                              "topology/tree will not place multi-node jobs on them): " + compress_hostlist(lost));
+    }
+
+    // Hosts whose NICs reach leaf switches of several other host groups (a miscabled
+    // HCA, or a host bridging two scalable units): they become a Slurm leaf of their
+    // own, under the parents of both, which is almost never what the site meant.
+    {
+        std::map<std::uint32_t, std::vector<std::size_t>> groups_on_leaf;
+        for (std::size_t g = 0; g < t.groups().size(); ++g) {
+            for (auto l : t.groups()[g].leaves) groups_on_leaf[l.index()].push_back(g);
+        }
+        for (std::size_t g = 0; g < t.groups().size(); ++g) {
+            const auto& grp = t.groups()[g];
+            if (grp.leaves.size() < 2) continue;
+            std::set<std::size_t> others;
+            std::set<std::uint32_t> shared_leaves;
+            for (auto l : grp.leaves) {
+                for (auto other : groups_on_leaf[l.index()]) {
+                    if (other == g) continue;
+                    others.insert(other);
+                    shared_leaves.insert(l.index());
+                }
+            }
+            if (others.size() < 2 || shared_leaves.size() < 2) continue;
+            std::vector<std::string> hs;
+            for (auto h : grp.hosts) {
+                if (host_included(t.host(h), o)) hs.push_back(t.host(h).name);
+            }
+            if (hs.empty()) continue;
+            std::vector<std::string> leaves;
+            for (auto l : grp.leaves) leaves.push_back(switch_label(t.sw(l)));
+            std::sort(leaves.begin(), leaves.end(), [](const auto& a, const auto& c) { return natural_less(a, c); });
+            std::string ls;
+            for (std::size_t i = 0; i < leaves.size() && i < 8; ++i) ls += (i ? "," : "") + leaves[i];
+            if (leaves.size() > 8) ls += ",...";
+            b.warnings.push_back(std::to_string(hs.size()) + " host(s) on leaf switches of " +
+                                 std::to_string(others.size()) +
+                                 " different host groups (miscabled?) get a Slurm leaf of their own (group " +
+                                 grp.name + ", leaf switches " + ls + "): " + compress_hostlist(hs));
+        }
     }
 
     // Level 0: one Slurm leaf per host group with at least one included host.
@@ -232,6 +260,18 @@ Result<Built> build(const Topology& t, const TreeOptions& o) {
     std::stable_sort(b.sw.begin() + static_cast<std::ptrdiff_t>(n), b.sw.end(),
                      [](const auto& a, const auto& c) { return a.level < c.level; });
 
+    int top_level = 0;
+    for (const auto& s : b.sw) top_level = std::max(top_level, s.level);
+    if (top_level + 1 > kSlurmMaxTreeLevels) {
+        std::vector<std::string> hs;
+        for (std::size_t l = 0; l < nleaves; ++l) hs.insert(hs.end(), b.sw[l].nodes.begin(), b.sw[l].nodes.end());
+        b.warnings.push_back("the tree has " + std::to_string(top_level + 1) + " switch levels; Slurm (22.05 " +
+                             "topology_tree.c) stops resolving levels after " + std::to_string(kSlurmMaxTreeLevels) +
+                             " passes (\"Switch configuration is not a tree\") if the file is reordered, and " +
+                             "no real fabric is that deep: check the input for switch loops. Hosts: " +
+                             compress_hostlist(hs));
+    }
+
     if (roots_of.size() > 1) {
         std::ostringstream w;
         w << "the fabric has " << roots_of.size()
@@ -335,69 +375,6 @@ Result<TreeConf> generate_tree_conf(const Topology& t, const TreeOptions& opts) 
     conf.switches = std::move(b.sw);
     conf.warnings = std::move(b.warnings);
     return conf;
-}
-
-Result<FeaturesConf> generate_features(const Topology& t, const TreeOptions& opts) {
-    auto tree = generate_tree_conf(t, opts);
-    if (!tree) return fail(tree.error());
-    const auto& sw = tree->switches;
-    // host name -> features
-    std::map<std::string, std::vector<std::string>> feats;
-    std::map<std::string, std::size_t> leaf_of;
-    for (std::size_t i = 0; i < sw.size(); ++i) {
-        if (sw[i].level != 0) continue;
-        for (const auto& h : sw[i].nodes) {
-            leaf_of[h] = i;
-            feats[h].push_back("lg_" + sanitize_feature(sw[i].group));
-        }
-    }
-    // level-1 parents of each leaf
-    std::map<std::size_t, std::vector<std::string>> spines_of;
-    for (const auto& s : sw) {
-        if (s.level != 1) continue;
-        for (auto c : s.children) spines_of[c].push_back("sp_" + sanitize_feature(s.name));
-    }
-    for (auto& [h, f] : feats) {
-        for (const auto& s : spines_of[leaf_of[h]]) f.push_back(s);
-    }
-    for (const auto& d : t.nvl_domains()) {
-        if (!d.multi_node) continue;
-        for (auto h : d.hosts) {
-            auto it = feats.find(t.host(h).name);
-            if (it != feats.end()) it->second.push_back("nvl_" + sanitize_feature(d.name));
-        }
-    }
-    // group hosts by equal feature lists
-    std::map<std::string, std::vector<std::string>> by_feats;
-    for (auto& [h, f] : feats) {
-        std::string key;
-        for (std::size_t i = 0; i < f.size(); ++i) key += (i ? "," : "") + f[i];
-        by_feats[key].push_back(h);
-    }
-    std::vector<std::pair<std::string, std::string>> rows;  // hostlist, features
-    std::vector<std::string> firsts;
-    for (auto& [key, hosts] : by_feats) {
-        std::sort(hosts.begin(), hosts.end(), [](const auto& a, const auto& c) { return natural_less(a, c); });
-        rows.emplace_back(compress_hostlist(hosts), key);
-        firsts.push_back(hosts.front());
-    }
-    std::vector<std::size_t> order(rows.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::sort(order.begin(), order.end(),
-              [&](std::size_t a, std::size_t c) { return natural_less(firsts[a], firsts[c]); });
-    FeaturesConf fc;
-    fc.warnings = tree->warnings;
-    std::ostringstream out;
-    out << "# Node features for slurm.conf, generated by topoplace slurm-conf --features\n"
-        << "# Source fingerprint: " << t.fingerprint() << "\n"
-        << "# Merge into the NodeName lines of these nodes. Keep a job inside one leaf group with\n"
-        << "#   sbatch -C \"[lg_g001|lg_g002|...]\"   (matching OR: all nodes get the same one)\n";
-    for (auto i : order) {
-        fc.lines.push_back("NodeName=" + rows[i].first + " Features=" + rows[i].second);
-        out << fc.lines.back() << "\n";
-    }
-    fc.text = out.str();
-    return fc;
 }
 
 }  // namespace topo::slurmconf

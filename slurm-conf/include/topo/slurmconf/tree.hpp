@@ -23,6 +23,13 @@
 
 namespace topo::slurmconf {
 
+/// Slurm 22.05 topology_tree.c resolves switch levels in at most ~21 passes over the
+/// file ("if (depth > 20) fatal(\"Switch configuration is not a tree\")"). Our files
+/// list children before parents, so one pass suffices, but a tree deeper than this is
+/// beyond anything Slurm is tested with and almost surely a switch loop in the input:
+/// generate_tree_conf() warns above it.
+inline constexpr int kSlurmMaxTreeLevels = 20;
+
 struct TreeOptions {
     /// Switch name template. Placeholders: {kind} (leaf, spine, core, or l<level> for
     /// middle levels of deep trees), {level} (Slurm level, 0 = leaf), {n} (1-based index
