@@ -7,6 +7,15 @@
 /// after the Slurm NodeName. The store and its files must be owned by root (or by the
 /// uid given to open()) and must not be group- or world-writable; otherwise open()/get()
 /// refuse them with Errc::Unsupported... see docs/health.md.
+///
+/// File format (one record per file, `<dir>/<node>`, text, mode 0644):
+///     topoplace-health 1
+///     node=n001
+///     verdict=unhealthy
+///     reason=ib: mlx5_0 port 1 state DOWN
+///     source=check
+///     since=1763900000
+///     last_check=1763900000
 
 #include <cstdint>
 #include <optional>
@@ -54,5 +63,37 @@ private:
     std::string dir_;
     StoreOptions opts_;
 };
+
+[[nodiscard]] const char* verdict_name(Verdict v) noexcept;
+
+/// Serialise / parse one record file (`source` names the file in errors).
+[[nodiscard]] std::string to_record_text(const Record& r);
+[[nodiscard]] Result<Record> parse_record(std::string_view text, const std::string& source);
+
+/// A node name is usable as a file name: [A-Za-z0-9._-]+, not "." or "..", <= 255 chars.
+[[nodiscard]] bool valid_node_name(std::string_view node) noexcept;
+
+/// What a reader does when the store cannot be trusted or read (tampered, unreadable):
+/// FailOpen treats the node as healthy (jobs keep running, the error is logged),
+/// FailClosed treats it as unhealthy (no job lands on a node we cannot vouch for).
+enum class FailMode : std::uint8_t { Open, Closed };
+[[nodiscard]] const char* fail_mode_name(FailMode m) noexcept;
+[[nodiscard]] std::optional<FailMode> fail_mode_from_name(std::string_view s) noexcept;
+
+/// The answer of a launch gate for one node.
+struct GateDecision {
+    bool allow = true;     ///< may a job start on this node?
+    bool store_error = false;  ///< true when the decision comes from the fail mode
+    std::string message;   ///< why not / the store error (empty when allowed cleanly)
+};
+
+/// Open `dir`, read the record of `node`, decide with `mode` when the store cannot be
+/// trusted. No record = healthy. The SPANK launch gate calls this on every launch.
+[[nodiscard]] GateDecision gate(const std::string& dir, std::string_view node, FailMode mode,
+                                StoreOptions opts = {});
+
+/// Names of the nodes whose record is Unhealthy, sorted. Placement never chooses them.
+/// Errors: those of Store::list() (a tampered record file refuses the whole list).
+[[nodiscard]] Result<std::vector<std::string>> unhealthy_nodes(const Store& store);
 
 }  // namespace topo::health

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file Node health probes (InfiniBand, GPUs, site probes) and the bounded check that
+/// runs them. Every path is read under `root` so tests can use fake sysfs/dev trees.
+/// See docs/health.md.
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <topo/result.hpp>
+#include <topo/topology.hpp>
+
+namespace topo::health {
+
+/// What the node should have, from the snapshot (or nothing known).
+struct Expected {
+    bool known = false;                 ///< the node is in the snapshot
+    std::vector<std::string> hcas;      ///< device names, e.g. "mlx5_0" (unnamed NICs are counted only)
+    int hca_count = 0;                  ///< NICs of the host in the snapshot
+    double min_rate_gbps = 0;           ///< lowest expected port rate (0 = unchecked)
+    int gpus = 0;
+};
+
+/// Expected hardware of `node` in `t` (known=false when the node is not there).
+[[nodiscard]] Expected expected_for(const Topology& t, const std::string& node);
+
+struct ProbeResult {
+    std::string name;      ///< "ib", "gpu", "site:<file>"
+    bool ok = true;
+    std::string reason;    ///< one line; why it failed, or what was seen
+    double seconds = 0;
+};
+
+struct CheckOptions {
+    std::string root = "/";                  ///< prefix for /sys, /dev (tests: a fake tree)
+    Expected expected;
+    std::string probe_dir;                   ///< site probes (executables), empty = none
+    std::chrono::milliseconds probe_timeout{10000};  ///< per site probe
+    std::chrono::milliseconds total_timeout{50000};  ///< whole check (Slurm kills at 60 s)
+    std::string state_file;                  ///< last counter values, empty = no growth check
+    std::int64_t error_threshold = 10;       ///< max growth of one IB error counter between runs
+    bool use_umad = true;                    ///< libibumad (dlopen) when root is "/"
+    bool use_nvml = true;                    ///< NVML (dlopen) when root is "/"
+};
+
+struct CheckReport {
+    std::vector<ProbeResult> probes;
+    bool ok = true;
+    double seconds = 0;
+    /// "probe: reason; probe: reason" of the failed probes (one line), empty when ok.
+    [[nodiscard]] std::string summary() const;
+};
+
+/// The IB error counters followed between runs (sysfs names under ports/<p>/counters/).
+inline constexpr const char* kIbErrorCounters[] = {"symbol_error", "link_downed", "link_error_recovery",
+                                                    "port_rcv_errors"};
+
+/// Counter values of the previous run: "mlx5_0/1/symbol_error" -> value; plus "kmsg_seq".
+using CounterState = std::map<std::string, std::int64_t>;
+[[nodiscard]] Result<CounterState> load_state(const std::string& path);
+[[nodiscard]] Status save_state(const std::string& path, const CounterState& s);
+
+/// InfiniBand: every expected HCA present, ports ACTIVE / LinkUp, rate >= expected,
+/// error counters growing <= threshold since `prev` (updated in `next`).
+[[nodiscard]] ProbeResult probe_ib(const CheckOptions& o, const CounterState& prev, CounterState& next);
+/// GPUs: expected count of NVIDIA devices (PCI functions, /dev/nvidiaN, NVML), XID/ECC.
+[[nodiscard]] ProbeResult probe_gpu(const CheckOptions& o, const CounterState& prev, CounterState& next);
+/// Site probes: every executable regular file in o.probe_dir, in name order.
+[[nodiscard]] std::vector<ProbeResult> probe_site(const CheckOptions& o, std::chrono::steady_clock::time_point deadline);
+
+/// Run all probes within o.total_timeout; reads/writes o.state_file.
+[[nodiscard]] CheckReport run_check(const CheckOptions& o);
+
+/// node_exporter textfile collector format: one gauge sample per probe
+/// (topoplace_health_probe_ok{node,probe}), the overall verdict, duration and time.
+[[nodiscard]] std::string prometheus_text(const CheckReport& rep, const std::string& node, std::int64_t now_unix);
+/// Write `text` to `path` through a temporary file in the same directory and a rename
+/// (node_exporter never reads half a file). Mode 0644.
+[[nodiscard]] Status write_file_atomic(const std::string& path, const std::string& text);
+
+/// Result of running a program with a timeout.
+struct ProcResult {
+    int exit_code = -1;        ///< exit status, -1 when killed by a signal or timed out
+    int signal = 0;
+    bool timed_out = false;
+    bool started = true;
+    std::string out;           ///< stdout (+ stderr when merged), capped at 64 KiB
+    double seconds = 0;
+};
+/// fork+exec argv in its own process group; on timeout kill the whole group (SIGKILL).
+[[nodiscard]] ProcResult run_process(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
+                                     bool merge_stderr = true);
+
+}  // namespace topo::health

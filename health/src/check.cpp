@@ -1,0 +1,669 @@
+// SPDX-License-Identifier: Apache-2.0
+// Health probes: InfiniBand (sysfs + libibumad), GPUs (PCI sysfs, /dev/nvidiaN, NVML,
+// kernel XID messages), site probe directory; the bounded check that runs them.
+#include <topo/health/check.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <dirent.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#if __has_include(<infiniband/umad.h>)
+#include <infiniband/umad.h>
+#define TOPO_HAVE_UMAD_H 1
+#endif
+
+namespace topo::health {
+
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+std::string join_root(const std::string& root, const std::string& p) {
+    if (root.empty() || root == "/") return p;
+    std::string r = root;
+    while (r.size() > 1 && r.back() == '/') r.pop_back();
+    return r + p;
+}
+
+bool is_real_root(const std::string& root) { return root.empty() || root == "/"; }
+
+/// First line of a small sysfs file, trimmed; nullopt when unreadable.
+std::optional<std::string> read_line(const std::string& path) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return std::nullopt;
+    char buf[512];
+    ssize_t n = ::read(fd, buf, sizeof buf - 1);
+    ::close(fd);
+    if (n < 0) return std::nullopt;
+    std::string s(buf, static_cast<std::size_t>(n));
+    if (auto nl = s.find('\n'); nl != std::string::npos) s.resize(nl);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\r' || s.back() == '\t')) s.pop_back();
+    return s;
+}
+
+std::vector<std::string> list_dir(const std::string& path) {
+    std::vector<std::string> out;
+    DIR* d = ::opendir(path.c_str());
+    if (d == nullptr) return out;
+    while (auto* e = ::readdir(d)) {
+        std::string n = e->d_name;
+        if (n != "." && n != "..") out.push_back(n);
+    }
+    ::closedir(d);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+bool dir_exists(const std::string& p) {
+    struct stat st {};
+    return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+std::optional<std::int64_t> to_i64(std::string_view v) {
+    while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
+    std::int64_t x = 0;
+    auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+    if (ec != std::errc{} || p == v.data()) return std::nullopt;
+    return x;
+}
+
+/// "400 Gb/sec (4X NDR)" -> 400; "2.5 Gb/sec (1X SDR)" -> 2.5
+std::optional<double> parse_rate(const std::string& s) {
+    char* end = nullptr;
+    double v = std::strtod(s.c_str(), &end);
+    if (end == s.c_str()) return std::nullopt;
+    return v;
+}
+
+/// "4: ACTIVE" -> "ACTIVE"
+std::string state_word(const std::string& s) {
+    auto c = s.find(':');
+    std::string w = c == std::string::npos ? s : s.substr(c + 1);
+    while (!w.empty() && w.front() == ' ') w.erase(0, 1);
+    return w;
+}
+
+std::string fmt_rate(double g) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%g", g);
+    return b;
+}
+
+// ------------------------------------------------------------------ InfiniBand
+
+struct PortView {
+    int num = 0;
+    std::string state;       ///< "ACTIVE", "DOWN", "INIT", "ARMED"
+    std::string phys_state;  ///< "LinkUp", "Polling", "Disabled"...
+    double rate_gbps = -1;   ///< -1 = unknown
+    std::string rate_text;
+    std::string link_layer;
+};
+
+struct HcaView {
+    std::string name;
+    std::vector<PortView> ports;
+};
+
+std::vector<HcaView> ib_from_sysfs(const std::string& root) {
+    std::vector<HcaView> out;
+    const std::string base = join_root(root, "/sys/class/infiniband");
+    for (const auto& dev : list_dir(base)) {
+        HcaView h;
+        h.name = dev;
+        const std::string pdir = base + "/" + dev + "/ports";
+        for (const auto& p : list_dir(pdir)) {
+            auto num = to_i64(p);
+            if (!num) continue;
+            PortView v;
+            v.num = static_cast<int>(*num);
+            const std::string pp = pdir + "/" + p;
+            v.state = state_word(read_line(pp + "/state").value_or("?: unreadable"));
+            v.phys_state = state_word(read_line(pp + "/phys_state").value_or("?: unreadable"));
+            v.rate_text = read_line(pp + "/rate").value_or("");
+            v.rate_gbps = parse_rate(v.rate_text).value_or(-1);
+            v.link_layer = read_line(pp + "/link_layer").value_or("");
+            h.ports.push_back(std::move(v));
+        }
+        std::sort(h.ports.begin(), h.ports.end(), [](auto& a, auto& b) { return a.num < b.num; });
+        out.push_back(std::move(h));
+    }
+    return out;
+}
+
+#ifdef TOPO_HAVE_UMAD_H
+/// rdma-core's libibumad, loaded at run time (never a link dependency of topo_health,
+/// which the SPANK plugin links). nullopt when the library is not there.
+std::optional<std::vector<HcaView>> ib_from_umad(std::string& note) {
+    void* h = ::dlopen("libibumad.so.3", RTLD_NOW | RTLD_LOCAL);
+    if (h == nullptr) {
+        note = "libibumad not available, sysfs used";
+        return std::nullopt;
+    }
+    using init_fn = int (*)();
+    using names_fn = int (*)(char (*)[UMAD_CA_NAME_LEN], int);
+    using getca_fn = int (*)(const char*, umad_ca_t*);
+    using relca_fn = int (*)(umad_ca_t*);
+    auto init = reinterpret_cast<init_fn>(::dlsym(h, "umad_init"));
+    auto names = reinterpret_cast<names_fn>(::dlsym(h, "umad_get_cas_names"));
+    auto getca = reinterpret_cast<getca_fn>(::dlsym(h, "umad_get_ca"));
+    auto relca = reinterpret_cast<relca_fn>(::dlsym(h, "umad_release_ca"));
+    if (init == nullptr || names == nullptr || getca == nullptr || relca == nullptr) {
+        ::dlclose(h);
+        note = "libibumad lacks umad_get_ca, sysfs used";
+        return std::nullopt;
+    }
+    std::vector<HcaView> out;
+    if (init() < 0) {
+        ::dlclose(h);
+        note = "umad_init failed, sysfs used";
+        return std::nullopt;
+    }
+    char cas[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
+    int n = names(cas, UMAD_MAX_DEVICES);
+    for (int i = 0; i < n; ++i) {
+        umad_ca_t ca{};
+        if (getca(cas[i], &ca) < 0) continue;
+        HcaView v;
+        v.name = cas[i];
+        for (int p = 0; p < UMAD_CA_MAX_PORTS; ++p) {
+            const umad_port_t* up = ca.ports[p];
+            if (up == nullptr) continue;
+            PortView pv;
+            pv.num = up->portnum;
+            static const char* states[] = {"NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER"};
+            static const char* phys[] = {"NOP",      "Sleep",    "Polling", "Disabled",
+                                         "PortConfigurationTraining", "LinkUp", "LinkErrorRecovery",
+                                         "Phy Test"};
+            pv.state = up->state < 6 ? states[up->state] : std::to_string(up->state);
+            pv.phys_state = up->phys_state < 8 ? phys[up->phys_state] : std::to_string(up->phys_state);
+            pv.rate_gbps = up->rate;
+            pv.rate_text = std::to_string(up->rate) + " Gb/sec";
+            pv.link_layer = up->link_layer;
+            v.ports.push_back(std::move(pv));
+        }
+        relca(&ca);
+        out.push_back(std::move(v));
+    }
+    ::dlclose(h);
+    note = "libibumad";
+    return out;
+}
+#endif
+
+// ------------------------------------------------------------------ NVML
+
+struct NvmlView {
+    int count = 0;
+    std::vector<std::string> problems;
+};
+
+/// NVML through dlopen; nullopt when libnvidia-ml.so.1 is absent or does not initialise.
+std::optional<NvmlView> nvml_query() {
+    void* h = ::dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (h == nullptr) return std::nullopt;
+    using init_fn = int (*)();
+    using count_fn = int (*)(unsigned*);
+    using handle_fn = int (*)(unsigned, void**);
+    using ecc_fn = int (*)(void*, int, int, unsigned long long*);
+    using remap_fn = int (*)(void*, unsigned*, unsigned*, unsigned*, unsigned*);
+    auto init = reinterpret_cast<init_fn>(::dlsym(h, "nvmlInit_v2"));
+    auto shutdown = reinterpret_cast<init_fn>(::dlsym(h, "nvmlShutdown"));
+    auto count = reinterpret_cast<count_fn>(::dlsym(h, "nvmlDeviceGetCount_v2"));
+    auto handle = reinterpret_cast<handle_fn>(::dlsym(h, "nvmlDeviceGetHandleByIndex_v2"));
+    auto ecc = reinterpret_cast<ecc_fn>(::dlsym(h, "nvmlDeviceGetTotalEccErrors"));
+    auto remap = reinterpret_cast<remap_fn>(::dlsym(h, "nvmlDeviceGetRemappedRows"));
+    if (init == nullptr || count == nullptr || handle == nullptr || init() != 0) {
+        ::dlclose(h);
+        return std::nullopt;
+    }
+    NvmlView v;
+    unsigned n = 0;
+    if (count(&n) == 0) v.count = static_cast<int>(n);
+    for (unsigned i = 0; i < n; ++i) {
+        void* dev = nullptr;
+        if (handle(i, &dev) != 0) {
+            v.problems.push_back("GPU " + std::to_string(i) + " not accessible through NVML");
+            continue;
+        }
+        // NVML_MEMORY_ERROR_TYPE_UNCORRECTED = 1, NVML_VOLATILE_ECC = 0; 0 = NVML_SUCCESS
+        unsigned long long unc = 0;
+        if (ecc != nullptr && ecc(dev, 1, 0, &unc) == 0 && unc > 0)
+            v.problems.push_back("GPU " + std::to_string(i) + " " + std::to_string(unc) +
+                                 " uncorrected ECC errors since boot");
+        unsigned corr = 0, uncr = 0, pending = 0, failure = 0;
+        if (remap != nullptr && remap(dev, &corr, &uncr, &pending, &failure) == 0) {
+            if (failure != 0) v.problems.push_back("GPU " + std::to_string(i) + " row remapping failed");
+            else if (pending != 0) v.problems.push_back("GPU " + std::to_string(i) + " row remapping pending (reset needed)");
+        }
+    }
+    if (shutdown != nullptr) shutdown();
+    ::dlclose(h);
+    return v;
+}
+
+/// XIDs that mean the GPU needs attention (reset, reboot, replacement) rather than an
+/// application bug: NVIDIA "XID Errors" table.
+bool fatal_xid(int x) {
+    static const std::set<int> fatal = {48, 62, 64, 74, 79, 92, 95, 119, 120, 140};
+    return fatal.count(x) != 0;
+}
+
+/// Kernel log records "prio,seq,usec,flags;NVRM: Xid (PCI:0000:1b:00): 79, pid=..., ..."
+/// from <root>/dev/kmsg (the real one: O_NONBLOCK, one record per read; a fake tree: a
+/// plain file). Returns the fatal XID lines with a sequence number > last_seq.
+std::vector<std::string> scan_xids(const std::string& root, std::int64_t last_seq, std::int64_t& max_seq,
+                                   bool& readable) {
+    std::vector<std::string> found;
+    const std::string path = join_root(root, "/dev/kmsg");
+    int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    readable = fd >= 0;
+    if (fd < 0) return found;
+    std::string acc;
+    char buf[8192];
+    for (int guard = 0; guard < 200000; ++guard) {
+        ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EPIPE) continue;  // record overwritten while reading
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        acc.append(buf, static_cast<std::size_t>(n));
+        if (acc.size() > (64U << 20)) break;
+    }
+    ::close(fd);
+    std::istringstream in(acc);
+    std::string line;
+    while (std::getline(in, line)) {
+        auto semi = line.find(';');
+        if (semi == std::string::npos) continue;
+        auto c1 = line.find(',');
+        if (c1 == std::string::npos || c1 > semi) continue;
+        auto c2 = line.find(',', c1 + 1);
+        auto seq = to_i64(std::string_view(line).substr(c1 + 1, c2 == std::string::npos ? 0 : c2 - c1 - 1));
+        std::int64_t s = seq.value_or(0);
+        max_seq = std::max(max_seq, s);
+        if (s <= last_seq) continue;
+        auto msg = line.substr(semi + 1);
+        auto x = msg.find("NVRM: Xid (");
+        if (x == std::string::npos) continue;
+        auto close = msg.find("): ", x);
+        if (close == std::string::npos) continue;
+        auto code = to_i64(std::string_view(msg).substr(close + 3));
+        if (code && fatal_xid(static_cast<int>(*code))) {
+            std::string m = msg.substr(x + 6);
+            if (m.size() > 120) m.resize(120);
+            found.push_back(m);
+        }
+    }
+    return found;
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------ expected
+
+Expected expected_for(const Topology& t, const std::string& node) {
+    Expected e;
+    auto h = t.find_host(node);
+    if (!h) return e;
+    e.known = true;
+    const Host& host = t.host(*h);
+    e.gpus = static_cast<int>(host.gpus.size());
+    e.hca_count = static_cast<int>(host.nics.size());
+    std::set<std::string> names;
+    double minrate = 0;
+    for (auto id : host.nics) {
+        const Nic& n = t.nic(id);
+        if (!n.name.empty()) names.insert(n.name);
+        if (n.rate_gbps > 0) minrate = minrate == 0 ? n.rate_gbps : std::min(minrate, n.rate_gbps);
+    }
+    e.hcas.assign(names.begin(), names.end());
+    e.min_rate_gbps = minrate;
+    return e;
+}
+
+std::string CheckReport::summary() const {
+    std::string s;
+    for (const auto& p : probes) {
+        if (p.ok) continue;
+        if (!s.empty()) s += "; ";
+        s += p.name + ": " + p.reason;
+    }
+    return s;
+}
+
+// ------------------------------------------------------------------ state file
+
+Result<CounterState> load_state(const std::string& path) {
+    CounterState s;
+    std::ifstream f(path);
+    if (!f) return s;  // first run
+    std::string line;
+    int ln = 0;
+    while (std::getline(f, line)) {
+        ++ln;
+        if (line.empty() || line[0] == '#') continue;
+        auto sp = line.rfind(' ');
+        auto v = sp == std::string::npos ? std::nullopt : to_i64(std::string_view(line).substr(sp + 1));
+        if (!v) return fail(Errc::Parse, "expected '<key> <integer>'", path, ln);
+        s[line.substr(0, sp)] = *v;
+    }
+    return s;
+}
+
+Status save_state(const std::string& path, const CounterState& s) {
+    std::string tmp = path + ".tmp.XXXXXX";
+    int fd = ::mkstemp(tmp.data());
+    if (fd < 0) return fail(Errc::Io, "cannot create " + path + ".tmp: " + std::strerror(errno));
+    std::string text = "# topoplace health counter state\n";
+    for (const auto& [k, v] : s) text += k + " " + std::to_string(v) + "\n";
+    bool ok = ::fchmod(fd, 0644) == 0 && ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    ok = ::close(fd) == 0 && ok;
+    if (!ok || ::rename(tmp.c_str(), path.c_str()) != 0) {
+        ::unlink(tmp.c_str());
+        return fail(Errc::Io, "cannot write " + path + ": " + std::strerror(errno));
+    }
+    return Ok{};
+}
+
+// ------------------------------------------------------------------ probes
+
+ProbeResult probe_ib(const CheckOptions& o, const CounterState& prev, CounterState& next) {
+    const auto t0 = clock::now();
+    ProbeResult r;
+    r.name = "ib";
+    std::vector<HcaView> hcas;
+    std::string source = "sysfs";
+#ifdef TOPO_HAVE_UMAD_H
+    if (o.use_umad && is_real_root(o.root)) {
+        std::string note;
+        if (auto u = ib_from_umad(note)) hcas = std::move(*u);
+        else hcas = ib_from_sysfs(o.root);
+        source = note;
+    } else {
+        hcas = ib_from_sysfs(o.root);
+    }
+#else
+    hcas = ib_from_sysfs(o.root);
+#endif
+    std::vector<std::string> problems;
+    const Expected& e = o.expected;
+    std::set<std::string> present;
+    for (const auto& h : hcas) present.insert(h.name);
+
+    // Which HCAs to judge: the expected ones by name; else all present ones.
+    std::vector<const HcaView*> judged;
+    if (e.known && !e.hcas.empty()) {
+        for (const auto& want : e.hcas) {
+            auto it = std::find_if(hcas.begin(), hcas.end(), [&](const HcaView& h) { return h.name == want; });
+            if (it == hcas.end()) problems.push_back(want + " missing");
+            else judged.push_back(&*it);
+        }
+    } else {
+        for (const auto& h : hcas) judged.push_back(&h);
+        if (e.known && static_cast<int>(hcas.size()) < e.hca_count)
+            problems.push_back(std::to_string(hcas.size()) + " HCAs present, " + std::to_string(e.hca_count) +
+                               " expected");
+    }
+    int ports = 0;
+    for (const HcaView* h : judged) {
+        if (h->ports.empty()) problems.push_back(h->name + " has no ports");
+        for (const auto& p : h->ports) {
+            ++ports;
+            const std::string id = h->name + " port " + std::to_string(p.num);
+            if (p.state != "ACTIVE") problems.push_back(id + " state " + p.state);
+            if (p.phys_state != "LinkUp") problems.push_back(id + " physical state " + p.phys_state);
+            if (e.min_rate_gbps > 0 && p.state == "ACTIVE") {
+                if (p.rate_gbps < 0) problems.push_back(id + " rate unreadable");
+                else if (p.rate_gbps + 1e-6 < e.min_rate_gbps)
+                    problems.push_back(id + " rate " + (p.rate_text.empty() ? fmt_rate(p.rate_gbps) : p.rate_text) +
+                                       " below expected " + fmt_rate(e.min_rate_gbps) + " Gb/sec");
+            }
+            // Error counters: sysfs (the fake tree, or the real one: libibumad has none).
+            const std::string cdir = join_root(o.root, "/sys/class/infiniband/" + h->name + "/ports/" +
+                                                           std::to_string(p.num) + "/counters/");
+            for (const char* c : kIbErrorCounters) {
+                auto v = read_line(cdir + c);
+                if (!v) continue;
+                auto n = to_i64(*v);
+                if (!n) continue;
+                const std::string key = h->name + "/" + std::to_string(p.num) + "/" + c;
+                next[key] = *n;
+                auto it = prev.find(key);
+                if (it == prev.end() || *n < it->second) continue;  // first run or counters reset
+                std::int64_t grew = *n - it->second;
+                if (grew > o.error_threshold)
+                    problems.push_back(id + " " + c + " grew by " + std::to_string(grew) + " since the last check (" +
+                                       std::to_string(it->second) + " -> " + std::to_string(*n) + ", threshold " +
+                                       std::to_string(o.error_threshold) + ")");
+            }
+        }
+    }
+    r.seconds = std::chrono::duration<double>(clock::now() - t0).count();
+    if (!problems.empty()) {
+        r.ok = false;
+        for (std::size_t i = 0; i < problems.size(); ++i) r.reason += (i ? ", " : "") + problems[i];
+        return r;
+    }
+    if (judged.empty()) r.reason = "no HCA present or expected (" + source + ")";
+    else
+        r.reason = std::to_string(judged.size()) + " HCAs, " + std::to_string(ports) + " ports ACTIVE/LinkUp" +
+                   (e.min_rate_gbps > 0 ? " >= " + fmt_rate(e.min_rate_gbps) + " Gb/sec" : std::string()) + " (" +
+                   source + ")";
+    return r;
+}
+
+ProbeResult probe_gpu(const CheckOptions& o, const CounterState& prev, CounterState& next) {
+    const auto t0 = clock::now();
+    ProbeResult r;
+    r.name = "gpu";
+    std::vector<std::string> problems;
+    std::vector<std::string> seen;
+    const int want = o.expected.known ? o.expected.gpus : 0;
+
+    // PCI functions: vendor 0x10de, class 3D controller (0x0302xx) or VGA (0x0300xx).
+    const std::string pci = join_root(o.root, "/sys/bus/pci/devices");
+    int pci_count = -1;
+    if (dir_exists(pci)) {
+        pci_count = 0;
+        for (const auto& d : list_dir(pci)) {
+            auto vendor = read_line(pci + "/" + d + "/vendor");
+            if (!vendor || *vendor != "0x10de") continue;
+            auto cls = read_line(pci + "/" + d + "/class").value_or("");
+            if (cls.rfind("0x0302", 0) == 0 || cls.rfind("0x0300", 0) == 0) ++pci_count;
+        }
+        seen.push_back(std::to_string(pci_count) + " PCI");
+    }
+    // Device nodes /dev/nvidia<N>.
+    int dev_count = 0;
+    for (const auto& d : list_dir(join_root(o.root, "/dev"))) {
+        if (d.size() > 6 && d.rfind("nvidia", 0) == 0 &&
+            std::all_of(d.begin() + 6, d.end(), [](char c) { return c >= '0' && c <= '9'; }))
+            ++dev_count;
+    }
+    seen.push_back(std::to_string(dev_count) + " /dev/nvidiaN");
+    if (want > 0) {
+        if (pci_count >= 0 && pci_count < want)
+            problems.push_back(std::to_string(pci_count) + " of " + std::to_string(want) + " NVIDIA GPUs on the PCI bus");
+        if (dev_count < want)
+            problems.push_back(std::to_string(dev_count) + " of " + std::to_string(want) + " /dev/nvidiaN device nodes");
+    }
+    if (o.use_nvml && is_real_root(o.root)) {
+        if (auto nv = nvml_query()) {
+            seen.push_back(std::to_string(nv->count) + " NVML");
+            if (want > 0 && nv->count < want)
+                problems.push_back(std::to_string(nv->count) + " of " + std::to_string(want) + " GPUs visible to NVML");
+            for (auto& p : nv->problems) problems.push_back(std::move(p));
+        }
+    }
+    // XIDs from the kernel log since the last run.
+    std::int64_t last_seq = -1;
+    if (auto it = prev.find("kmsg_seq"); it != prev.end()) last_seq = it->second;
+    std::int64_t max_seq = last_seq;
+    bool kmsg_readable = false;
+    auto xids = scan_xids(o.root, last_seq, max_seq, kmsg_readable);
+    if (kmsg_readable) next["kmsg_seq"] = max_seq;
+    for (auto& x : xids) problems.push_back(std::move(x));
+
+    r.seconds = std::chrono::duration<double>(clock::now() - t0).count();
+    std::string seen_s;
+    for (std::size_t i = 0; i < seen.size(); ++i) seen_s += (i ? ", " : "") + seen[i];
+    if (!problems.empty()) {
+        r.ok = false;
+        for (std::size_t i = 0; i < problems.size(); ++i) r.reason += (i ? ", " : "") + problems[i];
+        return r;
+    }
+    r.reason = (want > 0 ? std::to_string(want) + " GPUs expected; " : std::string("no GPU expected; ")) + seen_s +
+               (kmsg_readable ? "; no fatal XID" : "");
+    return r;
+}
+
+std::vector<ProbeResult> probe_site(const CheckOptions& o, clock::time_point deadline) {
+    std::vector<ProbeResult> out;
+    if (o.probe_dir.empty()) return out;
+    if (!dir_exists(o.probe_dir)) {
+        out.push_back({"site", false, "probe directory " + o.probe_dir + " does not exist", 0});
+        return out;
+    }
+    for (const auto& f : list_dir(o.probe_dir)) {
+        if (f.front() == '.' || f.back() == '~') continue;
+        const std::string path = o.probe_dir + "/" + f;
+        struct stat st {};
+        if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || (st.st_mode & S_IXUSR) == 0) continue;
+        ProbeResult r;
+        r.name = "site:" + f;
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now());
+        if (left.count() <= 0) {
+            r.ok = false;
+            r.reason = "not run: the check's total time limit was reached";
+            out.push_back(r);
+            continue;
+        }
+        auto limit = std::min(left, o.probe_timeout);
+        auto pr = run_process({path}, limit);
+        r.seconds = pr.seconds;
+        // First non-empty output line is the probe's one-line reason.
+        std::string first;
+        std::istringstream in(pr.out);
+        for (std::string l; std::getline(in, l);) {
+            while (!l.empty() && (l.back() == '\r' || l.back() == ' ')) l.pop_back();
+            if (!l.empty()) {
+                first = l;
+                break;
+            }
+        }
+        if (first.size() > 200) first.resize(200);
+        if (pr.timed_out) {
+            r.ok = false;
+            char b[64];
+            std::snprintf(b, sizeof b, "killed after %.1f s (timeout)", static_cast<double>(limit.count()) / 1000.0);
+            r.reason = b;
+        } else if (!pr.started || pr.exit_code != 0) {
+            r.ok = false;
+            r.reason = pr.signal ? "killed by signal " + std::to_string(pr.signal) : "exit " + std::to_string(pr.exit_code);
+            if (!first.empty()) r.reason += ": " + first;
+        } else {
+            r.reason = first.empty() ? "ok" : first;
+        }
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+CheckReport run_check(const CheckOptions& o) {
+    const auto t0 = clock::now();
+    const auto deadline = t0 + o.total_timeout;
+    CheckReport rep;
+    CounterState prev;
+    if (!o.state_file.empty()) {
+        auto s = load_state(o.state_file);
+        if (s) prev = std::move(*s);
+        else rep.probes.push_back({"state", true, "ignored unreadable state: " + s.error().to_string(), 0});
+    }
+    CounterState next;
+    rep.probes.push_back(probe_ib(o, prev, next));
+    rep.probes.push_back(probe_gpu(o, prev, next));
+    for (auto& p : probe_site(o, deadline)) rep.probes.push_back(std::move(p));
+    if (!o.state_file.empty()) {
+        if (auto st = save_state(o.state_file, next); !st)
+            rep.probes.push_back({"state", true, "not saved: " + st.error().to_string(), 0});
+    }
+    for (const auto& p : rep.probes) rep.ok = rep.ok && p.ok;
+    rep.seconds = std::chrono::duration<double>(clock::now() - t0).count();
+    return rep;
+}
+
+}  // namespace topo::health
+
+namespace topo::health {
+
+namespace {
+std::string prom_escape(const std::string& s) {
+    std::string o;
+    for (char c : s) {
+        if (c == '\\' || c == '"') o += '\\';
+        if (c == '\n') { o += "\\n"; continue; }
+        o += c;
+    }
+    return o;
+}
+}  // namespace
+
+std::string prometheus_text(const CheckReport& rep, const std::string& node, std::int64_t now_unix) {
+    const std::string n = prom_escape(node);
+    std::string s;
+    s += "# HELP topoplace_health_probe_ok 1 when the topoplace health probe passed, 0 when it failed.\n";
+    s += "# TYPE topoplace_health_probe_ok gauge\n";
+    for (const auto& p : rep.probes) {
+        if (p.name == "state") continue;
+        s += "topoplace_health_probe_ok{node=\"" + n + "\",probe=\"" + prom_escape(p.name) + "\"} " + (p.ok ? "1" : "0") + "\n";
+    }
+    s += "# HELP topoplace_health_probe_duration_seconds Time one probe took.\n";
+    s += "# TYPE topoplace_health_probe_duration_seconds gauge\n";
+    char b[64];
+    for (const auto& p : rep.probes) {
+        if (p.name == "state") continue;
+        std::snprintf(b, sizeof b, "%.6f", p.seconds);
+        s += "topoplace_health_probe_duration_seconds{node=\"" + n + "\",probe=\"" + prom_escape(p.name) + "\"} " + b + "\n";
+    }
+    s += "# HELP topoplace_health_ok 1 when every probe passed.\n# TYPE topoplace_health_ok gauge\n";
+    s += "topoplace_health_ok{node=\"" + n + "\"} " + (rep.ok ? "1" : "0") + "\n";
+    s += "# HELP topoplace_health_check_duration_seconds Time the whole check took.\n"
+         "# TYPE topoplace_health_check_duration_seconds gauge\n";
+    std::snprintf(b, sizeof b, "%.6f", rep.seconds);
+    s += "topoplace_health_check_duration_seconds{node=\"" + n + "\"} " + b + "\n";
+    s += "# HELP topoplace_health_last_check_timestamp_seconds Unix time of the last check.\n"
+         "# TYPE topoplace_health_last_check_timestamp_seconds gauge\n";
+    s += "topoplace_health_last_check_timestamp_seconds{node=\"" + n + "\"} " + std::to_string(now_unix) + "\n";
+    return s;
+}
+
+Status write_file_atomic(const std::string& path, const std::string& text) {
+    auto slash = path.rfind('/');
+    std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+    std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+    // A leading dot: node_exporter only reads *.prom, so the temp file is never collected.
+    std::string tmp = dir + "/." + base + ".tmp.XXXXXX";
+    int fd = ::mkstemp(tmp.data());
+    if (fd < 0) return fail(Errc::Io, "cannot create a temporary file in " + dir + ": " + std::strerror(errno));
+    bool ok = ::fchmod(fd, 0644) == 0 && ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    ok = ::close(fd) == 0 && ok;
+    if (!ok || ::rename(tmp.c_str(), path.c_str()) != 0) {
+        int e = errno;
+        ::unlink(tmp.c_str());
+        return fail(Errc::Io, "cannot write " + path + ": " + std::strerror(e));
+    }
+    return Ok{};
+}
+
+}  // namespace topo::health

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+// Run a program with a hard timeout; a hung program (and everything it started in its
+// process group) is killed with SIGKILL at the deadline.
+#include <topo/health/check.hpp>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace topo::health {
+
+ProcResult run_process(const std::vector<std::string>& argv, std::chrono::milliseconds timeout, bool merge_stderr) {
+    using clock = std::chrono::steady_clock;
+    ProcResult res;
+    const auto t0 = clock::now();
+    if (argv.empty()) {
+        res.started = false;
+        res.out = "empty command";
+        return res;
+    }
+    int pfd[2];
+    if (::pipe2(pfd, O_CLOEXEC) != 0) {
+        res.started = false;
+        res.out = std::string("pipe: ") + std::strerror(errno);
+        return res;
+    }
+    std::vector<char*> args;
+    args.reserve(argv.size() + 1);
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+
+    pid_t pid = ::fork();
+    if (pid < 0) {
+        res.started = false;
+        res.out = std::string("fork: ") + std::strerror(errno);
+        ::close(pfd[0]);
+        ::close(pfd[1]);
+        return res;
+    }
+    if (pid == 0) {
+        ::setpgid(0, 0);
+        int devnull = ::open("/dev/null", O_RDWR);
+        if (devnull >= 0) ::dup2(devnull, 0);
+        ::dup2(pfd[1], 1);
+        if (merge_stderr) ::dup2(pfd[1], 2);
+        else if (devnull >= 0) ::dup2(devnull, 2);
+        // Reset signal dispositions a parent (slurmd) may have changed.
+        ::signal(SIGPIPE, SIG_DFL);
+        ::signal(SIGTERM, SIG_DFL);
+        ::signal(SIGINT, SIG_DFL);
+        ::execvp(args[0], args.data());
+        const char* m = "cannot execute: ";
+        (void)!::write(2, m, std::strlen(m));
+        (void)!::write(2, args[0], std::strlen(args[0]));
+        (void)!::write(2, "\n", 1);
+        ::_exit(127);
+    }
+    ::setpgid(pid, pid);  // also in the parent: no race with the kill below
+    ::close(pfd[1]);
+    ::fcntl(pfd[0], F_SETFL, O_NONBLOCK);
+
+    const auto deadline = t0 + timeout;
+    bool exited = false;
+    bool eof = false;
+    int status = 0;
+    char buf[4096];
+    while (!(exited && eof)) {
+        if (!exited) {
+            pid_t w = ::waitpid(pid, &status, WNOHANG);
+            if (w == pid) {
+                exited = true;
+                // Leftovers of the program (its process group) must not outlive it.
+                ::kill(-pid, SIGKILL);
+            }
+        }
+        auto now = clock::now();
+        if (!exited && now >= deadline) {
+            res.timed_out = true;
+            ::kill(-pid, SIGKILL);
+            ::waitpid(pid, &status, 0);
+            exited = true;
+            continue;
+        }
+        if (!eof) {
+            struct pollfd p {pfd[0], POLLIN, 0};
+            int wait_ms = exited ? 50 : 20;
+            int pr = ::poll(&p, 1, wait_ms);
+            if (pr > 0) {
+                ssize_t n = ::read(pfd[0], buf, sizeof buf);
+                if (n > 0) {
+                    if (res.out.size() < 65536) res.out.append(buf, static_cast<std::size_t>(n));
+                } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+                    eof = true;
+                }
+            } else if (pr == 0 && exited) {
+                eof = true;  // exited and nothing more within 50 ms (a grandchild holds the pipe)
+            }
+        }
+    }
+    ::close(pfd[0]);
+    res.seconds = std::chrono::duration<double>(clock::now() - t0).count();
+    if (res.timed_out) return res;
+    if (WIFEXITED(status)) res.exit_code = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status)) res.signal = WTERMSIG(status);
+    return res;
+}
+
+}  // namespace topo::health

@@ -1,0 +1,674 @@
+// SPDX-License-Identifier: Apache-2.0
+// Health: probes on fake sysfs/dev trees (tests/fixtures/health, real attribute formats),
+// the flag store's trust rules, scontrol output parsing.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+#include <grp.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <topo/builder.hpp>
+#include <topo/cluster_spec.hpp>
+#include <topo/health/check.hpp>
+#include <topo/health/slurm.hpp>
+#include <topo/health/store.hpp>
+
+namespace fs = std::filesystem;
+using namespace topo;
+using namespace topo::health;
+
+namespace {
+
+const std::string kFix = std::string(TOPO_FIXTURES) + "/health";
+
+void write(const fs::path& p, const std::string& text) {
+    fs::create_directories(p.parent_path());
+    std::ofstream f(p, std::ios::trunc);
+    f << text;
+}
+
+std::string slurp(const fs::path& p) {
+    std::ifstream f(p);
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+struct TempDir {
+    fs::path path;
+    TempDir() {
+        std::string t = (fs::temp_directory_path() / "topo-health-XXXXXX").string();
+        path = ::mkdtemp(t.data());
+        fs::permissions(path, fs::perms(0755));
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+
+/// The expected hardware of dgx001 in the DGX H100 cluster spec (8 NDR HCAs, 8 GPUs).
+Expected dgx_expected() {
+    static const Expected e = [] {
+        TopologyBuilder b;
+        auto st = load_cluster_spec(std::string(TOPO_FIXTURES) + "/specs/dgx-h100-3tier.yaml", b);
+        EXPECT_TRUE(st) << st.error().to_string();
+        auto t = std::move(b).freeze();
+        EXPECT_TRUE(t) << t.error().to_string();
+        return expected_for(**t, "dgx001");
+    }();
+    return e;
+}
+
+/// A copy of a fixture tree that a test may break.
+struct Tree {
+    TempDir tmp;
+    fs::path root;
+    explicit Tree(const std::string& name = "dgx-h100-ndr") {
+        root = tmp.path / "root";
+        fs::copy(kFix + "/" + name, root, fs::copy_options::recursive);
+    }
+    fs::path port(const std::string& hca, int p = 1) const {
+        return root / "sys/class/infiniband" / hca / "ports" / std::to_string(p);
+    }
+    CheckOptions opts() const {
+        CheckOptions o;
+        o.root = root.string();
+        o.expected = dgx_expected();
+        return o;
+    }
+};
+
+ProbeResult ib(const CheckOptions& o) {
+    CounterState prev, next;
+    return probe_ib(o, prev, next);
+}
+ProbeResult gpu(const CheckOptions& o) {
+    CounterState prev, next;
+    return probe_gpu(o, prev, next);
+}
+
+bool pid_alive(pid_t p) {
+    if (::kill(p, 0) != 0) return false;
+    std::ifstream st("/proc/" + std::to_string(p) + "/stat");
+    std::string s;
+    std::getline(st, s);
+    auto c = s.rfind(')');
+    return c == std::string::npos || s.substr(c + 2, 1) != "Z";
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------ expectations
+
+TEST(HealthExpected, FromClusterSpec) {
+    Expected e = dgx_expected();
+    ASSERT_TRUE(e.known);
+    EXPECT_EQ(e.gpus, 8);
+    EXPECT_EQ(e.hca_count, 8);
+    EXPECT_EQ(e.hcas.size(), 8U);
+    EXPECT_DOUBLE_EQ(e.min_rate_gbps, 400);
+}
+
+// ------------------------------------------------------------------ InfiniBand
+
+TEST(HealthIb, HealthyTreePasses) {
+    Tree t;
+    auto r = ib(t.opts());
+    EXPECT_TRUE(r.ok) << r.reason;
+    EXPECT_NE(r.reason.find("8 HCAs, 8 ports ACTIVE/LinkUp >= 400 Gb/sec (sysfs)"), std::string::npos) << r.reason;
+}
+
+TEST(HealthIb, MissingHca) {
+    Tree t;
+    fs::remove_all(t.root / "sys/class/infiniband/mlx5_4");
+    auto r = ib(t.opts());
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.reason, "mlx5_4 missing");
+}
+
+TEST(HealthIb, MissingHcaUnnamedCount) {
+    Tree t;
+    auto o = t.opts();
+    o.expected.hcas.clear();  // snapshot without NIC names: count only (10 present, want 11)
+    o.expected.hca_count = 11;
+    o.expected.min_rate_gbps = 0;
+    auto r = ib(o);
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.reason, "10 HCAs present, 11 expected");
+}
+
+TEST(HealthIb, PortDownPolling) {
+    Tree t;
+    write(t.port("mlx5_9") / "state", "1: DOWN\n");
+    write(t.port("mlx5_9") / "phys_state", "2: Polling\n");
+    write(t.port("mlx5_9") / "rate", "10 Gb/sec (4X SDR)\n");  // what a down mlx5 port reports
+    auto r = ib(t.opts());
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.reason, "mlx5_9 port 1 state DOWN, mlx5_9 port 1 physical state Polling");
+}
+
+TEST(HealthIb, PortInitLinkUp) {
+    Tree t;
+    write(t.port("mlx5_0") / "state", "2: INIT\n");  // no subnet manager yet
+    auto r = ib(t.opts());
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.reason, "mlx5_0 port 1 state INIT");
+}
+
+TEST(HealthIb, HdrWhereNdrExpected) {
+    Tree t;
+    write(t.port("mlx5_10") / "rate", "200 Gb/sec (4X HDR)\n");
+    auto r = ib(t.opts());
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.reason, "mlx5_10 port 1 rate 200 Gb/sec (4X HDR) below expected 400 Gb/sec");
+}
+
+TEST(HealthIb, RateNotCheckedWithoutSnapshot) {
+    Tree t;
+    write(t.port("mlx5_10") / "rate", "200 Gb/sec (4X HDR)\n");
+    CheckOptions o;
+    o.root = t.root.string();
+    auto r = ib(o);
+    EXPECT_TRUE(r.ok) << r.reason;
+    EXPECT_NE(r.reason.find("10 HCAs"), std::string::npos) << r.reason;
+}
+
+TEST(HealthIb, SymbolErrorBurstBetweenRuns) {
+    Tree t;
+    auto o = t.opts();
+    o.state_file = (t.tmp.path / "counters").string();
+    o.error_threshold = 10;
+    auto first = run_check(o);
+    EXPECT_TRUE(first.ok) << first.summary();
+    EXPECT_NE(slurp(o.state_file).find("mlx5_5/1/symbol_error 0"), std::string::npos);
+    // Small growth (<= threshold): still healthy.
+    write(t.port("mlx5_5") / "counters/symbol_error", "7\n");
+    auto second = run_check(o);
+    EXPECT_TRUE(second.ok) << second.summary();
+    // A burst.
+    write(t.port("mlx5_5") / "counters/symbol_error", "4103\n");
+    auto third = run_check(o);
+    EXPECT_FALSE(third.ok);
+    EXPECT_EQ(third.summary(),
+              "ib: mlx5_5 port 1 symbol_error grew by 4096 since the last check (7 -> 4103, threshold 10)");
+    // No further growth: healthy again.
+    auto fourth = run_check(o);
+    EXPECT_TRUE(fourth.ok) << fourth.summary();
+    // link_downed: the link flapped 20 times.
+    write(t.port("mlx5_0") / "counters/link_downed", "21\n");
+    auto fifth = run_check(o);
+    EXPECT_FALSE(fifth.ok);
+    EXPECT_NE(fifth.summary().find("mlx5_0 port 1 link_downed grew by 20"), std::string::npos) << fifth.summary();
+}
+
+TEST(HealthIb, CounterResetIsNotGrowth) {
+    Tree t;
+    write(t.port("mlx5_5") / "counters/port_rcv_errors", "5000\n");
+    auto o = t.opts();
+    o.state_file = (t.tmp.path / "counters").string();
+    EXPECT_TRUE(run_check(o).ok);
+    write(t.port("mlx5_5") / "counters/port_rcv_errors", "0\n");  // perfquery -R / reboot
+    EXPECT_TRUE(run_check(o).ok);
+}
+
+TEST(HealthIb, BadStateFileIsReportedNotFatal) {
+    Tree t;
+    auto o = t.opts();
+    o.state_file = (t.tmp.path / "counters").string();
+    write(o.state_file, "mlx5_0/1/symbol_error notanumber\n");
+    auto s = load_state(o.state_file);
+    ASSERT_FALSE(s);
+    EXPECT_EQ(s.error().line, 1);
+    auto rep = run_check(o);
+    EXPECT_TRUE(rep.ok);
+    EXPECT_NE(rep.probes.front().reason.find("counters:1: expected '<key> <integer>'"), std::string::npos)
+        << rep.probes.front().reason;
+}
+
+// ------------------------------------------------------------------ GPUs
+
+TEST(HealthGpu, HealthyTreePasses) {
+    Tree t;
+    auto r = gpu(t.opts());
+    EXPECT_TRUE(r.ok) << r.reason;
+    // 8 H100 (class 0x030200); the 4 NVSwitches (0x068000) are not counted; XID 13 is an
+    // application error, not a node fault.
+    EXPECT_EQ(r.reason, "8 GPUs expected; 8 PCI, 8 /dev/nvidiaN; no fatal XID");
+}
+
+TEST(HealthGpu, MissingGpuOnPciBus) {
+    Tree t;
+    fs::remove_all(t.root / "sys/bus/pci/devices/0000:43:00.0");
+    auto r = gpu(t.opts());
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.reason, "7 of 8 NVIDIA GPUs on the PCI bus");
+}
+
+TEST(HealthGpu, MissingDeviceNode) {
+    Tree t;
+    fs::remove(t.root / "dev/nvidia7");
+    auto r = gpu(t.opts());
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.reason, "7 of 8 /dev/nvidiaN device nodes");
+}
+
+TEST(HealthGpu, FatalXidSinceLastRun) {
+    Tree t;
+    auto o = t.opts();
+    o.state_file = (t.tmp.path / "counters").string();
+    EXPECT_TRUE(run_check(o).ok);
+    std::ofstream(t.root / "dev/kmsg", std::ios::app)
+        << "3,1107,98123456,-;NVRM: Xid (PCI:0000:43:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off "
+           "the bus.\n";
+    auto rep = run_check(o);
+    EXPECT_FALSE(rep.ok);
+    EXPECT_EQ(rep.summary(), "gpu: Xid (PCI:0000:43:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.");
+    // Reported once: the next run starts after that kernel log record.
+    EXPECT_TRUE(run_check(o).ok);
+}
+
+TEST(HealthGpu, NoGpuExpectedNoneRequired) {
+    Tree t("lab-hdr");
+    CheckOptions o;
+    o.root = t.root.string();
+    auto r = gpu(o);
+    EXPECT_TRUE(r.ok) << r.reason;
+    EXPECT_EQ(r.reason, "no GPU expected; 0 PCI, 0 /dev/nvidiaN; no fatal XID");  // 2 HCA functions only
+}
+
+// ------------------------------------------------------------------ site probes
+
+TEST(HealthSite, PassFailAndOneLineReason) {
+    Tree t;
+    auto dir = t.tmp.path / "probes";
+    write(dir / "10-ok", "#!/bin/sh\necho 'dcgm diag level 1: pass'\n");
+    write(dir / "20-fail", "#!/bin/sh\necho 'nccl all_reduce 312 GB/s < 350 GB/s' >&2\necho second line\nexit 3\n");
+    write(dir / "README", "not executable: ignored\n");
+    fs::permissions(dir / "10-ok", fs::perms(0755));
+    fs::permissions(dir / "20-fail", fs::perms(0755));
+    auto o = t.opts();
+    o.probe_dir = dir.string();
+    auto rep = run_check(o);
+    ASSERT_EQ(rep.probes.size(), 4U);
+    EXPECT_EQ(rep.probes[2].name, "site:10-ok");
+    EXPECT_TRUE(rep.probes[2].ok);
+    EXPECT_EQ(rep.probes[2].reason, "dcgm diag level 1: pass");
+    EXPECT_EQ(rep.probes[3].name, "site:20-fail");
+    EXPECT_FALSE(rep.probes[3].ok);
+    EXPECT_EQ(rep.probes[3].reason, "exit 3: nccl all_reduce 312 GB/s < 350 GB/s");
+    EXPECT_FALSE(rep.ok);
+    EXPECT_EQ(rep.summary(), "site:20-fail: exit 3: nccl all_reduce 312 GB/s < 350 GB/s");
+}
+
+TEST(HealthSite, HungProbeKilledWithItsProcessGroup) {
+    Tree t;
+    auto dir = t.tmp.path / "probes";
+    auto pidfile = t.tmp.path / "child.pid";
+    // The probe starts a background child (like a stuck dcgmi) and hangs itself.
+    write(dir / "50-hang", "#!/bin/sh\nsleep 300 &\necho $! > " + pidfile.string() + "\nexec sleep 300\n");
+    fs::permissions(dir / "50-hang", fs::perms(0755));
+    auto o = t.opts();
+    o.probe_dir = dir.string();
+    o.probe_timeout = std::chrono::milliseconds(300);
+    auto rep = run_check(o);
+    ASSERT_EQ(rep.probes.size(), 3U);
+    EXPECT_FALSE(rep.probes[2].ok);
+    EXPECT_EQ(rep.probes[2].reason, "killed after 0.3 s (timeout)");
+    EXPECT_LT(rep.probes[2].seconds, 5.0);  // sanity only: it did not wait for sleep 300
+    pid_t child = std::stoi(slurp(pidfile));
+    for (int i = 0; i < 100 && pid_alive(child); ++i) ::usleep(10000);
+    EXPECT_FALSE(pid_alive(child)) << "background child " << child << " of the hung probe survived";
+}
+
+TEST(HealthSite, TotalBoundStopsLaterProbes) {
+    Tree t;
+    auto dir = t.tmp.path / "probes";
+    write(dir / "1-hang", "#!/bin/sh\nexec sleep 300\n");
+    write(dir / "2-ok", "#!/bin/sh\necho fine\n");
+    fs::permissions(dir / "1-hang", fs::perms(0755));
+    fs::permissions(dir / "2-ok", fs::perms(0755));
+    auto o = t.opts();
+    o.probe_dir = dir.string();
+    o.probe_timeout = std::chrono::milliseconds(60000);
+    o.total_timeout = std::chrono::milliseconds(300);
+    auto rep = run_check(o);
+    ASSERT_EQ(rep.probes.size(), 4U);
+    EXPECT_FALSE(rep.probes[2].ok);
+    EXPECT_EQ(rep.probes[3].name, "site:2-ok");
+    EXPECT_FALSE(rep.probes[3].ok);
+    EXPECT_EQ(rep.probes[3].reason, "not run: the check's total time limit was reached");
+}
+
+TEST(HealthSite, MissingProbeDirFails) {
+    CheckOptions o;
+    o.probe_dir = "/nonexistent/topoplace-probes";
+    auto r = probe_site(o, std::chrono::steady_clock::now() + std::chrono::seconds(1));
+    ASSERT_EQ(r.size(), 1U);
+    EXPECT_FALSE(r[0].ok);
+    EXPECT_EQ(r[0].reason, "probe directory /nonexistent/topoplace-probes does not exist");
+}
+
+TEST(HealthProcess, ExitCodeAndMissingProgram) {
+    auto r = run_process({"sh", "-c", "echo out; exit 4"}, std::chrono::milliseconds(5000));
+    EXPECT_EQ(r.exit_code, 4);
+    EXPECT_EQ(r.out, "out\n");
+    auto m = run_process({"/nonexistent/prog"}, std::chrono::milliseconds(5000));
+    EXPECT_EQ(m.exit_code, 127);
+    EXPECT_NE(m.out.find("cannot execute: /nonexistent/prog"), std::string::npos);
+}
+
+// ------------------------------------------------------------------ Prometheus
+
+TEST(HealthPrometheus, OneGaugePerProbeWrittenAtomically) {
+    Tree t;
+    write(t.port("mlx5_9") / "state", "1: DOWN\n");
+    auto rep = run_check(t.opts());
+    std::string text = prometheus_text(rep, "dgx001", 1763900000);
+    EXPECT_NE(text.find("# TYPE topoplace_health_probe_ok gauge\n"), std::string::npos);
+    EXPECT_NE(text.find("topoplace_health_probe_ok{node=\"dgx001\",probe=\"ib\"} 0\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("topoplace_health_probe_ok{node=\"dgx001\",probe=\"gpu\"} 1\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("topoplace_health_ok{node=\"dgx001\"} 0\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("topoplace_health_last_check_timestamp_seconds{node=\"dgx001\"} 1763900000\n"),
+              std::string::npos);
+    auto out = t.tmp.path / "topoplace.prom";
+    ASSERT_TRUE(write_file_atomic(out.string(), text));
+    EXPECT_EQ(slurp(out), text);
+    int files = 0;
+    for ([[maybe_unused]] auto& e : fs::directory_iterator(t.tmp.path)) ++files;
+    EXPECT_EQ(files, 2);  // root/ and topoplace.prom: no temporary file left over
+}
+
+// ------------------------------------------------------------------ store
+
+namespace {
+struct StoreDir {
+    TempDir tmp;
+    std::string dir;
+    StoreDir() { dir = (tmp.path / "health").string(); }
+    Store open() {
+        StoreOptions so;
+        so.create = true;
+        so.trusted_uid = ::geteuid();
+        auto s = Store::open(dir, so);
+        EXPECT_TRUE(s) << s.error().to_string();
+        return std::move(*s);
+    }
+};
+Record rec(const std::string& node, Verdict v, const std::string& reason = {}) {
+    Record r;
+    r.node = node;
+    r.verdict = v;
+    r.reason = reason;
+    r.source = "check";
+    r.since = 1763900000;
+    r.last_check = 1763900100;
+    return r;
+}
+}  // namespace
+
+TEST(HealthStore, RoundTripListRemove) {
+    StoreDir d;
+    Store s = d.open();
+    ASSERT_TRUE(s.put(rec("n002", Verdict::Unhealthy, "ib: mlx5_0 port 1 state DOWN")));
+    ASSERT_TRUE(s.put(rec("n001", Verdict::Healthy)));
+    auto g = s.get("n002");
+    ASSERT_TRUE(g);
+    ASSERT_TRUE(g->has_value());
+    EXPECT_EQ((*g)->reason, "ib: mlx5_0 port 1 state DOWN");
+    EXPECT_EQ((*g)->verdict, Verdict::Unhealthy);
+    EXPECT_EQ((*g)->since, 1763900000);
+    EXPECT_EQ((*g)->last_check, 1763900100);
+    auto none = s.get("n003");
+    ASSERT_TRUE(none);
+    EXPECT_FALSE(none->has_value());
+    auto l = s.list();
+    ASSERT_TRUE(l);
+    ASSERT_EQ(l->size(), 2U);
+    EXPECT_EQ((*l)[0].node, "n001");
+    auto u = unhealthy_nodes(s);
+    ASSERT_TRUE(u);
+    EXPECT_EQ(*u, std::vector<std::string>{"n002"});
+    struct stat st {};
+    ASSERT_EQ(::stat((d.dir + "/n002").c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 07777, 0644U);
+    ASSERT_TRUE(s.remove("n002"));
+    auto u2 = unhealthy_nodes(s);
+    ASSERT_TRUE(u2);
+    EXPECT_TRUE(u2->empty());
+    // Nothing but the records: no temp files left behind.
+    int files = 0;
+    for ([[maybe_unused]] auto& e : fs::directory_iterator(d.dir)) ++files;
+    EXPECT_EQ(files, 1);
+}
+
+TEST(HealthStore, NewlinesInReasonCannotForgeFields) {
+    StoreDir d;
+    Store s = d.open();
+    ASSERT_TRUE(s.put(rec("n001", Verdict::Unhealthy, "bad\nverdict=healthy")));
+    auto g = s.get("n001");
+    ASSERT_TRUE(g && g->has_value());
+    EXPECT_EQ((*g)->verdict, Verdict::Unhealthy);
+    EXPECT_EQ((*g)->reason, "bad verdict=healthy");
+}
+
+TEST(HealthStore, ParseErrorsNameFileAndLine) {
+    auto r = parse_record("topoplace-health 1\nnode=n001\nverdict=maybe\n", "/x/n001");
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, Errc::Parse);
+    EXPECT_EQ(r.error().to_string(), "/x/n001:3: verdict must be healthy or unhealthy, not 'maybe'");
+    auto r2 = parse_record("hello\n", "/x/n001");
+    ASSERT_FALSE(r2);
+    EXPECT_EQ(r2.error().line, 1);
+    auto r3 = parse_record("topoplace-health 1\nnode=n001\nsince=12x\nverdict=healthy\n", "f");
+    ASSERT_FALSE(r3);
+    EXPECT_EQ(r3.error().to_string(), "f:3: not an integer: '12x'");
+    EXPECT_FALSE(valid_node_name("../etc/passwd"));
+    EXPECT_FALSE(valid_node_name(".."));
+    EXPECT_TRUE(valid_node_name("dgx-001.a_b"));
+}
+
+TEST(HealthStore, RecordForAnotherNodeIsRefused) {
+    StoreDir d;
+    Store s = d.open();
+    ASSERT_TRUE(s.put(rec("n001", Verdict::Unhealthy, "x")));
+    fs::copy_file(d.dir + "/n001", d.dir + "/n002");  // copied under another name
+    auto g = s.get("n002");
+    ASSERT_FALSE(g);
+    EXPECT_NE(g.error().to_string().find("record is for node 'n001', not 'n002'"), std::string::npos);
+}
+
+TEST(HealthStore, WorldWritableFileRefusedFailOpenOrClosed) {
+    StoreDir d;
+    Store s = d.open();
+    ASSERT_TRUE(s.put(rec("n001", Verdict::Healthy)));
+    fs::permissions(d.dir + "/n001", fs::perms::others_write, fs::perm_options::add);  // chmod o+w
+    auto g = s.get("n001");
+    ASSERT_FALSE(g);
+    EXPECT_EQ(g.error().code, Errc::Unsupported);
+    EXPECT_EQ(g.error().message, "health store: refusing " + d.dir +
+                                     "/n001: mode 0646 is group/world writable (tampered; fix with chmod go-w)");
+    StoreOptions so;
+    so.trusted_uid = ::geteuid();
+    auto open_d = gate(d.dir, "n001", FailMode::Open, so);
+    EXPECT_TRUE(open_d.allow);
+    EXPECT_TRUE(open_d.store_error);
+    EXPECT_NE(open_d.message.find("group/world writable"), std::string::npos);
+    EXPECT_NE(open_d.message.find("(fail-open)"), std::string::npos);
+    auto closed_d = gate(d.dir, "n001", FailMode::Closed, so);
+    EXPECT_FALSE(closed_d.allow);
+    EXPECT_TRUE(closed_d.store_error);
+    EXPECT_NE(closed_d.message.find("(fail-closed)"), std::string::npos);
+    // list() refuses the whole store (placement must not silently skip a tampered record).
+    EXPECT_FALSE(s.list());
+}
+
+TEST(HealthStore, WritableDirectoryRefused) {
+    StoreDir d;
+    Store s = d.open();
+    ASSERT_TRUE(s.put(rec("n001", Verdict::Unhealthy, "x")));
+    fs::permissions(d.dir, fs::perms::group_write, fs::perm_options::add);
+    StoreOptions so;
+    so.trusted_uid = ::geteuid();
+    auto o = Store::open(d.dir, so);
+    ASSERT_FALSE(o);
+    EXPECT_NE(o.error().message.find("mode 0775 is group/world writable"), std::string::npos) << o.error().message;
+    // An already-open store re-checks the directory on every read.
+    auto g = s.get("n001");
+    ASSERT_FALSE(g);
+    EXPECT_EQ(g.error().code, Errc::Unsupported);
+}
+
+TEST(HealthStore, SymlinkRecordRefused) {
+    StoreDir d;
+    Store s = d.open();
+    fs::create_symlink("/etc/hostname", d.dir + "/n009");
+    auto g = s.get("n009");
+    ASSERT_FALSE(g);
+    EXPECT_NE(g.error().message.find("symbolic link"), std::string::npos);
+}
+
+TEST(HealthStore, GateDecisions) {
+    StoreDir d;
+    Store s = d.open();
+    StoreOptions so;
+    so.trusted_uid = ::geteuid();
+    ASSERT_TRUE(s.put(rec("n001", Verdict::Unhealthy, "gpu: 7 of 8 /dev/nvidiaN device nodes")));
+    auto bad = gate(d.dir, "n001", FailMode::Open, so);
+    EXPECT_FALSE(bad.allow);  // a real unhealthy record denies whatever the fail mode
+    EXPECT_FALSE(bad.store_error);
+    EXPECT_NE(bad.message.find("7 of 8"), std::string::npos);
+    EXPECT_TRUE(gate(d.dir, "n002", FailMode::Closed, so).allow);  // no record
+    EXPECT_TRUE(gate(d.tmp.path.string() + "/never-created", "n001", FailMode::Closed, so).allow);
+    EXPECT_EQ(fail_mode_from_name("closed"), FailMode::Closed);
+    EXPECT_EQ(fail_mode_from_name("open"), FailMode::Open);
+    EXPECT_FALSE(fail_mode_from_name("maybe"));
+}
+
+// Security: needs root (to own the store and to drop to another uid).
+TEST(HealthStoreSecurity, ForeignOwnedRecordAndDirectoryRefused) {
+    if (::geteuid() != 0) GTEST_SKIP() << "needs root";
+    StoreDir d;
+    StoreOptions so;
+    so.create = true;
+    auto s = Store::open(d.dir, so);
+    ASSERT_TRUE(s) << s.error().to_string();
+    ASSERT_TRUE(s->put(rec("n001", Verdict::Healthy)));
+    ASSERT_EQ(::chown((d.dir + "/n001").c_str(), 65534, 65534), 0);
+    auto g = s->get("n001");
+    ASSERT_FALSE(g);
+    EXPECT_EQ(g.error().message, "health store: refusing " + d.dir +
+                                     "/n001: owned by uid 65534, not by uid 0 (tampered or forged; see docs/health.md)");
+    ASSERT_EQ(::chown(d.dir.c_str(), 65534, 65534), 0);
+    auto o = Store::open(d.dir, {});
+    ASSERT_FALSE(o);
+    EXPECT_NE(o.error().message.find("owned by uid 65534, not by uid 0"), std::string::npos);
+}
+
+TEST(HealthStoreSecurity, NonRootCannotFlagClearOrForge) {
+    if (::geteuid() != 0) GTEST_SKIP() << "needs root";
+    StoreDir d;
+    fs::permissions(d.tmp.path, fs::perms(0755));
+    StoreOptions so;
+    so.create = true;
+    auto s = Store::open(d.dir, so);
+    ASSERT_TRUE(s);
+    ASSERT_TRUE(s->put(rec("n001", Verdict::Unhealthy, "ib: mlx5_0 missing")));
+    const std::string forged_dir = "/tmp/topo-health-forged-" + std::to_string(::getpid());
+    fs::remove_all(forged_dir);
+    pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        // The child becomes nobody and tries everything; exit code = bitmask of successes.
+        if (::setgroups(0, nullptr) != 0 || ::setresgid(65534, 65534, 65534) != 0 || ::setresuid(65534, 65534, 65534) != 0)
+            ::_exit(100);
+        int got = 0;
+        auto st = Store::open(d.dir, {});
+        if (!st) ::_exit(101);  // reading stays possible
+        if (st->put(rec("n001", Verdict::Healthy))) got |= 1;        // clear by overwrite
+        if (st->remove("n001")) got |= 2;                            // clear
+        if (st->put(rec("n002", Verdict::Unhealthy, "forged"))) got |= 4;  // flag
+        // Bypass the library: write a file straight into the store.
+        if (std::ofstream(d.dir + "/n003") << "topoplace-health 1\nnode=n003\nverdict=unhealthy\n") got |= 8;
+        if (::unlink((d.dir + "/n001").c_str()) == 0) got |= 16;
+        // Forge a whole store of one's own: readers refuse it.
+        ::mkdir(forged_dir.c_str(), 0755);
+        std::ofstream(forged_dir + "/n001") << "topoplace-health 1\nnode=n001\nverdict=healthy\n";
+        ::_exit(got);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0) << "bitmask of what nobody managed to do";
+    auto g = s->get("n001");
+    ASSERT_TRUE(g && g->has_value());
+    EXPECT_EQ((*g)->verdict, Verdict::Unhealthy);
+    EXPECT_FALSE(fs::exists(d.dir + "/n002"));
+    EXPECT_FALSE(fs::exists(d.dir + "/n003"));
+    auto forged = Store::open(forged_dir, {});
+    ASSERT_FALSE(forged);
+    EXPECT_NE(forged.error().message.find("owned by uid 65534, not by uid 0"), std::string::npos);
+    auto decision = gate(forged_dir, "n001", FailMode::Closed);
+    EXPECT_FALSE(decision.allow);
+    fs::remove_all(forged_dir);
+}
+
+// ------------------------------------------------------------------ Slurm parsing
+
+TEST(HealthSlurm, ParseRealOneliner) {
+    // Captured from the project's Slurm 22.05.8 lab (n002 drained by hand).
+    auto nodes = parse_scontrol_nodes(slurp(kFix + "/scontrol-show-node-oneliner.txt"));
+    ASSERT_EQ(nodes.size(), 4U);
+    EXPECT_EQ(nodes[0].name, "n001");
+    EXPECT_EQ(nodes[0].hostname, "vm");
+    EXPECT_EQ(nodes[0].addr, "127.0.0.1");
+    EXPECT_EQ(nodes[0].state, "IDLE");
+    EXPECT_EQ(nodes[0].reason, "");
+    EXPECT_FALSE(nodes[0].drained());
+    EXPECT_EQ(nodes[1].name, "n002");
+    EXPECT_EQ(nodes[1].state, "IDLE+DRAIN");
+    EXPECT_EQ(nodes[1].reason, "hand drain test");
+    EXPECT_TRUE(nodes[1].drained());
+    EXPECT_FALSE(nodes[1].ours());
+}
+
+TEST(HealthSlurm, ReasonPrefixAndNames) {
+    auto n = parse_scontrol_nodes(
+        "NodeName=dgx007 NodeAddr=10.1.0.7 NodeHostName=dgx007-ib State=MIXED+DRAIN Weight=1 "
+        "Reason=topoplace: ib: mlx5_4 missing [root@2026-11-23T10:00:00] Comment=(null)\n");
+    ASSERT_EQ(n.size(), 1U);
+    EXPECT_EQ(n[0].reason, "topoplace: ib: mlx5_4 missing");
+    EXPECT_TRUE(n[0].ours());
+    EXPECT_TRUE(n[0].drained());
+    EXPECT_EQ(short_name("dgx007.cluster.example.org"), "dgx007");
+    EXPECT_EQ(short_name("dgx007"), "dgx007");
+    EXPECT_EQ(short_name("10.1.0.7"), "10.1.0.7");
+}
+
+TEST(HealthSlurm, ManualDrainNeverTouched) {
+    SlurmNode n;
+    n.name = "n002";
+    n.state = "IDLE+DRAIN";
+    n.reason = "NHC: check_fs_mount: /scratch not mounted";
+    Scontrol sc;
+    sc.program = "/nonexistent/scontrol";  // any call would fail the test
+    auto a = apply_lifecycle(sc, n, true, "");
+    ASSERT_TRUE(a) << a.error().to_string();
+    EXPECT_EQ(*a, Action::KeptManualDrain);
+    auto b = apply_lifecycle(sc, n, false, "ib: mlx5_0 missing");
+    ASSERT_TRUE(b);
+    EXPECT_EQ(*b, Action::KeptManualDrain);
+    // Healthy and not drained: nothing to do, no scontrol call.
+    n.state = "ALLOCATED";
+    n.reason.clear();
+    auto c = apply_lifecycle(sc, n, true, "");
+    ASSERT_TRUE(c);
+    EXPECT_EQ(*c, Action::None);
+}
