@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: Apache-2.0
+// The C++ side of the topoplace SPANK plugin. Every entry goes through guarded(): no
+// exception crosses into Slurm. No threads, no non-trivial globals (one heap context, freed
+// in exit), nothing loaded in slurm_spank_init: the snapshot is read only when a job asks
+// for placement (allocator/local) or rail environment (remote user_init).
+#include "bridge.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include <slurm/slurm.h>
+}
+
+#include <topo/hostlist.hpp>
+#include <topo/snapshot.hpp>
+
+#include "core.hpp"
+
+namespace {
+
+using namespace topo;
+using namespace topo::spank;
+
+struct Ctx {
+    Config cfg;
+    bool cfg_ok = false;
+    Options opts;
+    std::string opt_error;     // first invalid option value (also reported by its callback)
+    TopologyPtr topo;          // remote: loaded in user_init, shared by the forked tasks
+};
+
+Ctx* g_ctx = nullptr;  // trivially destructible; owned object freed in slurm_spank_exit
+
+template <class F>
+int guarded(const char* where, F&& f) noexcept {
+    try {
+        return std::forward<F>(f)();
+    } catch (const std::exception& e) {
+        slurm_error("topoplace: %s: %s", where, e.what());
+    } catch (...) {
+        slurm_error("topoplace: %s: unknown exception", where);
+    }
+    return -1;  // 22.05-24.11 count only negative returns as failure
+}
+
+std::vector<std::string> args_of(int ac, char** av) {
+    std::vector<std::string> v;
+    for (int i = 0; i < ac; ++i) v.emplace_back(av[i] ? av[i] : "");
+    return v;
+}
+
+Ctx& ctx() {
+    if (!g_ctx) g_ctx = new Ctx();
+    return *g_ctx;
+}
+
+// ------------------------------------------------------------------ options
+int opt_cb(int val, const char* optarg, int remote) noexcept {
+    return guarded("option", [&]() -> int {
+        Ctx& c = ctx();
+        Error err;
+        bool ok = true;
+        switch (val) {
+            case 0: {
+                auto m = parse_mode(optarg);
+                if (m) c.opts.mode = *m; else { ok = false; err = m.error(); }
+                break;
+            }
+            case 1: {
+                auto t = parse_max_tier(optarg);
+                if (t) c.opts.max_tier = *t; else { ok = false; err = t.error(); }
+                break;
+            }
+            case 2: c.opts.nvl = true; break;
+            case 3: {
+                auto s = parse_segment(optarg);
+                if (s) c.opts.segment = *s; else { ok = false; err = s.error(); }
+                break;
+            }
+            case 4: c.opts.explain = true; break;
+            default: ok = false; err = Error(Errc::Internal, "unknown option value");
+        }
+        if (ok) return 0;
+        if (c.opt_error.empty()) c.opt_error = err.message;
+        // remote: the value was already accepted by sbatch/srun; a mismatch means a
+        // different plugin build on the node. Report, never fail the step for it.
+        slurm_error("topoplace: %s", err.message.c_str());
+        return remote ? 0 : -1;
+    });
+}
+
+struct spank_option g_options[] = {
+    {const_cast<char*>("topo"), const_cast<char*>("MODE"),
+     const_cast<char*>("topoplace: place the job topology-aware: pack (fewest leaf groups and switch tiers "
+                       "that fit now), spread (round-robin over leaf groups) or off"),
+     1, 0, opt_cb},
+    {const_cast<char*>("topo-max-tier"), const_cast<char*>("N"),
+     const_cast<char*>("topoplace: never cross a switch tier above N (0 = one leaf group)"), 1, 1, opt_cb},
+    {const_cast<char*>("topo-nvl"), nullptr,
+     const_cast<char*>("topoplace: keep all nodes in one multi-node NVLink domain"), 0, 2, opt_cb},
+    {const_cast<char*>("topo-segment"), const_cast<char*>("S"),
+     const_cast<char*>("topoplace: nodes come in segments of S, each inside one leaf group"), 1, 3, opt_cb},
+    {const_cast<char*>("topo-explain"), nullptr,
+     const_cast<char*>("topoplace: print the placement decision and why"), 0, 4, opt_cb},
+};
+
+// ------------------------------------------------------------------ helpers
+/// on_error policy for a plugin-side failure in allocator/local context.
+int on_error(const Ctx& c, const std::string& what) {
+    if (c.cfg.on_error == OnError::Fail) {
+        slurm_error("topoplace: %s (on_error=fail: job refused)", what.c_str());
+        return -1;
+    }
+    slurm_error("topoplace: %s (on_error=warn: job submitted without topology placement)", what.c_str());
+    return 0;
+}
+
+/// One option of the request being built by sbatch/salloc/srun (read-only use of the
+/// exported `opt` and slurm_option_get(); see docs/spank.md "Reading the request").
+using option_get_f = char* (*)(void*, const char*);
+using xfree_f = void (*)(void**);
+
+std::optional<SlurmRequest> read_request() {
+    void* opt = dlsym(RTLD_DEFAULT, "opt");
+    auto get = reinterpret_cast<option_get_f>(dlsym(RTLD_DEFAULT, "slurm_option_get"));
+    auto xf = reinterpret_cast<xfree_f>(dlsym(RTLD_DEFAULT, "slurm_xfree"));
+    if (!opt || !get) return std::nullopt;
+    auto one = [&](const char* name) {
+        std::string s;
+        if (char* v = get(opt, name)) {
+            s = v;
+            if (xf) xf(reinterpret_cast<void**>(&v));
+        }
+        return s;
+    };
+    SlurmRequest r;
+    r.nodes = one("nodes");
+    r.gpus_per_node = one("gpus-per-node");
+    r.gres = one("gres");
+    r.gpus = one("gpus");
+    r.exclusive = one("exclusive");
+    r.nodelist = one("nodelist");
+    r.exclude = one("exclude");
+    return r;
+}
+
+/// "gpu:h100:8", "gpu:h100:2(IDX:0-1),gpu:a:1" -> summed gpu count.
+int gres_count(const char* s) {
+    if (!s) return 0;
+    int total = 0;
+    std::string str = s;
+    std::size_t a = 0;
+    while (a <= str.size()) {
+        auto b = str.find(',', a);
+        std::string item = str.substr(a, b == std::string::npos ? std::string::npos : b - a);
+        // a comma may also sit inside "(IDX:0,2)": only items starting with gpu count
+        if (item.rfind("gpu", 0) == 0) {
+            auto paren = item.find('(');
+            std::string head = item.substr(0, paren);
+            auto colon = head.rfind(':');
+            if (colon != std::string::npos) total += std::atoi(head.c_str() + colon + 1);
+        }
+        if (b == std::string::npos) break;
+        a = b + 1;
+    }
+    return total;
+}
+
+/// Live node state from slurmctld (slurm_load_node, as the submitting user).
+Result<placement::ClusterState> load_state(const Topology& topo) {
+    node_info_msg_t* msg = nullptr;
+    if (slurm_load_node(static_cast<time_t>(0), &msg, SHOW_ALL) != SLURM_SUCCESS || !msg) {
+        return fail(Errc::Io, std::string("slurm_load_node: ") + slurm_strerror(slurm_get_errno()));
+    }
+    std::unique_ptr<node_info_msg_t, void (*)(node_info_msg_t*)> guard(msg, slurm_free_node_info_msg);
+    placement::ClusterState st(topo);
+    for (uint32_t i = 0; i < msg->record_count; ++i) {
+        const node_info_t& n = msg->node_array[i];
+        if (!n.name) continue;
+        auto h = topo.find_host(n.name);
+        if (!h) continue;
+        auto& hs = st.at(*h);
+        const uint32_t base = n.node_state & NODE_STATE_BASE;
+        uint16_t alloc_cpus = 0;
+        if (n.select_nodeinfo) {
+            slurm_get_select_nodeinfo(n.select_nodeinfo, SELECT_NODEDATA_SUBCNT, NODE_STATE_ALLOCATED, &alloc_cpus);
+        }
+        const int total_gpus = gres_count(n.gres);
+        const int used_gpus = gres_count(n.gres_used);
+        if ((n.node_state & NODE_STATE_DRAIN) || (n.node_state & NODE_STATE_FAIL)) {
+            hs.state = placement::NodeState::Drain;
+        } else if (base == NODE_STATE_DOWN || (n.node_state & NODE_STATE_NO_RESPOND)) {
+            hs.state = placement::NodeState::Down;
+        } else if (base == NODE_STATE_ALLOCATED && alloc_cpus >= n.cpus && (total_gpus == 0 || used_gpus >= total_gpus)) {
+            hs.state = placement::NodeState::Alloc;
+        } else if (base == NODE_STATE_ALLOCATED || base == NODE_STATE_MIXED || alloc_cpus > 0 || used_gpus > 0) {
+            hs.state = placement::NodeState::Mixed;
+        } else if (base == NODE_STATE_IDLE) {
+            hs.state = placement::NodeState::Idle;
+        } else {
+            hs.state = placement::NodeState::Unknown;
+        }
+        if (total_gpus > 0) hs.free_gpus = std::max(0, total_gpus - used_gpus);
+        if (n.reason) hs.reason = n.reason;
+    }
+    return st;
+}
+
+Mode effective_mode(const Ctx& c) {
+    if (c.opts.mode) return *c.opts.mode;
+    if (c.opts.max_tier >= 0 || c.opts.nvl || c.opts.segment > 0) return Mode::Pack;
+    return c.cfg.default_mode;
+}
+
+void explain(const Ctx& c, const std::string& text) {
+    if (c.opts.explain) slurm_spank_log("topoplace: %s", text.c_str());
+    else slurm_verbose("topoplace: %s", text.c_str());
+}
+
+int decide(spank_t sp, Ctx& c) {
+    const Mode mode = effective_mode(c);
+    if (mode == Mode::Off) {
+        if (c.opts.explain) explain(c, "placement off for this job");
+        return 0;
+    }
+    if (c.cfg.snapshot.empty()) return on_error(c, "no snapshot= in plugstack.conf");
+    auto topo = load_snapshot(c.cfg.snapshot);
+    if (!topo) return on_error(c, "cannot load snapshot: " + topo.error().to_string());
+    auto sr = read_request();
+    if (!sr) return on_error(c, "cannot read the job request (no exported opt/slurm_option_get in this client)");
+    auto req = make_request(**topo, *sr, c.opts);
+    if (!req) {
+        if (req.error().code == Errc::Unsupported) {
+            explain(c, req.error().message);
+            return 0;
+        }
+        slurm_error("topoplace: %s", req.error().message.c_str());
+        return -1;
+    }
+    auto st = load_state(**topo);
+    if (!st) return on_error(c, st.error().to_string());
+    std::vector<std::string> exclude;
+    if (!c.cfg.health.empty()) {
+        auto store = health::Store::open(c.cfg.health);
+        if (!store) return on_error(c, "health store: " + store.error().to_string());
+        auto recs = store->list();
+        if (!recs) return on_error(c, "health store: " + recs.error().to_string());
+        for (const auto& r : *recs) {
+            if (r.verdict != health::Verdict::Unhealthy) continue;
+            if (auto h = (*topo)->find_host(r.node)) {
+                st->at(*h).unhealthy = true;
+                st->at(*h).reason = r.reason;
+                req->excluded.push_back(*h);
+                exclude.push_back(r.node);
+            }
+        }
+    }
+    Result<placement::Placement> p = mode == Mode::Spread ? spread(**topo, *st, *req)
+                                                           : placement::place(**topo, *st, *req);
+    if (!p) {
+        const auto code = p.error().code;
+        if (code == Errc::Unsatisfiable || code == Errc::InvalidArgument) {
+            slurm_error("topoplace: the request can never be placed: %s", p.error().message.c_str());
+            return -1;
+        }
+        // Busy (or anything else): no plan; Slurm's own topology decides when nodes free up.
+        explain(c, "no placement fits now (" + p.error().message + "); the job is left to Slurm's topology/tree");
+        return 0;
+    }
+    Plan plan = make_plan(**topo, *p, mode, c.cfg.wait, exclude);
+    for (const auto& [k, v] : plan_env(plan)) {
+        if (v.empty()) continue;
+        if (spank_job_control_setenv(sp, k.c_str(), v.c_str(), 1) != ESPANK_SUCCESS) {
+            return on_error(c, "spank_job_control_setenv(" + k + ") failed");
+        }
+    }
+    std::string text = std::string(mode_name(mode)) + ": " + compress_hostlist(plan.hosts) + " -> constraint " +
+                       plan_constraint(plan) + ", switches " + std::to_string(plan.switches) + "@" +
+                       std::to_string(plan.wait) + "s, tier " + std::to_string(plan.tier);
+    if (!plan.exclude.empty()) text += ", exclude " + compress_hostlist(plan.exclude);
+    if (!p->explanation.empty()) text += "; " + p->explanation;
+    explain(c, text);
+    return 0;
+}
+
+std::string spank_env(spank_t sp, const char* name) {
+    char buf[8192];
+    if (spank_getenv(sp, name, buf, sizeof buf) == ESPANK_SUCCESS) return buf;
+    return {};
+}
+
+bool has_spank_env(spank_t sp, const char* name) {
+    char buf[8192];
+    return spank_getenv(sp, name, buf, sizeof buf) == ESPANK_SUCCESS;
+}
+
+/// Physical GPU indices of this task: CUDA_VISIBLE_DEVICES when its values are physical
+/// (members of SLURM_STEP_GPUS/SLURM_JOB_GPUS, i.e. no device cgroup renumbering), else
+/// the step's (or job's) GPU list.
+std::vector<int> task_gpus(spank_t sp) {
+    auto parse = [](const std::string& s) {
+        auto v = parse_gpu_list(s);
+        return v ? *v : std::vector<int>{};
+    };
+    std::vector<int> cvd = parse(spank_env(sp, "CUDA_VISIBLE_DEVICES"));
+    std::vector<int> step = parse(spank_env(sp, "SLURM_STEP_GPUS"));
+    if (step.empty()) step = parse(spank_env(sp, "SLURM_JOB_GPUS"));
+    if (step.empty()) return cvd;
+    if (cvd.empty()) return step;
+    for (int g : cvd) {
+        if (std::find(step.begin(), step.end(), g) == step.end()) return step;
+    }
+    return cvd;
+}
+
+}  // namespace
+
+extern "C" {
+
+int topo_spank_init(spank_t sp, int ac, char** av) noexcept {
+    return guarded("init", [&]() -> int {
+        const spank_context_t where = spank_context();
+        if (where == S_CTX_SLURMD || where == S_CTX_JOB_SCRIPT || where == S_CTX_ERROR) return 0;
+        Ctx& c = ctx();
+        auto cfg = parse_config(args_of(ac, av));
+        if (!cfg) {
+            slurm_error("topoplace: plugstack.conf: %s", cfg.error().message.c_str());
+            // a client refuses to submit; a node does not fail steps for a config typo
+            return where == S_CTX_REMOTE ? 0 : -1;
+        }
+        c.cfg = *cfg;
+        c.cfg_ok = true;
+        for (auto& o : g_options) {
+            if (spank_option_register(sp, &o) != ESPANK_SUCCESS) {
+                slurm_error("topoplace: cannot register --%s", o.name);
+                return where == S_CTX_REMOTE ? 0 : -1;
+            }
+        }
+        return 0;
+    });
+}
+
+int topo_spank_init_post_opt(spank_t sp, int /*ac*/, char** /*av*/) noexcept {
+    return guarded("init_post_opt", [&]() -> int {
+        const spank_context_t where = spank_context();
+        if (where != S_CTX_ALLOCATOR && where != S_CTX_LOCAL) return 0;
+        if (!g_ctx || !g_ctx->cfg_ok) return 0;
+        Ctx& c = *g_ctx;
+        if (!c.opt_error.empty()) return -1;
+        // srun inside an allocation creates a step: the nodes are already chosen
+        if (where == S_CTX_LOCAL && std::getenv("SLURM_JOB_ID")) return 0;
+        try {
+            return decide(sp, c);
+        } catch (const std::exception& e) {
+            return on_error(c, std::string("internal error: ") + e.what());
+        }
+    });
+}
+
+int topo_spank_user_init(spank_t /*sp*/, int /*ac*/, char** /*av*/) noexcept {
+    return guarded("user_init", [&]() -> int {
+        if (spank_context() != S_CTX_REMOTE || !g_ctx || !g_ctx->cfg_ok) return 0;
+        Ctx& c = *g_ctx;
+        if (!c.cfg.rail_env || c.cfg.snapshot.empty() || effective_mode(c) == Mode::Off) return 0;
+        auto topo = load_snapshot(c.cfg.snapshot);
+        if (!topo) {
+            // never fail a step from here (a failing user_init drains the node)
+            slurm_error("topoplace: no rail environment: %s", topo.error().to_string().c_str());
+            return 0;
+        }
+        c.topo = *topo;
+        return 0;
+    });
+}
+
+int topo_spank_task_init(spank_t sp, int /*ac*/, char** /*av*/) noexcept {
+    return guarded("task_init", [&]() -> int {
+        if (spank_context() != S_CTX_REMOTE || !g_ctx || !g_ctx->topo) return 0;
+        const std::string node = spank_env(sp, "SLURMD_NODENAME");
+        if (node.empty()) return 0;
+        std::vector<std::string> hosts;
+        if (auto h = expand_hostlist(spank_env(sp, "SLURM_JOB_NODELIST")); h) hosts = *h;
+        auto env = task_env(*g_ctx->topo, node, task_gpus(sp), hosts);
+        if (!env) {
+            slurm_verbose("topoplace: %s", env.error().message.c_str());
+            return 0;
+        }
+        // A variable counts as ours when TOPOPLACE_OWNED records the value it has now
+        // (e.g. inherited from the batch step by srun); anything else was set by the user.
+        const std::string owned = spank_env(sp, "TOPOPLACE_OWNED");
+        auto ours = [&](const std::string& k, const std::string& cur) {
+            return owned.find("|" + k + "=" + cur + "|") != std::string::npos;
+        };
+        std::string now_owned = "|";
+        for (const auto& [k, v] : env->vars) {
+            if (has_spank_env(sp, k.c_str())) {
+                const std::string cur = spank_env(sp, k.c_str());
+                if (!ours(k, cur)) continue;  // set explicitly: leave it
+            }
+            spank_setenv(sp, k.c_str(), v.c_str(), 1);
+            now_owned += k + "=" + v + "|";
+        }
+        spank_setenv(sp, "TOPOPLACE_OWNED", now_owned.c_str(), 1);
+        return 0;
+    });
+}
+
+int topo_spank_job_prolog(spank_t /*sp*/, int ac, char** av) noexcept {
+    return guarded("job_prolog", [&]() -> int {
+        auto cfg = parse_config(args_of(ac, av));
+        if (!cfg) {
+            // sbatch/srun already refuse this configuration; a typo must not drain every node
+            slurm_error("topoplace: plugstack.conf: %s (launch gate disabled)", cfg.error().message.c_str());
+            return 0;
+        }
+        if (cfg->health.empty()) return 0;
+        const bool strict = cfg->on_error == OnError::Fail;
+        const char* node = std::getenv("SLURMD_NODENAME");
+        const char* job = std::getenv("SLURM_JOB_ID");
+        if (!node || !*node) {
+            slurm_error("topoplace: launch gate: SLURMD_NODENAME not set");
+            return strict ? -1 : 0;
+        }
+        auto store = health::Store::open(cfg->health);
+        if (!store) {
+            slurm_error("topoplace: launch gate on %s: %s", node, store.error().to_string().c_str());
+            return strict ? -1 : 0;
+        }
+        auto rec = store->get(node);
+        if (!rec) {
+            slurm_error("topoplace: launch gate on %s: %s", node, rec.error().to_string().c_str());
+            return strict ? -1 : 0;
+        }
+        const GateVerdict v = gate_verdict(*rec);
+        if (v.allow) return 0;
+        slurm_error("topoplace: job %s refused on node %s: %s", job ? job : "?", node, v.reason.c_str());
+        if (cfg->drain) {
+            // Drain with our reason first; Slurm's own "Prolog error" drain then keeps it.
+            update_node_msg_t m;
+            slurm_init_update_node_msg(&m);
+            std::string names = node;
+            std::string reason = v.reason;
+            m.node_names = names.data();
+            m.node_state = NODE_STATE_DRAIN;
+            m.reason = reason.data();
+            m.reason_uid = 0;
+            if (slurm_update_node(&m) != SLURM_SUCCESS) {
+                slurm_error("topoplace: cannot drain %s: %s", node, slurm_strerror(slurm_get_errno()));
+            }
+        }
+        return -1;
+    });
+}
+
+int topo_spank_exit(spank_t /*sp*/, int /*ac*/, char** /*av*/) noexcept {
+    return guarded("exit", [&]() -> int {
+        delete g_ctx;
+        g_ctx = nullptr;
+        return 0;
+    });
+}
+
+}  // extern "C"

@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "core.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <set>
+
+#include <topo/hostlist.hpp>
+
+namespace topo::spank {
+namespace {
+
+/// Strict decimal: digits only, no sign, no blanks, within [lo, hi].
+std::optional<long> strict_int(std::string_view s, long lo, long hi) {
+    if (s.empty() || s.size() > 12) return std::nullopt;
+    if (!std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; })) return std::nullopt;
+    long v = 0;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || p != s.data() + s.size() || v < lo || v > hi) return std::nullopt;
+    return v;
+}
+
+std::string quoted(std::string_view s) {
+    std::string o = "'";
+    for (char c : s) {
+        // keep messages one printable line whatever the input
+        o += (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) ? '?' : c;
+    }
+    return o + "'";
+}
+
+// Same rule as slurm-conf's features (tree.cpp sanitize_feature).
+std::string sanitize_feature(std::string_view s) {
+    std::string o;
+    o.reserve(s.size());
+    for (char c : s) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                        c == '.' || c == '-';
+        o += ok ? c : '_';
+    }
+    return o;
+}
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+    std::vector<std::string_view> out;
+    std::size_t a = 0;
+    while (true) {
+        auto b = s.find(sep, a);
+        out.push_back(s.substr(a, b == std::string_view::npos ? std::string_view::npos : b - a));
+        if (b == std::string_view::npos) break;
+        a = b + 1;
+    }
+    return out;
+}
+
+/// "[type:]N" (--gpus-per-node, --gpus) -> N.
+std::optional<int> gpu_count(std::string_view v) {
+    auto c = v.rfind(':');
+    auto n = strict_int(c == std::string_view::npos ? v : v.substr(c + 1), 0, 1'000'000);
+    if (!n) return std::nullopt;
+    return static_cast<int>(*n);
+}
+
+/// "gpu:8", "gres:gpu:h100:8", "gres/gpu:8", lists -> the gpu count, 0 when no gpu entry.
+std::optional<int> gres_gpus(std::string_view v) {
+    int total = 0;
+    for (auto item : split(v, ',')) {
+        if (item.starts_with("gres:")) item.remove_prefix(5);
+        if (item.starts_with("gres/")) item.remove_prefix(5);
+        if (item != "gpu" && !item.starts_with("gpu:")) continue;
+        if (item == "gpu") {
+            total += 1;
+            continue;
+        }
+        auto parts = split(item, ':');
+        auto last = parts.back();
+        auto n = strict_int(last, 0, 1'000'000);
+        if (!n) {
+            if (parts.size() == 2) {  // "gpu:h100": a type, count 1
+                total += 1;
+                continue;
+            }
+            return std::nullopt;
+        }
+        total += static_cast<int>(*n);
+    }
+    return total;
+}
+
+}  // namespace
+
+const char* mode_name(Mode m) noexcept {
+    switch (m) {
+        case Mode::Pack: return "pack";
+        case Mode::Spread: return "spread";
+        case Mode::Off: return "off";
+    }
+    return "off";
+}
+
+Result<Mode> parse_mode(const char* optarg) {
+    std::string_view s = optarg ? optarg : "";
+    if (s == "pack") return Mode::Pack;
+    if (s == "spread") return Mode::Spread;
+    if (s == "off") return Mode::Off;
+    return fail(Errc::InvalidArgument, "--topo=" + quoted(s) + ": expected pack, spread or off");
+}
+
+Result<int> parse_max_tier(const char* optarg) {
+    std::string_view s = optarg ? optarg : "";
+    auto v = strict_int(s, 0, 15);
+    if (!v) return fail(Errc::InvalidArgument, "--topo-max-tier=" + quoted(s) + ": expected an integer 0..15");
+    return static_cast<int>(*v);
+}
+
+Result<int> parse_segment(const char* optarg) {
+    std::string_view s = optarg ? optarg : "";
+    auto v = strict_int(s, 1, 65536);
+    if (!v) return fail(Errc::InvalidArgument, "--topo-segment=" + quoted(s) + ": expected an integer 1..65536");
+    return static_cast<int>(*v);
+}
+
+Result<Config> parse_config(const std::vector<std::string>& args) {
+    Config c;
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto where = "plugstack argument " + std::to_string(i + 1) + " " + quoted(a) + ": ";
+        auto eq = a.find('=');
+        if (eq == std::string::npos || eq == 0) return fail(Errc::InvalidArgument, where + "expected key=value");
+        std::string key = a.substr(0, eq);
+        std::string val = a.substr(eq + 1);
+        if (!seen.insert(key).second) return fail(Errc::InvalidArgument, where + "'" + key + "' given twice");
+        if (val.empty()) return fail(Errc::InvalidArgument, where + "empty value");
+        auto yes_no = [&](bool& out) -> Status {
+            if (val == "yes" || val == "1" || val == "on") {
+                out = true;
+            } else if (val == "no" || val == "0" || val == "off") {
+                out = false;
+            } else {
+                return fail(Errc::InvalidArgument, where + "expected yes or no");
+            }
+            return Ok{};
+        };
+        if (key == "snapshot" || key == "health") {
+            if (val.front() != '/') return fail(Errc::InvalidArgument, where + "expected an absolute path");
+            (key == "snapshot" ? c.snapshot : c.health) = val;
+        } else if (key == "on_error") {
+            if (val == "warn") {
+                c.on_error = OnError::Warn;
+            } else if (val == "fail") {
+                c.on_error = OnError::Fail;
+            } else {
+                return fail(Errc::InvalidArgument, where + "expected warn or fail");
+            }
+        } else if (key == "default") {
+            auto m = parse_mode(val.c_str());
+            if (!m) return fail(Errc::InvalidArgument, where + "expected pack, spread or off");
+            c.default_mode = *m;
+        } else if (key == "wait") {
+            auto v = strict_int(val, 0, 86400);
+            if (!v) return fail(Errc::InvalidArgument, where + "expected seconds 0..86400");
+            c.wait = static_cast<int>(*v);
+        } else if (key == "env") {
+            if (auto s = yes_no(c.rail_env); !s) return fail(s.error());
+        } else if (key == "drain") {
+            if (auto s = yes_no(c.drain); !s) return fail(s.error());
+        } else {
+            return fail(Errc::InvalidArgument,
+                        where + "unknown key (known: snapshot, health, on_error, default, wait, env, drain)");
+        }
+    }
+    return c;
+}
+
+Result<placement::Request> make_request(const Topology& topo, const SlurmRequest& sr, const Options& opts) {
+    placement::Request r;
+    if (!sr.nodelist.empty()) {
+        return fail(Errc::Unsupported, "--nodelist given: the job chose its nodes, topoplace does not place it");
+    }
+    if (!sr.nodes.empty()) {
+        auto dash = sr.nodes.find('-');
+        std::string_view a = std::string_view(sr.nodes).substr(0, dash);
+        auto lo = strict_int(a, 1, 1'000'000);
+        std::optional<long> hi = lo;
+        if (dash != std::string::npos) hi = strict_int(std::string_view(sr.nodes).substr(dash + 1), 1, 1'000'000);
+        if (!lo || !hi || *hi < *lo) return fail(Errc::InvalidArgument, "--nodes=" + quoted(sr.nodes) + ": not a node count");
+        r.nodes_min = static_cast<int>(*lo);
+        r.nodes_max = *hi == *lo ? 0 : static_cast<int>(*hi);
+    }
+    if (!sr.gpus_per_node.empty()) {
+        auto n = gpu_count(sr.gpus_per_node);
+        if (!n) return fail(Errc::InvalidArgument, "--gpus-per-node=" + quoted(sr.gpus_per_node) + ": not a GPU count");
+        r.gpus_per_node = *n;
+    } else if (!sr.gres.empty()) {
+        auto n = gres_gpus(sr.gres);
+        if (!n) return fail(Errc::InvalidArgument, "--gres=" + quoted(sr.gres) + ": not a GPU count");
+        r.gpus_per_node = *n;
+    }
+    if (!sr.gpus.empty()) {
+        auto n = gpu_count(sr.gpus);
+        if (!n) return fail(Errc::InvalidArgument, "--gpus=" + quoted(sr.gpus) + ": not a GPU count");
+        r.total_gpus = *n;
+    }
+    r.exclusive = !sr.exclusive.empty() && sr.exclusive != "oversubscribe";
+    r.max_tier = opts.max_tier;
+    r.one_nvl_domain = opts.nvl;
+    r.segment = opts.segment;
+    if (!sr.exclude.empty()) {
+        auto names = expand_hostlist(sr.exclude);
+        if (!names) return fail(Errc::InvalidArgument, "--exclude=" + quoted(sr.exclude) + ": " + names.error().message);
+        for (const auto& n : *names) {
+            if (auto h = topo.find_host(n)) r.excluded.push_back(*h);
+        }
+    }
+    return r;
+}
+
+std::string group_feature(const Topology& topo, GroupId g) {
+    return "lg_" + sanitize_feature(topo.groups()[g.index()].name);
+}
+
+Plan make_plan(const Topology& topo, const placement::Placement& p, Mode mode, int wait,
+               std::vector<std::string> exclude) {
+    Plan plan;
+    plan.mode = mode;
+    plan.wait = wait;
+    plan.tier = p.max_tier;
+    std::vector<GroupId> order;
+    std::map<GroupId, int> count;
+    for (auto h : p.hosts) {
+        plan.hosts.push_back(topo.host(h).name);
+        auto g = topo.group_of(h);
+        if (!g.valid()) continue;
+        if (count[g]++ == 0) order.push_back(g);
+    }
+    for (auto g : order) plan.groups.emplace_back(group_feature(topo, g), count[g]);
+    plan.switches = static_cast<int>(order.size());
+    std::sort(exclude.begin(), exclude.end(), [](const auto& a, const auto& b) { return natural_less(a, b); });
+    exclude.erase(std::unique(exclude.begin(), exclude.end()), exclude.end());
+    plan.exclude = std::move(exclude);
+    return plan;
+}
+
+Result<placement::Placement> spread(const Topology& topo, const placement::ClusterState& st,
+                                    const placement::Request& req) {
+    const int want = req.nodes_max > 0 ? req.nodes_max : req.nodes_min;
+    std::set<HostId> excluded(req.excluded.begin(), req.excluded.end());
+    // free hosts per group, natural order inside a group, groups by name
+    std::vector<std::vector<HostId>> free;
+    for (const auto& g : topo.groups()) {
+        std::vector<HostId> hs;
+        for (auto h : g.hosts) {
+            if (excluded.contains(h) || !st.available(h)) continue;
+            const auto& hs_state = st.at(h);
+            if (req.exclusive && hs_state.state != placement::NodeState::Idle) continue;
+            if (!req.exclusive && hs_state.state == placement::NodeState::Alloc) continue;
+            if (req.gpus_per_node > 0 && st.free_gpus(topo, h) < req.gpus_per_node) continue;
+            hs.push_back(h);
+        }
+        if (!hs.empty()) free.push_back(std::move(hs));
+    }
+    placement::Placement p;
+    std::size_t round = 0;
+    while (static_cast<int>(p.hosts.size()) < want) {
+        bool took = false;
+        for (auto& hs : free) {
+            if (round < hs.size() && static_cast<int>(p.hosts.size()) < want) {
+                p.hosts.push_back(hs[round]);
+                took = true;
+            }
+        }
+        if (!took) break;
+        ++round;
+    }
+    if (static_cast<int>(p.hosts.size()) < req.nodes_min) {
+        return fail(Errc::Busy, "spread: only " + std::to_string(p.hosts.size()) + " hosts available for " +
+                                    std::to_string(req.nodes_min));
+    }
+    std::sort(p.hosts.begin(), p.hosts.end(),
+              [&](HostId a, HostId b) { return natural_less(topo.host(a).name, topo.host(b).name); });
+    std::set<GroupId> groups;
+    int tier = 0;
+    for (auto h : p.hosts) {
+        groups.insert(topo.group_of(h));
+        if (auto t = topo.lowest_common_tier(p.hosts.front(), h)) tier = std::max(tier, *t);
+    }
+    p.groups.assign(groups.begin(), groups.end());
+    p.max_tier = tier;
+    p.explanation = "spread: " + std::to_string(p.hosts.size()) + " hosts round-robin over " +
+                    std::to_string(groups.size()) + " leaf groups";
+    return p;
+}
+
+std::string plan_constraint(const Plan& p) {
+    if (p.groups.empty()) return {};
+    if (p.groups.size() == 1) return p.groups.front().first;
+    std::string s = "[";
+    for (std::size_t i = 0; i < p.groups.size(); ++i) {
+        if (i) s += '&';
+        s += p.groups[i].first + "*" + std::to_string(p.groups[i].second);
+    }
+    return s + "]";
+}
+
+std::vector<std::pair<std::string, std::string>> plan_env(const Plan& p) {
+    std::vector<std::pair<std::string, std::string>> v;
+    v.emplace_back("TOPOPLACE_MODE", mode_name(p.mode));
+    v.emplace_back("TOPOPLACE_CONSTRAINT", plan_constraint(p));
+    v.emplace_back("TOPOPLACE_SWITCHES", std::to_string(p.switches));
+    v.emplace_back("TOPOPLACE_WAIT", std::to_string(p.wait));
+    v.emplace_back("TOPOPLACE_TIER", std::to_string(p.tier));
+    v.emplace_back("TOPOPLACE_HOSTS", compress_hostlist(p.hosts));
+    v.emplace_back("TOPOPLACE_EXCLUDE", compress_hostlist(p.exclude));
+    return v;
+}
+
+Result<std::vector<int>> parse_gpu_list(std::string_view s) {
+    std::vector<int> out;
+    if (s.empty()) return out;
+    for (auto item : split(s, ',')) {
+        auto dash = item.find('-');
+        auto a = strict_int(item.substr(0, dash), 0, 4095);
+        auto b = dash == std::string_view::npos ? a : strict_int(item.substr(dash + 1), 0, 4095);
+        if (!a || !b || *b < *a) return fail(Errc::Parse, "GPU list " + quoted(s) + ": bad item " + quoted(item));
+        for (long i = *a; i <= *b; ++i) out.push_back(static_cast<int>(i));
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+Result<TaskEnv> task_env(const Topology& topo, std::string_view host, const std::vector<int>& gpus,
+                         const std::vector<std::string>& job_hosts) {
+    auto h = topo.find_host(host);
+    if (!h) return fail(Errc::NotFound, "host " + quoted(host) + " is not in the snapshot");
+    TaskEnv env;
+    const Host& hr = topo.host(*h);
+    if (!gpus.empty()) {
+        std::vector<NicId> nics;
+        bool located = false;
+        for (int idx : gpus) {
+            for (auto g : hr.gpus) {
+                if (topo.gpu(g).index != idx) continue;
+                for (auto n : topo.nearest_nics(g)) {
+                    located = true;
+                    if (std::find(nics.begin(), nics.end(), n) == nics.end()) nics.push_back(n);
+                }
+            }
+        }
+        if (!located) {  // GPU locality unknown: every fabric NIC of the host
+            for (auto n : hr.nics) {
+                if (topo.nic(n).leaf.valid()) nics.push_back(n);
+            }
+        }
+        std::sort(nics.begin(), nics.end(), [&](NicId a, NicId b) {
+            const Nic& x = topo.nic(a);
+            const Nic& y = topo.nic(b);
+            if (x.rail != y.rail) return x.rail < y.rail;
+            return natural_less(x.name, y.name);
+        });
+        std::string hca = "=";
+        std::string ucx;
+        std::string rails;
+        for (auto n : nics) {
+            const Nic& x = topo.nic(n);
+            if (x.name.empty()) continue;
+            if (hca.size() > 1) {
+                hca += ',';
+                ucx += ',';
+                rails += ',';
+            }
+            hca += x.name;
+            ucx += x.name + ":1";
+            rails += std::to_string(x.rail);
+        }
+        if (!ucx.empty()) {
+            env.vars.emplace_back("NCCL_IB_HCA", hca);
+            env.vars.emplace_back("UCX_NET_DEVICES", ucx);
+            env.vars.emplace_back("TOPOPLACE_RAILS", rails);
+            env.vars.emplace_back("TOPOPLACE_NICS_FROM", located ? "gpu-locality" : "all-host-nics");
+        }
+    }
+    // the job's placement as Slurm made it
+    std::set<SwitchId> leaves;
+    std::map<GroupId, HostId> reps;
+    for (const auto& name : job_hosts) {
+        auto jh = topo.find_host(name);
+        if (!jh) continue;
+        for (auto l : topo.leaves_of(*jh)) leaves.insert(l);
+        reps.emplace(topo.group_of(*jh), *jh);
+    }
+    int tier = 0;
+    for (auto a = reps.begin(); a != reps.end(); ++a) {
+        for (auto b = std::next(a); b != reps.end(); ++b) {
+            if (auto t = topo.lowest_common_tier(a->second, b->second)) tier = std::max(tier, *t);
+        }
+    }
+    if (hr.group.valid()) env.vars.emplace_back("TOPOPLACE_GROUP", topo.groups()[hr.group.index()].name);
+    env.vars.emplace_back("TOPOPLACE_LEAVES", std::to_string(leaves.size()));
+    env.vars.emplace_back("TOPOPLACE_GROUPS", std::to_string(reps.size()));
+    env.vars.emplace_back("TOPOPLACE_TIER", std::to_string(tier));
+    return env;
+}
+
+GateVerdict gate_verdict(const std::optional<health::Record>& rec) {
+    GateVerdict v;
+    if (!rec || rec->verdict == health::Verdict::Healthy) return v;
+    v.allow = false;
+    std::string why = rec->reason.empty() ? "flagged unhealthy" : rec->reason;
+    for (char& c : why) {
+        if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+    }
+    v.reason = "topoplace: " + why;
+    if (!rec->source.empty()) v.reason += " (" + rec->source + ")";
+    if (v.reason.size() > 200) v.reason.resize(200);
+    return v;
+}
+
+}  // namespace topo::spank

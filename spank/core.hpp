@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file The Slurm-free part of the topoplace SPANK plugin: plugstack arguments, --topo-*
+/// option values, the job request as Slurm's option strings, the hand-off plan, the per-task
+/// rail environment and the launch-gate verdict. Everything here is pure (no Slurm symbol,
+/// no global state) so that it is unit-tested without a cluster; bridge.cpp wires it to Slurm.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <topo/health/store.hpp>
+#include <topo/placement/place.hpp>
+#include <topo/result.hpp>
+#include <topo/topology.hpp>
+
+namespace topo::spank {
+
+enum class Mode : std::uint8_t { Pack, Spread, Off };
+enum class OnError : std::uint8_t { Warn, Fail };
+
+[[nodiscard]] const char* mode_name(Mode m) noexcept;
+
+/// Plugstack arguments (`required topoplace.so snapshot=... health=...`).
+struct Config {
+    std::string snapshot;              ///< snapshot JSON; empty = no placement, no rail env
+    std::string health;                ///< health store directory; empty = no launch gate
+    OnError on_error = OnError::Warn;  ///< what a plugin-side failure does to the job
+    Mode default_mode = Mode::Off;     ///< mode of jobs that give no --topo
+    int wait = 300;                    ///< seconds Slurm may wait for the switch count (wait4switch)
+    bool rail_env = true;              ///< export NCCL_IB_HCA / UCX_NET_DEVICES / TOPOPLACE_* per task
+    bool drain = true;                 ///< the gate drains the node with a "topoplace:" reason itself
+};
+
+/// Parse plugstack arguments. Unknown keys, missing '=', empty or bad values and repeated
+/// keys are Errc::InvalidArgument errors naming the argument ("arg 2 'on_error=maybe': ...").
+[[nodiscard]] Result<Config> parse_config(const std::vector<std::string>& args);
+
+/// The user's --topo-* options, as given (validated by the parse_* functions below).
+struct Options {
+    std::optional<Mode> mode;  ///< --topo
+    int max_tier = -1;         ///< --topo-max-tier (-1 = not given)
+    bool nvl = false;          ///< --topo-nvl
+    int segment = 0;           ///< --topo-segment (0 = not given)
+    bool explain = false;      ///< --topo-explain
+};
+
+/// --topo=pack|spread|off (case-sensitive, no surrounding blanks).
+[[nodiscard]] Result<Mode> parse_mode(const char* optarg);
+/// --topo-max-tier=N, 0 <= N <= 15, decimal digits only.
+[[nodiscard]] Result<int> parse_max_tier(const char* optarg);
+/// --topo-segment=S, 1 <= S <= 65536, decimal digits only.
+[[nodiscard]] Result<int> parse_segment(const char* optarg);
+
+/// The job request as Slurm option strings (slurm_option_get names), empty = not set.
+struct SlurmRequest {
+    std::string nodes;          ///< "4" or "2-4"
+    std::string gpus_per_node;  ///< "8", "h100:8"
+    std::string gres;           ///< "gpu:8", "gres:gpu:h100:8,gres:foo:1"
+    std::string gpus;           ///< total GPUs: "16", "h100:16"
+    std::string exclusive;      ///< any non-empty value except "oversubscribe" = whole nodes
+    std::string nodelist;       ///< -w: the user chose nodes, we do not place
+    std::string exclude;        ///< -x: hosts never to use
+};
+
+/// Build the placement request. Errors (InvalidArgument) name the Slurm option.
+[[nodiscard]] Result<placement::Request> make_request(const Topology& topo, const SlurmRequest& sr,
+                                                      const Options& opts);
+
+/// Feature names written by `topoplace slurm-conf --features` (lg_<group>, nvl_<domain>).
+[[nodiscard]] std::string group_feature(const Topology& topo, GroupId g);
+
+/// What the plugin hands to job_submit.lua through spank_job_control_setenv.
+/// Form chosen for staleness (docs/spank.md): a constraint on the chosen leaf groups with a
+/// per-group count, a switch count with a bounded wait, and exclusions of unhealthy hosts;
+/// not an exact node list, so a plan whose nodes were taken meanwhile is still satisfiable
+/// inside the same groups.
+struct Plan {
+    Mode mode = Mode::Pack;
+    std::vector<std::pair<std::string, int>> groups;  ///< (feature, host count), plan order
+    int switches = 0;                                 ///< leaf switches (Slurm leaves) spanned
+    int wait = 300;                                   ///< seconds (wait4switch)
+    int tier = 0;                                     ///< highest tier crossed
+    std::vector<std::string> hosts;                   ///< the engine's exact choice (informational)
+    std::vector<std::string> exclude;                 ///< unhealthy hosts to exclude
+};
+
+/// Plan from a placement: `groups` from the placement's hosts, `switches` = number of Slurm
+/// leaves spanned (one per leaf group, as slurm-conf writes topology.conf).
+[[nodiscard]] Plan make_plan(const Topology& topo, const placement::Placement& p, Mode mode, int wait,
+                             std::vector<std::string> exclude);
+
+/// Round-robin over the leaf groups with free hosts (--topo=spread): one host per group in
+/// turn, groups in name order. Errc::Busy when fewer than nodes hosts are available.
+[[nodiscard]] Result<placement::Placement> spread(const Topology& topo, const placement::ClusterState& st,
+                                                  const placement::Request& req);
+
+/// The Slurm constraint for a plan: "lg_g002" for one group, "[lg_g001*3&lg_g002*1]"
+/// (multiple counts) for several.
+[[nodiscard]] std::string plan_constraint(const Plan& p);
+
+/// The spank_job_control_setenv variables for a plan (name, value), TOPOPLACE_* names.
+[[nodiscard]] std::vector<std::pair<std::string, std::string>> plan_env(const Plan& p);
+
+/// Parse a Slurm GPU list ("0,1,3", "0-3,6") as found in CUDA_VISIBLE_DEVICES,
+/// SLURM_STEP_GPUS, SLURM_JOB_GPUS. Errors on anything else (e.g. UUIDs).
+[[nodiscard]] Result<std::vector<int>> parse_gpu_list(std::string_view s);
+
+/// Per-task environment on a node: the NICs nearest to the task's GPUs, in rail order
+/// (NCCL_IB_HCA, UCX_NET_DEVICES "mlx5_0:1,..."), TOPOPLACE_RAILS, and the job's placement
+/// (TOPOPLACE_LEAVES, TOPOPLACE_GROUPS, TOPOPLACE_TIER) from the job's node list.
+/// `gpus` are host GPU indices. Unknown hosts in `job_hosts` are skipped.
+struct TaskEnv {
+    std::vector<std::pair<std::string, std::string>> vars;
+};
+[[nodiscard]] Result<TaskEnv> task_env(const Topology& topo, std::string_view host, const std::vector<int>& gpus,
+                                       const std::vector<std::string>& job_hosts);
+
+/// The launch gate's decision from a health record (nullopt record = no record = healthy).
+struct GateVerdict {
+    bool allow = true;
+    std::string reason;  ///< "topoplace: <reason>" when !allow
+};
+[[nodiscard]] GateVerdict gate_verdict(const std::optional<health::Record>& rec);
+
+}  // namespace topo::spank

@@ -1,0 +1,23 @@
+# SPANK plugin (issue 4): unit tests of its Slurm-free core, module symbol check, and the
+# live-lab test. Included from tests/CMakeLists.txt.
+if(TARGET topo_spank_core)
+  file(GLOB TOPO_SPANK_TEST_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/unit/spank/*.cpp)
+  add_executable(topo_spank_tests ${TOPO_SPANK_TEST_SOURCES})
+  target_link_libraries(topo_spank_tests PRIVATE topo_spank_core GTest::gtest_main)
+  target_compile_definitions(topo_spank_tests PRIVATE TOPO_FIXTURES="${TOPO_FIXTURES}")
+  topo_target_defaults(topo_spank_tests)
+  gtest_discover_tests(topo_spank_tests DISCOVERY_MODE PRE_TEST PROPERTIES LABELS unit)
+endif()
+
+if(TARGET topoplace_spank)
+  # Exactly the SPANK entry points leave the module; undefined symbols are Slurm's, libc's
+  # or libm's only (libstdc++ is linked statically).
+  add_test(NAME spank.symbols COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/unit/spank/check-symbols.sh
+           $<TARGET_FILE:topoplace_spank>)
+  set_tests_properties(spank.symbols PROPERTIES LABELS unit)
+
+  # Live Slurm 22.05 lab with the plugin, job_submit.lua and the launch gate.
+  add_test(NAME lab.spank COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lab/t-spank.sh
+           $<TARGET_FILE:topoplace> $<TARGET_FILE:topoplace_spank>)
+  set_tests_properties(lab.spank PROPERTIES LABELS lab TIMEOUT 1500 RUN_SERIAL TRUE SKIP_RETURN_CODE 77)
+endif()
