@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
+#include <tuple>
 
 #include <topo/builder.hpp>
 #include <topo/text_input.hpp>
@@ -250,164 +252,215 @@ Result<TopologyPtr> from_snapshot_json(std::string_view text, const std::string&
                         std::to_string(kSnapshotVersion) + ")",
                     source);
     }
-    TopologyBuilder b;
+    // The tables are in canonical order already: fill the model's vectors directly and
+    // let TopologyAccess::finish infer tiers, rails, groups and domains (no string maps,
+    // no re-sorting: this is what makes a 100k-GPU snapshot load in well under a second).
+    auto topo = std::make_shared<Topology>();
+    Topology& t = *topo;
+    auto& hosts = TopologyAccess::hosts(t);
+    auto& nics = TopologyAccess::nics(t);
+    auto& gpus = TopologyAccess::gpus(t);
+    auto& switches = TopologyAccess::switches(t);
+    auto& links = TopologyAccess::links(t);
+    auto& gpu_nic = TopologyAccess::gpu_nic(t);
+    auto& nvlinks = TopologyAccess::nvlinks(t);
+    std::vector<DeclaredDomain> declared;
     std::string stored_fp;
     std::string where;
     try {
         stored_fp = doc.value("fingerprint", "");
         where = "switches";
-        const json& sw = table_rows(doc, "switches", {"key", "name", "description", "ports", "tier", "provenance"});
-        std::vector<std::string> sw_keys;
-        for (const auto& r : sw) {
-            Switch s;
-            s.guid = r[0].get<std::string>();
-            s.name = r[1].get<std::string>();
-            s.description = r[2].get<std::string>();
-            s.num_ports = r[3].get<int>();
-            auto p = prov_from(r[5].get<std::string>());
-            if (!p) throw TableError{"switches: bad provenance"};
-            s.provenance = *p;
-            sw_keys.push_back(s.guid);
-            b.add_switch(std::move(s));
-        }
-        where = "hosts";
-        const json& hs = table_rows(doc, "hosts", {"name", "role", "sysimg_guid", "group", "provenance"});
-        std::vector<std::string> host_names;
-        for (const auto& r : hs) {
-            auto role = role_from(r[1].get<std::string>());
-            auto p = prov_from(r[4].get<std::string>());
-            if (!role || !p) throw TableError{"hosts: bad role or provenance for " + r[0].get<std::string>()};
-            host_names.push_back(r[0].get<std::string>());
-            b.add_host(host_names.back(), *role, r[2].get<std::string>(), *p);
-        }
-        auto host_at = [&](const json& v) -> const std::string& {
-            const auto i = v.get<long long>();
-            if (i < 0 || static_cast<std::size_t>(i) >= host_names.size()) {
-                throw TableError{"host index " + std::to_string(i) + " out of range"};
+        {
+            const json& sw = table_rows(doc, "switches", {"key", "name", "description", "ports", "tier", "provenance"});
+            switches.reserve(sw.size());
+            for (const auto& r : sw) {
+                Switch s;
+                s.guid = r[0].get<std::string>();
+                s.name = r[1].get<std::string>();
+                s.description = r[2].get<std::string>();
+                s.num_ports = r[3].get<int>();
+                auto p = prov_from(r[5].get<std::string>());
+                if (!p) throw TableError{"switches: bad provenance"};
+                s.provenance = *p;
+                switches.push_back(std::move(s));
             }
-            return host_names[static_cast<std::size_t>(i)];
-        };
-        auto switch_at = [&](const json& v) -> std::string {
+        }
+        auto switch_at = [&](const json& v) -> SwitchId {
             const auto i = v.get<long long>();
-            if (i == -1) return {};
-            if (i < 0 || static_cast<std::size_t>(i) >= sw_keys.size()) {
+            if (i == -1) return SwitchId{};
+            if (i < 0 || static_cast<std::size_t>(i) >= switches.size()) {
                 throw TableError{"switch index " + std::to_string(i) + " out of range"};
             }
-            return sw_keys[static_cast<std::size_t>(i)];
+            return SwitchId(static_cast<std::uint32_t>(i));
         };
+        auto host_at = [&](const json& v) -> std::uint32_t {
+            const auto i = v.get<long long>();
+            if (i < 0 || static_cast<std::size_t>(i) >= hosts.size()) {
+                throw TableError{"host index " + std::to_string(i) + " out of range"};
+            }
+            return static_cast<std::uint32_t>(i);
+        };
+        where = "hosts";
+        {
+            const json& hs = table_rows(doc, "hosts", {"name", "role", "sysimg_guid", "group", "provenance"});
+            hosts.reserve(hs.size());
+            for (const auto& r : hs) {
+                auto role = role_from(r[1].get<std::string>());
+                auto p = prov_from(r[4].get<std::string>());
+                if (!role || !p) throw TableError{"hosts: bad role or provenance for " + r[0].get<std::string>()};
+                Host h;
+                h.name = r[0].get<std::string>();
+                h.role = *role;
+                h.sysimg_guid = r[2].get<std::string>();
+                h.provenance = *p;
+                hosts.push_back(std::move(h));
+            }
+        }
         where = "nics";
-        const json& ns = table_rows(
-            doc, "nics",
-            {"host", "name", "guid", "pci_bus", "leaf", "leaf_port", "rate", "gbps", "numa", "rail", "provenance"});
-        std::vector<std::vector<std::string>> host_nic_names(host_names.size());
-        for (const auto& r : ns) {
-            Nic n;
-            const std::string& h = host_at(r[0]);
-            n.name = r[1].get<std::string>();
-            n.guid = r[2].get<std::string>();
-            n.pci_bus = r[3].get<std::string>();
-            n.leaf_port = r[5].get<int>();
-            n.rate = r[6].get<std::string>();
-            n.rate_gbps = r[7].get<double>();
-            n.numa = r[8].get<int>();
-            auto p = prov_from(r[10].get<std::string>());
-            if (!p) throw TableError{"nics: bad provenance"};
-            n.provenance = *p;
-            host_nic_names[static_cast<std::size_t>(r[0].get<long long>())].push_back(n.name);
-            b.add_nic(h, std::move(n), switch_at(r[4]));
+        {
+            const json& ns = table_rows(
+                doc, "nics",
+                {"host", "name", "guid", "pci_bus", "leaf", "leaf_port", "rate", "gbps", "numa", "rail", "provenance"});
+            nics.reserve(ns.size());
+            for (const auto& r : ns) {
+                Nic n;
+                const std::uint32_t hi = host_at(r[0]);
+                n.host = HostId(hi);
+                n.name = r[1].get<std::string>();
+                n.guid = r[2].get<std::string>();
+                n.pci_bus = r[3].get<std::string>();
+                n.leaf = switch_at(r[4]);
+                n.leaf_port = r[5].get<int>();
+                n.rate = r[6].get<std::string>();
+                n.rate_gbps = r[7].get<double>();
+                n.numa = r[8].get<int>();
+                auto p = prov_from(r[10].get<std::string>());
+                if (!p) throw TableError{"nics: bad provenance"};
+                n.provenance = *p;
+                hosts[hi].nics.emplace_back(static_cast<std::uint32_t>(nics.size()));
+                nics.push_back(std::move(n));
+            }
         }
         doc.erase("nics");  // free each table once consumed: keeps peak memory down
+        // NIC cables come first among the links, in NIC order (as TopologyBuilder makes them).
+        for (std::size_t i = 0; i < nics.size(); ++i) {
+            const Nic& n = nics[i];
+            if (!n.leaf.valid()) continue;
+            Link l;
+            l.kind = n.provenance == Provenance::Declared ? LinkKind::Declared : LinkKind::Ib;
+            l.nic = NicId(static_cast<std::uint32_t>(i));
+            l.a = n.leaf;
+            l.port_a = n.leaf_port;
+            l.gbps = n.rate_gbps;
+            l.rate = n.rate;
+            links.push_back(std::move(l));
+        }
         where = "gpus";
-        const json& gs = table_rows(
-            doc, "gpus", {"host", "index", "model", "pci_bus", "uuid", "numa", "nvl_domain", "nic_paths", "nvlinks"});
-        std::map<std::size_t, NodeDescription> locality;  // host index -> paths/nvlinks
-        auto gpu_pos = [](NodeDescription& nd, int index) {
-            for (std::size_t i = 0; i < nd.gpus.size(); ++i) {
-                if (nd.gpus[i].index == index) return static_cast<int>(i);
+        {
+            const json& gs = table_rows(
+                doc, "gpus", {"host", "index", "model", "pci_bus", "uuid", "numa", "nvl_domain", "nic_paths", "nvlinks"});
+            gpus.reserve(gs.size());
+            for (const auto& r : gs) {
+                Gpu g;
+                const std::uint32_t hi = host_at(r[0]);
+                g.host = HostId(hi);
+                g.index = r[1].get<int>();
+                g.model = r[2].get<std::string>();
+                g.pci_bus = r[3].get<std::string>();
+                g.uuid = r[4].get<std::string>();
+                g.numa = r[5].get<int>();
+                hosts[hi].gpus.emplace_back(static_cast<std::uint32_t>(gpus.size()));
+                gpus.push_back(std::move(g));
             }
-            NodeDescription::GpuDesc gd;
-            gd.index = index;
-            nd.gpus.push_back(gd);
-            nd.gpu_nic.resize(nd.gpus.size());
-            return static_cast<int>(nd.gpus.size() - 1);
-        };
-        for (const auto& r : gs) {
-            Gpu g;
-            const std::string& h = host_at(r[0]);
-            const auto hi = static_cast<std::size_t>(r[0].get<long long>());
-            g.index = r[1].get<int>();
-            g.model = r[2].get<std::string>();
-            g.pci_bus = r[3].get<std::string>();
-            g.uuid = r[4].get<std::string>();
-            g.numa = r[5].get<int>();
-            b.add_gpu(h, g);
-            const std::string& paths = r[7].get_ref<const std::string&>();
-            const std::string& links = r[8].get_ref<const std::string&>();
-            if (paths.empty() && links.empty()) continue;
-            NodeDescription& nd = locality[hi];
-            if (nd.nics.empty()) {
-                for (const auto& name : host_nic_names[hi]) nd.nics.push_back(NodeDescription::NicDesc{name, {}, {}, -1, 0});
-            }
-            const int me = gpu_pos(nd, g.index);
-            if (!paths.empty()) {
-                if (paths.size() != nd.nics.size()) {
-                    throw TableError{"gpus: nic_paths of " + h + " GPU " + std::to_string(g.index) + " has " +
-                                     std::to_string(paths.size()) + " letters for " + std::to_string(nd.nics.size()) +
-                                     " NICs"};
+            // Second pass: locality (NVLink peers may come later in the table).
+            for (std::size_t gi = 0; gi < gs.size(); ++gi) {
+                const json& r = gs[gi];
+                const Gpu& g = gpus[gi];
+                const Host& h = hosts[g.host.index()];
+                const std::string& paths = r[7].get_ref<const std::string&>();
+                const std::string& peers = r[8].get_ref<const std::string&>();
+                const GpuId me(static_cast<std::uint32_t>(gi));
+                if (!paths.empty()) {
+                    if (paths.size() != h.nics.size()) {
+                        throw TableError{"gpus: nic_paths of " + h.name + " GPU " + std::to_string(g.index) + " has " +
+                                         std::to_string(paths.size()) + " letters for " +
+                                         std::to_string(h.nics.size()) + " NICs"};
+                    }
+                    for (std::size_t j = 0; j < paths.size(); ++j) {
+                        auto pc = path_from_letter(paths[j]);
+                        if (!pc) throw TableError{"gpus: bad nic_paths letter '" + std::string(1, paths[j]) + "'"};
+                        gpu_nic.push_back(GpuNicPath{me, h.nics[j], *pc});
+                    }
                 }
-                std::vector<PathClass> row;
-                row.reserve(paths.size());
-                for (char c : paths) {
-                    auto pc = path_from_letter(c);
-                    if (!pc) throw TableError{"gpus: bad nic_paths letter '" + std::string(1, c) + "'"};
-                    row.push_back(*pc);
+                std::size_t start = 0;
+                while (start < peers.size()) {
+                    std::size_t end = peers.find(',', start);
+                    if (end == std::string::npos) end = peers.size();
+                    const std::string item = peers.substr(start, end - start);
+                    int peer = 0;
+                    int count = 0;
+                    double gbps = 0;
+                    char tail = 0;
+                    if (std::sscanf(item.c_str(), "%d:%d:%lf%c", &peer, &count, &gbps, &tail) != 3) {
+                        throw TableError{"gpus: bad nvlinks entry \"" + item + "\" for " + h.name + " GPU " +
+                                         std::to_string(g.index)};
+                    }
+                    std::optional<GpuId> other;
+                    for (auto id : h.gpus) {
+                        if (gpus[id.index()].index == peer) other = id;
+                    }
+                    if (!other || *other == me) {
+                        throw TableError{"gpus: nvlinks entry \"" + item + "\" of " + h.name + " GPU " +
+                                         std::to_string(g.index) + " names no other GPU of that host"};
+                    }
+                    nvlinks.push_back(NvLinkPair{std::min(me, *other), std::max(me, *other), count, gbps});
+                    start = end + 1;
                 }
-                nd.gpu_nic[static_cast<std::size_t>(me)] = std::move(row);
-            }
-            std::size_t start = 0;
-            while (start < links.size()) {
-                std::size_t end = links.find(',', start);
-                if (end == std::string::npos) end = links.size();
-                const std::string item = links.substr(start, end - start);
-                int peer = 0;
-                int count = 0;
-                double gbps = 0;
-                char tail = 0;
-                if (std::sscanf(item.c_str(), "%d:%d:%lf%c", &peer, &count, &gbps, &tail) != 3) {
-                    throw TableError{"gpus: bad nvlinks entry \"" + item + "\" for " + h + " GPU " +
-                                     std::to_string(g.index)};
-                }
-                const int other = gpu_pos(nd, peer);
-                nd.nvlinks.push_back(NodeDescription::NvPair{me, other, count, gbps});
-                start = end + 1;
             }
         }
         doc.erase("gpus");
+        auto by_pair = [](const GpuNicPath& x, const GpuNicPath& y) { return std::tie(x.gpu, x.nic) < std::tie(y.gpu, y.nic); };
+        if (!std::is_sorted(gpu_nic.begin(), gpu_nic.end(), by_pair)) std::stable_sort(gpu_nic.begin(), gpu_nic.end(), by_pair);
+        std::stable_sort(nvlinks.begin(), nvlinks.end(),
+                         [](const NvLinkPair& x, const NvLinkPair& y) { return std::tie(x.a, x.b) < std::tie(y.a, y.b); });
+        nvlinks.erase(std::unique(nvlinks.begin(), nvlinks.end(),
+                                  [](const NvLinkPair& x, const NvLinkPair& y) { return x.a == y.a && x.b == y.b; }),
+                      nvlinks.end());
         where = "links";
-        const json& ls = table_rows(doc, "links", {"a", "port_a", "b", "port_b", "gbps", "rate", "kind"});
-        for (const auto& r : ls) {
-            auto k = link_kind_from(r[6].get<std::string>());
-            if (!k) throw TableError{"links: bad kind"};
-            const std::string a = switch_at(r[0]);
-            const std::string c = switch_at(r[2]);
-            if (a.empty() || c.empty()) throw TableError{"links: switch index -1"};
-            b.add_switch_link(a, r[1].get<int>(), c, r[3].get<int>(), r[4].get<double>(), r[5].get<std::string>(), *k);
-        }
-        for (auto& [hi, nd] : locality) {
-            nd.source = source;
-            b.apply_node_description(host_names[hi], std::move(nd));
+        {
+            const json& ls = table_rows(doc, "links", {"a", "port_a", "b", "port_b", "gbps", "rate", "kind"});
+            for (const auto& r : ls) {
+                auto k = link_kind_from(r[6].get<std::string>());
+                if (!k) throw TableError{"links: bad kind"};
+                Link l;
+                l.kind = *k;
+                l.a = switch_at(r[0]);
+                l.b = switch_at(r[2]);
+                if (!l.a.valid() || !l.b.valid()) throw TableError{"links: switch index -1"};
+                if (l.a == l.b) throw TableError{"links: switch " + switches[l.a.index()].guid + " cabled to itself"};
+                l.port_a = r[1].get<int>();
+                l.port_b = r[3].get<int>();
+                l.gbps = r[4].get<double>();
+                l.rate = r[5].get<std::string>();
+                links.push_back(std::move(l));
+            }
         }
         where = "nvl_domains";
-        const json& ds = table_rows(doc, "nvl_domains", {"name", "multi_node", "usable_hosts", "hosts", "gpus"});
-        for (const auto& r : ds) {
-            if (!r[1].get<bool>()) continue;  // per-host islands are derived from nvlinks
-            std::vector<std::string> members;
-            for (const auto& h : r[3]) members.push_back(host_at(h));
-            b.add_nvl_domain(r[0].get<std::string>(), members, r[2].get<int>());
+        {
+            const json& ds = table_rows(doc, "nvl_domains", {"name", "multi_node", "usable_hosts", "hosts", "gpus"});
+            for (const auto& r : ds) {
+                if (!r[1].get<bool>()) continue;  // per-host islands are derived from nvlinks
+                DeclaredDomain d;
+                d.name = r[0].get<std::string>();
+                d.usable_hosts = r[2].get<int>();
+                for (const auto& h : r[3]) d.hosts.emplace_back(host_at(h));
+                std::sort(d.hosts.begin(), d.hosts.end());
+                declared.push_back(std::move(d));
+            }
         }
         if (doc.contains("warnings") && doc["warnings"].is_array()) {
             for (const auto& w : doc["warnings"]) {
-                if (w.is_string()) b.warn(w.get<std::string>());
+                if (w.is_string()) TopologyAccess::warnings(t).push_back(w.get<std::string>());
             }
         }
     } catch (const TableError& e) {
@@ -415,19 +468,20 @@ Result<TopologyPtr> from_snapshot_json(std::string_view text, const std::string&
     } catch (const json::exception& e) {
         return fail(Errc::Parse, "table \"" + where + "\": " + e.what(), source);
     }
-    auto t = std::move(b).freeze();
-    if (!t) {
-        Error e = std::move(t).error();
+    doc = json();
+    auto done = TopologyAccess::finish(std::move(topo), declared);
+    if (!done) {
+        Error e = std::move(done).error();
         e.file = source;
         return fail(std::move(e));
     }
-    if (!stored_fp.empty() && stored_fp != (*t)->fingerprint()) {
+    if (!stored_fp.empty() && stored_fp != (*done)->fingerprint()) {
         return fail(Errc::Parse,
-                    "fingerprint mismatch: file says " + stored_fp + ", content hashes to " + (*t)->fingerprint() +
+                    "fingerprint mismatch: file says " + stored_fp + ", content hashes to " + (*done)->fingerprint() +
                         " (edited by hand, or written by an incompatible version)",
                     source);
     }
-    return t;
+    return done;
 }
 
 Result<TopologyPtr> load_snapshot(const std::string& path) {

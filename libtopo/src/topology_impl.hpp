@@ -31,5 +31,32 @@ struct Topology::Impl {
     [[nodiscard]] std::vector<std::uint32_t> bfs(const std::vector<SwitchId>& sources) const;
 };
 
+/// A multi-node NVLink domain declared by a cluster file (or stored in a snapshot).
+struct DeclaredDomain {
+    std::string name;
+    int usable_hosts = 0;
+    std::vector<HostId> hosts;  ///< sorted
+};
+
+/// libtopo-internal access to a Topology under construction. Two producers fill the
+/// entity vectors in canonical order (TopologyBuilder::freeze from raw inputs, the
+/// snapshot loader straight from its tables); finish() then infers everything else
+/// (tiers, rails, leaf groups, NVLink islands, indexes, fingerprint) the same way.
+struct TopologyAccess {
+    static std::vector<Host>& hosts(Topology& t) { return t.hosts_; }
+    static std::vector<Gpu>& gpus(Topology& t) { return t.gpus_; }
+    static std::vector<Nic>& nics(Topology& t) { return t.nics_; }
+    static std::vector<Switch>& switches(Topology& t) { return t.switches_; }
+    static std::vector<Link>& links(Topology& t) { return t.links_; }
+    static std::vector<GpuNicPath>& gpu_nic(Topology& t) { return t.gpu_nic_; }
+    static std::vector<NvLinkPair>& nvlinks(Topology& t) { return t.nvlinks_; }
+    static std::vector<std::string>& warnings(Topology& t) { return t.warnings_; }
+    static Topology::Impl& impl(Topology& t) { return *t.impl_; }
+
+    /// Expects: switches, hosts (with nics/gpus lists), nics (host, leaf), gpus, links
+    /// (NIC links first, then switch cables with a < b, sorted), gpu_nic sorted by
+    /// (gpu, nic), nvlinks sorted by (a, b) and unique. Overwrites every inferred field.
+    static Result<TopologyPtr> finish(std::shared_ptr<Topology> topo, const std::vector<DeclaredDomain>& declared);
+};
 
 }  // namespace topo

@@ -149,6 +149,7 @@ struct Summary {
 };
 
 class TopologyBuilder;
+struct TopologyAccess;  // private to libtopo (src/topology_impl.hpp)
 
 class Topology {
 public:
@@ -216,6 +217,7 @@ public:
 
 private:
     friend class TopologyBuilder;
+    friend struct TopologyAccess;
     std::vector<Host> hosts_;
     std::vector<Gpu> gpus_;
     std::vector<Nic> nics_;

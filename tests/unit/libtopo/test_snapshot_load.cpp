@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: Apache-2.0
+// The snapshot loader fills the model straight from its tables (no TopologyBuilder).
+// For every real input we import, the loaded model must be the one that was saved:
+// same fingerprint, byte-identical re-serialisation, same answers to queries.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <topo/builder.hpp>
+#include <topo/cluster_spec.hpp>
+#include <topo/ib_fabric.hpp>
+#include <topo/nvidia_smi_topo.hpp>
+#include <topo/snapshot.hpp>
+#ifdef TOPO_HAVE_HWLOC
+#include <topo/hwloc_reader.hpp>
+#endif
+
+namespace fs = std::filesystem;
+using namespace topo;
+
+namespace {
+
+std::vector<std::string> files_in(const std::string& dir) {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(std::string(TOPO_FIXTURES) + "/" + dir)) out.push_back(e.path().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+void expect_round_trip(const Topology& t, const std::string& what) {
+    SCOPED_TRACE(what);
+    const std::string js = to_snapshot_json(t);
+    auto back = from_snapshot_json(js, what + ".json");
+    ASSERT_TRUE(back) << back.error().to_string();
+    const Topology& u = **back;
+    EXPECT_EQ(u.fingerprint(), t.fingerprint());
+    EXPECT_EQ(to_snapshot_json(u), js);
+    ASSERT_EQ(u.hosts().size(), t.hosts().size());
+    EXPECT_EQ(u.tiers(), t.tiers());
+    EXPECT_EQ(u.rails(), t.rails());
+    EXPECT_EQ(u.groups().size(), t.groups().size());
+    for (std::size_t i = 0; i < t.groups().size(); ++i) {
+        EXPECT_EQ(u.groups()[i].hosts, t.groups()[i].hosts);
+        EXPECT_EQ(u.groups()[i].leaves, t.groups()[i].leaves);
+    }
+    for (std::size_t i = 0; i < t.hosts().size(); i += 1 + t.hosts().size() / 50) {
+        const HostId a(static_cast<std::uint32_t>(i));
+        const HostId b(static_cast<std::uint32_t>(t.hosts().size() - 1 - i));
+        EXPECT_EQ(u.leaves_of(a), t.leaves_of(a));
+        EXPECT_EQ(u.lowest_common_tier(a, b), t.lowest_common_tier(a, b));
+        EXPECT_EQ(u.hop_count(a, b), t.hop_count(a, b));
+        EXPECT_EQ(u.find_host(t.host(a).name), std::optional<HostId>(a));
+    }
+    for (std::size_t g = 0; g < t.gpus().size(); ++g) {
+        const GpuId id(static_cast<std::uint32_t>(g));
+        EXPECT_EQ(u.nearest_nics(id), t.nearest_nics(id));
+        EXPECT_EQ(u.nvl_domain_of(id), t.nvl_domain_of(id));
+    }
+}
+
+}  // namespace
+
+TEST(SnapshotLoad, EveryIbnetdiscoverFixtureRoundTrips) {
+    int n = 0;
+    for (const auto& path : files_in("ibnetdiscover")) {
+        if (path.ends_with(".map") || path.ends_with("spine.txt") || path.find("single-ca") != std::string::npos) continue;
+        auto fabric = read_ibnetdiscover_file(path);
+        ASSERT_TRUE(fabric) << fabric.error().to_string();
+        TopologyBuilder b;
+        ASSERT_TRUE(import_ib_fabric(*fabric, {}, b)) << path;
+        auto t = std::move(b).freeze();
+        ASSERT_TRUE(t) << t.error().to_string();
+        expect_round_trip(**t, path);
+        ++n;
+    }
+    EXPECT_GE(n, 11);
+}
+
+TEST(SnapshotLoad, ClusterSpecsRoundTrip) {
+    int n = 0;
+    for (const auto& path : files_in("specs")) {
+        TopologyBuilder b;
+        auto st = load_cluster_spec(path, b);
+        ASSERT_TRUE(st) << st.error().to_string();
+        auto t = std::move(b).freeze();
+        ASSERT_TRUE(t) << t.error().to_string();
+        if (path.find("nvl72") != std::string::npos) EXPECT_EQ((*t)->nvl_domains().size(), 4U) << path;
+        expect_round_trip(**t, path);
+        ++n;
+    }
+    EXPECT_GE(n, 2);
+}
+
+TEST(SnapshotLoad, NodeLocalityRoundTrips) {
+    std::vector<std::pair<std::string, Result<NodeDescription>>> nodes;
+    for (const auto& path : files_in("nvidia-smi-topo")) nodes.emplace_back(path, read_nvidia_smi_topo_file(path));
+#ifdef TOPO_HAVE_HWLOC
+    for (const auto& path : files_in("hwloc")) nodes.emplace_back(path, read_hwloc_xml(path));
+#endif
+    ASSERT_GE(nodes.size(), 6U);
+    for (auto& [path, nd] : nodes) {
+        ASSERT_TRUE(nd) << nd.error().to_string();
+        TopologyBuilder b;
+        b.add_host("node1", HostRole::Compute);
+        b.apply_node_description("node1", std::move(*nd));
+        auto t = std::move(b).freeze();
+        ASSERT_TRUE(t) << t.error().to_string();
+        expect_round_trip(**t, path);
+    }
+}
+
+TEST(SnapshotLoad, CorruptTablesAreParseErrorsNotCrashes) {
+    TopologyBuilder b;
+    ASSERT_TRUE(load_cluster_spec(std::string(TOPO_FIXTURES) + "/specs/dgx-h100-3tier.yaml", b));
+    auto t = std::move(b).freeze();
+    ASSERT_TRUE(t);
+    const std::string good = to_snapshot_json(**t);
+    auto mutate = [&](const std::string& from, const std::string& to) {
+        std::string s = good;
+        const auto p = s.find(from);
+        EXPECT_NE(p, std::string::npos) << from;
+        if (p != std::string::npos) s.replace(p, from.size(), to);
+        return from_snapshot_json(s, "bad.json");
+    };
+    // a NIC row pointing at host 99999, a link to switch 99999, a GPU row with a bad host
+    const auto nics_at = good.find("\"nics\"");
+    const auto row = good.find("[0,", nics_at);
+    ASSERT_NE(row, std::string::npos);
+    std::string s = good;
+    s.replace(row, 3, "[99999,");
+    auto r = from_snapshot_json(s, "bad.json");
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, Errc::Parse);
+    EXPECT_NE(r.error().to_string().find("bad.json"), std::string::npos);
+    EXPECT_NE(r.error().message.find("out of range"), std::string::npos) << r.error().message;
+    auto m = mutate("\"kind\"]", "\"colour\"]");
+    ASSERT_FALSE(m);
+    EXPECT_EQ(m.error().code, Errc::Parse);
+}
