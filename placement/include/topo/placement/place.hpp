@@ -7,6 +7,7 @@
 /// filled in.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,6 +55,37 @@ struct Placement {
     int lower_bound_tier = 0;                ///< lowest tier any placement could stay under now
     std::vector<DomainId> nvl_domains;       ///< NVLink domains touched (multi-node ones)
     std::string explanation;                 ///< short human text (one or a few lines)
+    /// Distinct switches of the Slurm-style tree touched, per level: [0] = leaf groups,
+    /// [1] = spines (level-1 switches, merged per pod as in topology.conf), ...
+    std::vector<int> switches_per_level;
+    int total_gpus = 0;                      ///< GPUs given to the job (sum over gpus)
+    /// Request parts this policy cannot express and ignored (baselines only: Slurm 22.05
+    /// tree has no NVLink domains or segments), e.g. "one_nvl_domain"; empty for topo.
+    std::vector<std::string> ignored;
+};
+
+/// A topology with its placement indexes built once (Slurm-style switch tree, switch
+/// distances, per-group host lists). Build one per Topology and reuse it: place() on a
+/// Placer costs microseconds; the free function below builds a Placer every call.
+/// The Topology must outlive the Placer. Thread-safe for concurrent const use.
+class Placer {
+public:
+    explicit Placer(const Topology& topo);
+    ~Placer();
+    Placer(Placer&&) noexcept;
+    Placer& operator=(Placer&&) noexcept;
+    Placer(const Placer&) = delete;
+    Placer& operator=(const Placer&) = delete;
+
+    [[nodiscard]] Result<Placement> place(const ClusterState& state, const Request& req,
+                                          Policy policy = Policy::Topo) const;
+    [[nodiscard]] const Topology& topology() const noexcept { return *topo_; }
+
+    struct Index;  // private
+
+private:
+    const Topology* topo_;
+    std::unique_ptr<Index> idx_;
 };
 
 /// Choose hosts for `req` on `state`.

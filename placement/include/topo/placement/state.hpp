@@ -23,6 +23,9 @@ struct HostState {
     int free_gpus = -1;         ///< -1 = all the host's GPUs are free
     bool unhealthy = false;     ///< flagged by the health store
     std::string reason;         ///< drain/health reason, if any
+    int total_gpus = -1;        ///< GPUs the host has (-1 = as many as the topology knows);
+                                ///< set from scontrol Gres= when the snapshot has no GPUs
+    std::vector<int> busy_gpus; ///< GPU indices known in use (GresUsed IDX:), sorted
 };
 
 class ClusterState {
@@ -37,7 +40,10 @@ public:
 
     /// GPUs free on a host now (the host's GPU count when free_gpus == -1).
     [[nodiscard]] int free_gpus(const Topology& topo, HostId h) const;
-    /// Can the host take work at all (not drained/down/unknown/unhealthy)?
+    /// GPUs the host has (HostState::total_gpus, else the topology's count).
+    [[nodiscard]] int total_gpus(const Topology& topo, HostId h) const;
+    /// Can the host take work at all (not drained/down/unknown/unhealthy)? Busy
+    /// (alloc/mixed) hosts are "available" here; place() decides what fits on them.
     [[nodiscard]] bool available(HostId h) const;
 
 private:

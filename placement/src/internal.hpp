@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: Apache-2.0
+// Private to topo_placement: the placement indexes and the per-call working set.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <topo/placement/place.hpp>
+
+namespace topo::placement {
+
+/// Built once per Topology.
+///
+/// The switch tree is the one Slurm sees in the topology.conf that slurm-conf/ writes:
+/// level 0 = one "leaf" per leaf group (hosts sharing the same leaf switches, i.e. one
+/// scalable unit of a rail-optimized fabric); level k = physical tier-k switches merged
+/// by the set of level k-1 switches they reach; a synthetic root above a connected part
+/// with several tops. Indexes: sw[0..leaves) are the leaves.
+struct Placer::Index {
+    struct Sw {
+        int level = 0;
+        int parent = -1;                ///< Slurm's switch_record_t.parent (last listed parent)
+        std::vector<int> children;      ///< switch indexes of the level below
+        std::vector<int> leaves;        ///< leaf indexes below (sorted); itself for a leaf
+        std::string name;               ///< for explanations
+        GroupId group;                  ///< leaves: the leaf group
+    };
+    struct Domain {
+        DomainId id;
+        std::string name;
+        std::vector<std::uint32_t> hosts;  ///< placeable hosts, id order
+        int usable = 0;                    ///< most hosts one job may take (0 = all)
+    };
+
+    int n_hosts = 0;
+    int n_leaves = 0;
+    int top_level = 0;
+    std::vector<Sw> sw;
+    std::vector<int> dist;                  ///< sw x sw hop distance (Slurm switches_dist)
+    std::vector<int> leaf_of_host;          ///< -1 = not placeable
+    std::vector<int> domain_of_host;        ///< index into domains, -1 = none
+    std::vector<std::uint8_t> all_rails;    ///< host has a NIC on every rail
+    std::vector<std::vector<std::uint32_t>> leaf_hosts;  ///< placeable hosts per leaf, id order
+    std::vector<int> leaf_switch_count;     ///< physical leaf switches of each leaf group
+    std::vector<int> component;             ///< per leaf: connected part
+    std::vector<int> by_level_order;        ///< switch indexes sorted by (level, index)
+    std::vector<Domain> domains;            ///< multi-node NVLink domains
+    bool uniform_leaf_switches = true;
+
+    int d(int a, int b) const { return dist[static_cast<std::size_t>(a) * sw.size() + static_cast<std::size_t>(b)]; }
+};
+
+/// What one unit of demand is.
+enum class UnitMode : std::uint8_t {
+    Nodes,     ///< one unit = one host
+    Segments,  ///< one unit = `segment` hosts inside one leaf group (and NVLink domain)
+    Gpus,      ///< one unit = one GPU (shared, total_gpus, no per-node count)
+};
+
+/// The request, normalised, plus per-host eligibility and unit capacity for one call.
+struct Work {
+    const Topology* topo = nullptr;
+    const Placer::Index* ix = nullptr;
+    const ClusterState* state = nullptr;
+    Request req;
+    UnitMode mode = UnitMode::Nodes;
+    int nodes = 0;        ///< hosts wanted (Nodes/Segments modes)
+    int gpn = 0;          ///< GPUs needed per host (0 = none)
+    int demand = 0;       ///< units wanted
+    int seg = 1;          ///< hosts per segment
+    bool ideal = false;   ///< evaluate on an idle, healthy cluster (Unsatisfiable test)
+    std::vector<std::uint8_t> excluded;   ///< per host
+    std::vector<int> host_units;          ///< per host: units it can give (0 = not eligible)
+    std::vector<int> leaf_cap;            ///< per leaf: units available
+    int restrict_domain = -1;             ///< only hosts of this domain (one_nvl_domain)
+};
+
+/// A policy's answer before the common finishing (sorting, metrics, bounds).
+struct Choice {
+    std::vector<std::uint32_t> hosts;
+    std::vector<int> gpus_per_host;  ///< parallel to hosts: GPUs to give (0 = none)
+    std::string why;                 ///< policy-specific part of the explanation
+};
+
+/// Fill host_units and leaf_cap for `w` (state-aware unless w.ideal).
+void compute_caps(Work& w);
+/// Units a host can give in `w`.
+int host_units(const Work& w, std::uint32_t h);
+/// Take `units` from leaf `leaf` (best fit inside the leaf); appends to `c`.
+int take_from_leaf(const Work& w, int leaf, int units, Choice& c);
+
+/// Policies. Return false when the request cannot be placed on `w`.
+bool choose_topo(const Work& w, Choice& c);
+bool choose_slurm_tree(const Work& w, Choice& c);
+bool choose_linear(const Work& w, Choice& c);
+
+/// Lower bounds on w's caps: fewest leaves (groups) with enough units in one connected
+/// part, and the lowest level of a switch that holds enough units (-1: none fits).
+struct Bounds {
+    int groups = -1;
+    int tier = -1;
+    int leaf_switches = -1;
+};
+Bounds lower_bounds(const Work& w);
+
+}  // namespace topo::placement

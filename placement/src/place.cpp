@@ -1,0 +1,579 @@
+// SPDX-License-Identifier: Apache-2.0
+// place(): request normalisation, unit capacities, the common finishing of a placement
+// (metrics, lower bounds, explanation) and the Unsatisfiable/Busy distinction.
+#include <topo/placement/place.hpp>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <set>
+#include <sstream>
+
+#include "internal.hpp"
+
+namespace topo::placement {
+
+const char* policy_name(Policy p) noexcept {
+    switch (p) {
+        case Policy::Topo: return "topo";
+        case Policy::SlurmTree: return "slurm-tree";
+        case Policy::Linear: return "linear";
+    }
+    return "topo";
+}
+
+Result<Policy> policy_from_name(std::string_view s) {
+    if (s == "topo") return Policy::Topo;
+    if (s == "slurm-tree" || s == "slurm_tree" || s == "tree") return Policy::SlurmTree;
+    if (s == "linear") return Policy::Linear;
+    return fail(Errc::InvalidArgument, "unknown policy \"" + std::string(s) + "\" (topo, slurm-tree, linear)");
+}
+
+// ------------------------------------------------------------------ unit capacities
+
+int host_units(const Work& w, std::uint32_t h) {
+    const auto& ix = *w.ix;
+    if (ix.leaf_of_host[h] < 0 || w.excluded[h] != 0) return 0;
+    if (w.req.rail_aligned && ix.all_rails[h] == 0) return 0;
+    if (w.restrict_domain >= 0 && ix.domain_of_host[h] != w.restrict_domain) return 0;
+    const HostId id{h};
+    const int total = w.state->total_gpus(*w.topo, id);
+    if (w.gpn > total) return 0;
+    if (w.ideal) return w.mode == UnitMode::Gpus ? total : 1;
+    if (!w.state->available(id)) return 0;
+    const auto st = w.state->at(id).state;
+    if (w.req.exclusive) {
+        if (st != NodeState::Idle) return 0;
+        return w.mode == UnitMode::Gpus ? total : 1;
+    }
+    if (st != NodeState::Idle && st != NodeState::Mixed) return 0;
+    const int free = st == NodeState::Idle ? total : w.state->free_gpus(*w.topo, id);
+    if (w.gpn > free) return 0;
+    if (w.mode == UnitMode::Gpus) return free;
+    return 1;
+}
+
+namespace {
+
+/// Eligible hosts of a leaf grouped in segment cells (by multi-node NVLink domain).
+std::vector<std::vector<std::uint32_t>> leaf_cells(const Work& w, int leaf) {
+    const auto& ix = *w.ix;
+    std::map<int, std::vector<std::uint32_t>> by_dom;
+    for (auto h : ix.leaf_hosts[static_cast<std::size_t>(leaf)]) {
+        if (w.host_units[h] > 0) by_dom[ix.domain_of_host[h]].push_back(h);
+    }
+    std::vector<std::vector<std::uint32_t>> out;
+    for (auto& [d, hs] : by_dom) {
+        if (d >= 0) {
+            const int usable = ix.domains[static_cast<std::size_t>(d)].usable;
+            if (usable > 0 && static_cast<int>(hs.size()) > usable) hs.resize(static_cast<std::size_t>(usable));
+        }
+        out.push_back(std::move(hs));
+    }
+    return out;
+}
+
+}  // namespace
+
+void compute_caps(Work& w) {
+    const auto& ix = *w.ix;
+    w.host_units.assign(static_cast<std::size_t>(ix.n_hosts), 0);
+    w.leaf_cap.assign(static_cast<std::size_t>(ix.n_leaves), 0);
+    for (int l = 0; l < ix.n_leaves; ++l) {
+        int cap = 0;
+        for (auto h : ix.leaf_hosts[static_cast<std::size_t>(l)]) {
+            const int u = host_units(w, h);
+            w.host_units[h] = u;
+            cap += u;
+        }
+        if (w.mode == UnitMode::Segments) {
+            cap = 0;
+            for (const auto& cell : leaf_cells(w, l)) cap += static_cast<int>(cell.size()) / w.seg;
+        }
+        w.leaf_cap[static_cast<std::size_t>(l)] = cap;
+    }
+}
+
+int take_from_leaf(const Work& w, int leaf, int units, Choice& c) {
+    const auto& ix = *w.ix;
+    if (units <= 0) return 0;
+    const auto& hs = ix.leaf_hosts[static_cast<std::size_t>(leaf)];
+    int taken = 0;
+    switch (w.mode) {
+        case UnitMode::Nodes: {
+            std::vector<std::uint32_t> el;
+            for (auto h : hs) {
+                if (w.host_units[h] > 0) el.push_back(h);
+            }
+            if (!w.req.exclusive && w.gpn > 0 && !w.ideal) {
+                // Best fit: hosts with the fewest free GPUs that still fit first, so
+                // whole hosts stay whole.
+                std::stable_sort(el.begin(), el.end(), [&](auto a, auto b) {
+                    return w.state->free_gpus(*w.topo, HostId{a}) < w.state->free_gpus(*w.topo, HostId{b});
+                });
+            }
+            for (auto h : el) {
+                if (taken == units) break;
+                c.hosts.push_back(h);
+                c.gpus_per_host.push_back(w.gpn > 0 ? w.gpn
+                                          : w.req.exclusive ? w.state->total_gpus(*w.topo, HostId{h})
+                                                            : 0);
+                ++taken;
+            }
+            break;
+        }
+        case UnitMode::Segments: {
+            auto cells = leaf_cells(w, leaf);
+            std::vector<int> cap(cells.size());
+            for (std::size_t i = 0; i < cells.size(); ++i) cap[i] = static_cast<int>(cells[i].size()) / w.seg;
+            std::vector<std::size_t> pos(cells.size(), 0);
+            while (taken < units) {
+                const int r = units - taken;
+                // smallest cell that holds all r segments, else the largest cell
+                int pick = -1;
+                for (std::size_t i = 0; i < cells.size(); ++i) {
+                    if (cap[i] >= r && (pick < 0 || cap[i] < cap[static_cast<std::size_t>(pick)])) pick = static_cast<int>(i);
+                }
+                if (pick < 0) {
+                    for (std::size_t i = 0; i < cells.size(); ++i) {
+                        if (cap[i] > 0 && (pick < 0 || cap[i] > cap[static_cast<std::size_t>(pick)])) pick = static_cast<int>(i);
+                    }
+                }
+                if (pick < 0) break;
+                const auto p = static_cast<std::size_t>(pick);
+                const int k = std::min(cap[p], r);
+                for (int s = 0; s < k * w.seg; ++s) {
+                    const auto h = cells[p][pos[p]++];
+                    c.hosts.push_back(h);
+                    c.gpus_per_host.push_back(w.gpn > 0 ? w.gpn
+                                              : w.req.exclusive ? w.state->total_gpus(*w.topo, HostId{h})
+                                                                : 0);
+                }
+                cap[p] -= k;
+                taken += k;
+            }
+            break;
+        }
+        case UnitMode::Gpus: {
+            std::vector<std::pair<int, std::uint32_t>> el;  // free, host
+            for (auto h : hs) {
+                if (w.host_units[h] > 0) el.emplace_back(w.host_units[h], h);
+            }
+            std::vector<bool> used(el.size(), false);
+            while (taken < units) {
+                const int r = units - taken;
+                int pick = -1;
+                for (std::size_t i = 0; i < el.size(); ++i) {  // best fit for the rest
+                    if (!used[i] && el[i].first >= r && (pick < 0 || el[i].first < el[static_cast<std::size_t>(pick)].first)) {
+                        pick = static_cast<int>(i);
+                    }
+                }
+                if (pick < 0) {  // else the host with most free GPUs
+                    for (std::size_t i = 0; i < el.size(); ++i) {
+                        if (!used[i] && (pick < 0 || el[i].first > el[static_cast<std::size_t>(pick)].first)) pick = static_cast<int>(i);
+                    }
+                }
+                if (pick < 0) break;
+                const auto p = static_cast<std::size_t>(pick);
+                used[p] = true;
+                const int k = std::min(el[p].first, r);
+                c.hosts.push_back(el[p].second);
+                c.gpus_per_host.push_back(k);
+                taken += k;
+            }
+            break;
+        }
+    }
+    return taken;
+}
+
+// ------------------------------------------------------------------ bounds
+
+Bounds lower_bounds(const Work& w) {
+    const auto& ix = *w.ix;
+    Bounds b;
+    std::vector<int> caps;
+    int best_root = -1;
+    for (int x : ix.by_level_order) {
+        const auto& s = ix.sw[static_cast<std::size_t>(x)];
+        if (w.req.max_tier >= 0 && s.level > w.req.max_tier) continue;
+        caps.clear();
+        long total = 0;
+        for (int l : s.leaves) {
+            const int cp = w.leaf_cap[static_cast<std::size_t>(l)];
+            if (cp > 0) {
+                caps.push_back(cp);
+                total += cp;
+            }
+        }
+        if (total < w.demand) continue;
+        if (b.tier < 0) b.tier = s.level;
+        std::sort(caps.begin(), caps.end(), std::greater<>());
+        int mg = 0;
+        long acc = 0;
+        while (acc < w.demand) acc += caps[static_cast<std::size_t>(mg++)];
+        if (b.groups < 0 || mg < b.groups) {
+            b.groups = mg;
+            best_root = x;
+        }
+    }
+    if (b.groups < 0) return b;
+    if (ix.uniform_leaf_switches) {
+        b.leaf_switches = b.groups * (ix.leaf_switch_count.empty() ? 1 : ix.leaf_switch_count.front());
+        return b;
+    }
+    // Leaf groups with different numbers of leaf switches: fewest switches is a 0/1
+    // knapsack (min sum of switch counts with enough units), solved exactly per
+    // allowed top switch.
+    int best = -1;
+    for (int x : ix.by_level_order) {
+        const auto& s = ix.sw[static_cast<std::size_t>(x)];
+        if (w.req.max_tier >= 0 && s.level > w.req.max_tier) continue;
+        if (s.parent >= 0 && !(w.req.max_tier >= 0 && ix.sw[static_cast<std::size_t>(s.parent)].level > w.req.max_tier)) {
+            continue;  // only the highest allowed switches
+        }
+        const int D = w.demand;
+        std::vector<int> dp(static_cast<std::size_t>(D) + 1, -1);  // units (capped) -> min switches
+        dp[0] = 0;
+        for (int l : s.leaves) {
+            const int cp = w.leaf_cap[static_cast<std::size_t>(l)];
+            if (cp <= 0) continue;
+            const int wt = ix.leaf_switch_count[static_cast<std::size_t>(l)];
+            for (int u = D; u >= 0; --u) {
+                if (dp[static_cast<std::size_t>(u)] < 0) continue;
+                const int nu = std::min(D, u + cp);
+                const int v = dp[static_cast<std::size_t>(u)] + wt;
+                if (dp[static_cast<std::size_t>(nu)] < 0 || v < dp[static_cast<std::size_t>(nu)]) dp[static_cast<std::size_t>(nu)] = v;
+            }
+        }
+        if (dp[static_cast<std::size_t>(D)] >= 0 && (best < 0 || dp[static_cast<std::size_t>(D)] < best)) best = dp[static_cast<std::size_t>(D)];
+    }
+    (void)best_root;
+    b.leaf_switches = best;
+    return b;
+}
+
+// ------------------------------------------------------------------ finishing
+
+namespace {
+
+std::vector<int> pick_gpu_indices(const Work& w, std::uint32_t h, int k) {
+    std::vector<int> out;
+    if (k <= 0) return out;
+    const HostId id{h};
+    const int total = w.state->total_gpus(*w.topo, id);
+    const auto& busy = w.state->at(id).busy_gpus;
+    for (int g = 0; g < total && static_cast<int>(out.size()) < k; ++g) {
+        if (!std::binary_search(busy.begin(), busy.end(), g)) out.push_back(g);
+    }
+    return out;
+}
+
+Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
+    const auto& ix = *w.ix;
+    const Topology& t = *w.topo;
+    Placement p;
+    p.policy = policy;
+    // hosts in natural (= id) order, GPUs with them
+    std::vector<std::size_t> order(c.hosts.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::sort(order.begin(), order.end(), [&](auto a, auto b2) { return c.hosts[a] < c.hosts[b2]; });
+    int gpus_left = w.req.total_gpus > 0 ? w.req.total_gpus : -1;
+    for (auto i : order) {
+        const auto h = c.hosts[i];
+        int k = c.gpus_per_host[i];
+        if (gpus_left >= 0) {
+            k = std::min(k, gpus_left);
+            gpus_left -= k;
+        }
+        p.hosts.push_back(HostId{h});
+        p.gpus.push_back(pick_gpu_indices(w, h, k));
+        p.total_gpus += static_cast<int>(p.gpus.back().size());
+    }
+    // leaves and groups
+    std::vector<int> count(static_cast<std::size_t>(ix.n_leaves), 0);
+    std::set<std::uint32_t> phys;
+    std::set<std::uint32_t> doms;
+    for (auto h : p.hosts) {
+        ++count[static_cast<std::size_t>(ix.leaf_of_host[h.index()])];
+        const int d = ix.domain_of_host[h.index()];
+        if (d >= 0) doms.insert(ix.domains[static_cast<std::size_t>(d)].id.index());
+    }
+    std::vector<int> used;
+    for (int l = 0; l < ix.n_leaves; ++l) {
+        if (count[static_cast<std::size_t>(l)] == 0) continue;
+        used.push_back(l);
+        const auto g = ix.sw[static_cast<std::size_t>(l)].group;
+        p.groups.push_back(g);
+        for (auto s : t.groups()[g.index()].leaves) phys.insert(s.index());
+    }
+    std::sort(p.groups.begin(), p.groups.end());
+    for (auto s : phys) p.leaves.push_back(SwitchId{s});
+    for (auto d : doms) p.nvl_domains.push_back(DomainId{d});
+    // highest tier crossed: level of the lowest switch covering every used leaf
+    p.max_tier = -1;
+    if (used.size() <= 1) {
+        p.max_tier = 0;
+    } else {
+        for (int x : ix.by_level_order) {
+            const auto& s = ix.sw[static_cast<std::size_t>(x)];
+            if (s.leaves.size() < used.size()) continue;
+            if (std::includes(s.leaves.begin(), s.leaves.end(), used.begin(), used.end())) {
+                p.max_tier = s.level;
+                break;
+            }
+        }
+        if (p.max_tier < 0) p.max_tier = ix.top_level + 1;  // not connected (linear policy)
+    }
+    // switches touched per level (along Slurm's parent chain)
+    p.switches_per_level.assign(static_cast<std::size_t>(ix.top_level) + 1, 0);
+    std::vector<bool> seen(ix.sw.size(), false);
+    for (int l : used) {
+        for (int x = l; x >= 0 && !seen[static_cast<std::size_t>(x)]; x = ix.sw[static_cast<std::size_t>(x)].parent) {
+            seen[static_cast<std::size_t>(x)] = true;
+            ++p.switches_per_level[static_cast<std::size_t>(ix.sw[static_cast<std::size_t>(x)].level)];
+        }
+    }
+    // summed pairwise hops: 2 inside a leaf group, switch distance + 2 across
+    long hops = 0;
+    for (std::size_t i = 0; i < used.size(); ++i) {
+        const long ci = count[static_cast<std::size_t>(used[i])];
+        hops += ci * (ci - 1) / 2 * 2;
+        for (std::size_t j = i + 1; j < used.size(); ++j) {
+            const long cj = count[static_cast<std::size_t>(used[j])];
+            hops += ci * cj * (ix.d(used[i], used[j]) + 2);
+        }
+    }
+    p.hop_sum = hops;
+    p.lower_bound_groups = b.groups;
+    p.lower_bound_leaves = b.leaf_switches;
+    p.lower_bound_tier = b.tier;
+    // explanation
+    std::ostringstream e;
+    e << policy_name(policy) << ": " << p.hosts.size() << " host(s)";
+    if (p.total_gpus > 0) e << ", " << p.total_gpus << " GPU(s)";
+    e << " on " << p.groups.size() << " leaf group(s) (" << p.leaves.size() << " leaf switch(es)), tier " << p.max_tier
+      << "; lower bound " << b.groups << " group(s), tier " << b.tier << ". " << c.why;
+    p.explanation = e.str();
+    while (!p.explanation.empty() && p.explanation.back() == ' ') p.explanation.pop_back();
+    return p;
+}
+
+/// topo with one_nvl_domain: the best domain that holds the job.
+bool choose_topo_nvl(Work& w, Choice& c) {
+    const auto& ix = *w.ix;
+    struct Best {
+        int groups = 0, tier = 0, free = 0, dom = -1;
+    } best;
+    for (std::size_t d = 0; d < ix.domains.size(); ++d) {
+        const auto& dom = ix.domains[d];
+        if (dom.usable > 0 && w.nodes > dom.usable) continue;
+        w.restrict_domain = static_cast<int>(d);
+        compute_caps(w);
+        Choice cd;
+        if (!choose_topo(w, cd)) continue;
+        int free = 0;
+        for (auto h : dom.hosts) free += w.host_units[h] > 0 ? 1 : 0;
+        std::set<int> leaves;
+        for (auto h : cd.hosts) leaves.insert(ix.leaf_of_host[h]);
+        std::vector<int> used(leaves.begin(), leaves.end());
+        int tier = 0;
+        if (used.size() > 1) {
+            for (int x : ix.by_level_order) {
+                const auto& s = ix.sw[static_cast<std::size_t>(x)];
+                if (std::includes(s.leaves.begin(), s.leaves.end(), used.begin(), used.end())) {
+                    tier = s.level;
+                    break;
+                }
+            }
+        }
+        const Best cand{static_cast<int>(used.size()), tier, free, static_cast<int>(d)};
+        if (best.dom < 0 || std::tie(cand.groups, cand.tier, cand.free) < std::tie(best.groups, best.tier, best.free)) {
+            best = cand;
+            c = std::move(cd);
+        }
+    }
+    w.restrict_domain = best.dom;
+    if (best.dom < 0) return false;
+    compute_caps(w);  // caps of the chosen domain, for the bounds
+    c.why = "NVLink domain " + ix.domains[static_cast<std::size_t>(best.dom)].name + " (best fit: " +
+            std::to_string(best.free) + " free host(s)); " + c.why;
+    return true;
+}
+
+bool run_policy(Work& w, Policy policy, Choice& c) {
+    const bool nvl = w.req.one_nvl_domain && w.nodes > 1 && w.mode != UnitMode::Gpus;
+    switch (policy) {
+        case Policy::Topo:
+            if (nvl) return choose_topo_nvl(w, c);
+            compute_caps(w);
+            return choose_topo(w, c);
+        case Policy::SlurmTree:
+            compute_caps(w);
+            return choose_slurm_tree(w, c);
+        case Policy::Linear:
+            compute_caps(w);
+            return choose_linear(w, c);
+    }
+    return false;
+}
+
+/// Why an ideal (idle, healthy) cluster cannot take the request.
+std::string unsatisfiable_reason(const Work& w) {
+    const auto& ix = *w.ix;
+    long units = 0;
+    int max_gpus = 0;
+    int placeable = 0;
+    for (int h = 0; h < ix.n_hosts; ++h) {
+        if (ix.leaf_of_host[static_cast<std::size_t>(h)] < 0) continue;
+        ++placeable;
+        max_gpus = std::max(max_gpus, w.state->total_gpus(*w.topo, HostId{static_cast<std::uint32_t>(h)}));
+        units += w.host_units[static_cast<std::size_t>(h)];
+    }
+    std::ostringstream o;
+    o << "can never fit: ";
+    if (w.gpn > max_gpus) {
+        o << "needs " << w.gpn << " GPU(s) per host, the most any host has is " << max_gpus;
+    } else if (w.req.one_nvl_domain && ix.domains.empty()) {
+        o << "one NVLink domain requested, the topology has no multi-node NVLink domain";
+    } else if (units < w.demand) {
+        o << "needs " << w.demand << (w.mode == UnitMode::Gpus ? " GPU(s)" : w.mode == UnitMode::Segments ? " segment(s)" : " host(s)")
+          << ", an idle cluster offers " << units << " (" << placeable << " placeable host(s)";
+        if (!w.req.excluded.empty()) o << ", " << w.req.excluded.size() << " excluded";
+        if (w.req.rail_aligned) o << ", rail-aligned only";
+        o << ")";
+    } else {
+        o << "no switch subtree, leaf-count or NVLink-domain limit allows " << w.demand
+          << (w.mode == UnitMode::Gpus ? " GPU(s)" : w.mode == UnitMode::Segments ? " segment(s)" : " host(s)");
+        if (w.req.max_tier >= 0) o << " (max tier " << w.req.max_tier << ")";
+        if (w.req.max_leaves > 0) o << " (max " << w.req.max_leaves << " leaf group(s))";
+    }
+    return o.str();
+}
+
+}  // namespace
+
+Result<Placement> Placer::place(const ClusterState& state, const Request& req, Policy policy) const {
+    const Topology& t = *topo_;
+    const Index& ix = *idx_;
+    if (state.fingerprint() != t.fingerprint() || state.size() != t.hosts().size()) {
+        return fail(Errc::StaleState, "cluster state was built for another topology (fingerprint " +
+                                          state.fingerprint().substr(0, 12) + ", topology " +
+                                          t.fingerprint().substr(0, 12) + ")");
+    }
+    if (req.gpus_per_node < 0 || req.total_gpus < 0 || req.segment < 0 || req.max_leaves < 0 || req.max_tier < -1) {
+        return fail(Errc::InvalidArgument, "negative GPU, segment, tier or leaf count in the request");
+    }
+    Work w;
+    w.topo = &t;
+    w.ix = &ix;
+    w.state = &state;
+    w.req = req;
+    w.gpn = req.gpus_per_node;
+    const bool gpu_units = req.total_gpus > 0 && req.gpus_per_node == 0 && !req.exclusive && req.nodes_min <= 1 &&
+                           req.nodes_max <= 1 && req.segment == 0;
+    if (!gpu_units && req.nodes_min < 1) return fail(Errc::InvalidArgument, "node count must be at least 1");
+    int nmax = req.nodes_max == 0 ? req.nodes_min : req.nodes_max;
+    if (nmax < req.nodes_min) return fail(Errc::InvalidArgument, "node range max is below min");
+    if (req.gpus_per_node > 0 && req.total_gpus > 0 && req.total_gpus != req.gpus_per_node * req.nodes_min) {
+        return fail(Errc::InvalidArgument, "give GPUs per node or total GPUs, not both (unless total = per node x nodes)");
+    }
+    if (req.segment > 0) {
+        if (req.nodes_min % req.segment != 0 || nmax % req.segment != 0) {
+            return fail(Errc::InvalidArgument, "node count " + std::to_string(req.nodes_min) +
+                                                   " is not a multiple of the segment size " +
+                                                   std::to_string(req.segment));
+        }
+    }
+    w.excluded.assign(t.hosts().size(), 0);
+    for (auto h : req.excluded) {
+        if (!h.valid() || h.index() >= t.hosts().size()) {
+            return fail(Errc::InvalidArgument, "excluded host id out of range");
+        }
+        w.excluded[h.index()] = 1;
+    }
+    if (gpu_units) {
+        w.mode = UnitMode::Gpus;
+        w.nodes = 1;
+        w.demand = req.total_gpus;
+        nmax = 1;
+    } else if (req.total_gpus > 0 && req.gpus_per_node == 0) {
+        w.gpn = (req.total_gpus + req.nodes_min - 1) / req.nodes_min;  // even split over the nodes
+    }
+    if (req.segment > 0 && w.mode != UnitMode::Gpus) {
+        w.mode = UnitMode::Segments;
+        w.seg = req.segment;
+    }
+    const int nmin = w.mode == UnitMode::Gpus ? 1 : req.nodes_min;
+    const int step = w.mode == UnitMode::Segments ? w.seg : 1;
+    std::vector<std::string> ignored;
+    if (policy != Policy::Topo) {
+        if (req.one_nvl_domain) ignored.emplace_back("one_nvl_domain");
+        if (req.segment > 0) ignored.emplace_back("segment");
+        if (req.max_tier >= 0) ignored.emplace_back("max_tier");
+        if (policy == Policy::Linear && req.max_leaves > 0) ignored.emplace_back("max_leaves");
+    }
+    for (int n = nmax; n >= nmin; n -= step) {
+        if (w.mode != UnitMode::Gpus) {
+            w.nodes = n;
+            w.demand = w.mode == UnitMode::Segments ? n / w.seg : n;
+        }
+        w.ideal = false;
+        w.restrict_domain = -1;
+        Choice c;
+        if (run_policy(w, policy, c)) {
+            Work wb = w;  // bounds on the whole cluster under the request's constraints
+            if (policy == Policy::Topo && w.req.one_nvl_domain && w.restrict_domain >= 0) {
+                // bounds inside the chosen domain are what the request allows
+            } else {
+                wb.restrict_domain = -1;
+            }
+            compute_caps(wb);
+            const Bounds b = lower_bounds(wb);
+            Placement p = finish(w, c, policy, b);
+            p.ignored = ignored;
+            if (!ignored.empty()) {
+                std::string s;
+                for (const auto& i : ignored) s += (s.empty() ? "" : ",") + i;
+                p.explanation += " Ignored (not expressible in this policy): " + s + ".";
+            }
+            return p;
+        }
+    }
+    // Why not: never, or not now?
+    w.nodes = nmin;
+    w.demand = w.mode == UnitMode::Gpus ? req.total_gpus : w.mode == UnitMode::Segments ? nmin / w.seg : nmin;
+    w.ideal = true;
+    w.restrict_domain = -1;
+    Choice ci;
+    const bool ideal_ok = run_policy(w, policy, ci);
+    if (!ideal_ok) {
+        w.restrict_domain = -1;
+        compute_caps(w);
+        return fail(Errc::Unsatisfiable, std::string(policy_name(policy)) + ": " + unsatisfiable_reason(w));
+    }
+    w.ideal = false;
+    w.restrict_domain = -1;
+    compute_caps(w);
+    long free = 0;
+    for (auto u : w.host_units) free += u;
+    const Bounds b = lower_bounds(w);
+    std::ostringstream o;
+    o << policy_name(policy) << ": cannot fit now: needs " << w.demand
+      << (w.mode == UnitMode::Gpus ? " GPU(s)" : w.mode == UnitMode::Segments ? " segment(s)" : " host(s)") << ", "
+      << free << " free";
+    if (b.groups < 0) {
+        o << " and no allowed switch subtree holds enough";
+    } else if (req.max_leaves > 0 && b.groups > req.max_leaves) {
+        o << "; needs at least " << b.groups << " leaf group(s), max " << req.max_leaves;
+    }
+    if (req.one_nvl_domain) o << "; no NVLink domain has enough free hosts";
+    return fail(Errc::Busy, o.str());
+}
+
+Result<Placement> place(const Topology& topo, const ClusterState& state, const Request& req, Policy policy) {
+    const Placer p(topo);
+    return p.place(state, req, policy);
+}
+
+}  // namespace topo::placement

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: Apache-2.0
+// The `topo` policy.
+//
+// Objective, lexicographic (see docs/placement.md):
+//   1. fewest leaf groups (the exact lower bound: no placement on this state uses fewer);
+//   2. lowest switch level whose subtree holds the job with that many groups;
+//   3. fewest children of that switch (e.g. fewest spines under the core);
+//   4. best fit: the candidate subtree with the least free capacity, so large holes stay
+//      whole; inside it, each leaf group is chosen as the smallest one that still lets
+//      the remaining groups finish the job.
+// Units are hosts, segments (hosts that must share a leaf group / NVLink domain) or GPUs.
+#include <algorithm>
+#include <numeric>
+#include <tuple>
+
+#include "internal.hpp"
+
+namespace topo::placement {
+
+namespace {
+
+struct Cand {
+    int groups = 0;
+    int level = 0;
+    int children = 0;
+    long free = 0;
+    int sw = -1;
+    std::vector<int> pool;  ///< leaves allowed (after choosing the children subset)
+};
+
+/// Fewest leaves of `caps` (any order) that hold `demand`; -1 when they cannot.
+int min_groups(std::vector<int>& caps, int demand) {
+    std::sort(caps.begin(), caps.end(), std::greater<>());
+    long acc = 0;
+    int k = 0;
+    for (int c : caps) {
+        if (acc >= demand) break;
+        acc += c;
+        ++k;
+    }
+    return acc >= demand ? k : -1;
+}
+
+/// Do the top-`k` capacities among `leaves` hold `demand`?
+bool top_k_holds(const Work& w, const std::vector<int>& leaves, int k, int demand) {
+    std::vector<int> caps;
+    caps.reserve(leaves.size());
+    for (int l : leaves) caps.push_back(w.leaf_cap[static_cast<std::size_t>(l)]);
+    const auto kk = std::min<std::size_t>(static_cast<std::size_t>(k), caps.size());
+    std::partial_sort(caps.begin(), caps.begin() + static_cast<std::ptrdiff_t>(kk), caps.end(), std::greater<>());
+    long acc = 0;
+    for (std::size_t i = 0; i < kk; ++i) acc += caps[i];
+    return acc >= demand;
+}
+
+std::vector<int> pooled_leaves(const Placer::Index& ix, const std::vector<int>& children, unsigned mask) {
+    std::vector<int> out;
+    for (std::size_t i = 0; i < children.size(); ++i) {
+        if ((mask & (1U << i)) == 0) continue;
+        const auto& l = ix.sw[static_cast<std::size_t>(children[i])].leaves;
+        out.insert(out.end(), l.begin(), l.end());
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+long free_of(const Work& w, const std::vector<int>& leaves) {
+    long f = 0;
+    for (int l : leaves) f += w.leaf_cap[static_cast<std::size_t>(l)];
+    return f;
+}
+
+/// For a switch of level >= 2: fewest children whose pooled leaves hold the job in
+/// `groups` leaves; ties: least free capacity. Exact up to 16 children, greedy above.
+void fewest_children(const Work& w, const Placer::Index::Sw& s, int groups, Cand& c) {
+    const auto& ix = *w.ix;
+    const auto& ch = s.children;
+    if (ch.size() <= 16) {
+        const unsigned n = static_cast<unsigned>(ch.size());
+        for (unsigned k = 1; k <= n; ++k) {
+            long best_free = -1;
+            std::vector<int> best_pool;
+            // all masks with k bits, in increasing order
+            for (unsigned mask = 0; mask < (1U << n); ++mask) {
+                if (static_cast<unsigned>(__builtin_popcount(mask)) != k) continue;
+                auto pool = pooled_leaves(ix, ch, mask);
+                if (!top_k_holds(w, pool, groups, w.demand)) continue;
+                const long f = free_of(w, pool);
+                if (best_free < 0 || f < best_free) {
+                    best_free = f;
+                    best_pool = std::move(pool);
+                }
+            }
+            if (best_free >= 0) {
+                c.children = static_cast<int>(k);
+                c.pool = std::move(best_pool);
+                return;
+            }
+        }
+    }
+    // Greedy: children by the sum of their best `groups` leaves, largest first.
+    std::vector<std::pair<long, int>> order;
+    for (std::size_t i = 0; i < ch.size(); ++i) {
+        const auto& l = ix.sw[static_cast<std::size_t>(ch[i])].leaves;
+        std::vector<int> caps;
+        for (int x : l) caps.push_back(w.leaf_cap[static_cast<std::size_t>(x)]);
+        std::sort(caps.begin(), caps.end(), std::greater<>());
+        long acc = 0;
+        for (std::size_t j = 0; j < caps.size() && static_cast<int>(j) < groups; ++j) acc += caps[j];
+        order.emplace_back(-acc, static_cast<int>(i));
+    }
+    std::sort(order.begin(), order.end());
+    std::vector<int> pool;
+    int k = 0;
+    for (auto [neg, i] : order) {
+        const auto& l = ix.sw[static_cast<std::size_t>(ch[static_cast<std::size_t>(i)])].leaves;
+        pool.insert(pool.end(), l.begin(), l.end());
+        std::sort(pool.begin(), pool.end());
+        pool.erase(std::unique(pool.begin(), pool.end()), pool.end());
+        ++k;
+        if (top_k_holds(w, pool, groups, w.demand)) break;
+    }
+    c.children = k;
+    c.pool = std::move(pool);
+}
+
+}  // namespace
+
+bool choose_topo(const Work& w, Choice& out) {
+    const auto& ix = *w.ix;
+    const int D = w.demand;
+    if (D <= 0) return false;
+    Cand best;
+    int candidates_at_best = 0;
+    std::vector<int> caps;
+    for (int x : ix.by_level_order) {
+        const auto& s = ix.sw[static_cast<std::size_t>(x)];
+        if (w.req.max_tier >= 0 && s.level > w.req.max_tier && s.level > 0) continue;
+        caps.clear();
+        long total = 0;
+        for (int l : s.leaves) {
+            const int cp = w.leaf_cap[static_cast<std::size_t>(l)];
+            if (cp > 0) {
+                caps.push_back(cp);
+                total += cp;
+            }
+        }
+        if (total < D) continue;
+        const int mg = min_groups(caps, D);
+        if (mg < 0) continue;
+        if (w.req.max_leaves > 0 && mg > w.req.max_leaves) continue;
+        if (best.sw >= 0 && std::tie(mg, s.level) > std::tie(best.groups, best.level)) continue;
+        Cand c;
+        c.groups = mg;
+        c.level = s.level;
+        c.sw = x;
+        if (s.level >= 2) {
+            fewest_children(w, s, mg, c);
+        } else {
+            c.children = s.level == 0 ? 1 : mg;
+            c.pool = s.leaves;
+        }
+        c.free = free_of(w, c.pool);
+        if (best.sw < 0 || std::tie(c.groups, c.level, c.children, c.free) < std::tie(best.groups, best.level, best.children, best.free)) {
+            if (best.sw < 0 || std::tie(c.groups, c.level) != std::tie(best.groups, best.level)) candidates_at_best = 0;
+            best = std::move(c);
+        }
+        if (std::tie(mg, s.level) == std::tie(best.groups, best.level)) ++candidates_at_best;
+    }
+    if (best.sw < 0) return false;
+
+    // Inside the chosen pool: `groups` leaves, each the smallest that still lets the
+    // remaining slots finish (largest-first would break the biggest holes).
+    std::vector<std::pair<int, int>> avail;  // cap, leaf
+    for (int l : best.pool) {
+        const int cp = w.leaf_cap[static_cast<std::size_t>(l)];
+        if (cp > 0) avail.emplace_back(cp, l);
+    }
+    std::sort(avail.begin(), avail.end(), [](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    std::vector<bool> used(avail.size(), false);
+    int r = D;
+    int slots = best.groups;
+    std::vector<int> chosen;
+    while (r > 0 && slots > 0) {
+        // sum of the (slots-1) largest unused, and the slots-th largest for exclusions
+        long top = 0;
+        int cnt = 0;
+        long next = 0;
+        for (std::size_t i = 0; i < avail.size(); ++i) {
+            if (used[i]) continue;
+            if (cnt < slots - 1) {
+                top += avail[i].first;
+                ++cnt;
+            } else {
+                next = avail[i].first;
+                break;
+            }
+        }
+        // Candidates from smallest: c + (top of the others) >= r.
+        int pick = -1;
+        int seen_top = 0;
+        for (std::size_t i = 0; i < avail.size(); ++i) {
+            if (used[i]) continue;
+            // is avail[i] one of the (slots-1) largest? (avail is sorted descending)
+            const bool in_top = seen_top < slots - 1;
+            if (in_top) ++seen_top;
+            const long others = in_top ? top - avail[i].first + next : top;
+            if (avail[i].first + others >= r) pick = static_cast<int>(i);  // keeps the last = smallest
+        }
+        if (pick < 0) return false;
+        // among equal capacities prefer the lowest leaf index (the first unused one)
+        for (std::size_t i = 0; i < avail.size(); ++i) {
+            if (!used[i] && avail[i].first == avail[static_cast<std::size_t>(pick)].first) {
+                pick = static_cast<int>(i);
+                break;
+            }
+        }
+        used[static_cast<std::size_t>(pick)] = true;
+        const int take = std::min(avail[static_cast<std::size_t>(pick)].first, r);
+        const int got = take_from_leaf(w, avail[static_cast<std::size_t>(pick)].second, take, out);
+        chosen.push_back(avail[static_cast<std::size_t>(pick)].second);
+        r -= got;
+        --slots;
+    }
+    if (r > 0) return false;
+    const auto& s = ix.sw[static_cast<std::size_t>(best.sw)];
+    out.why = "Chose " + std::string(s.level == 0 ? "leaf group " : "the subtree of ") + s.name + " (level " +
+              std::to_string(s.level) + ", " + std::to_string(best.free) + " free unit(s)";
+    if (candidates_at_best > 1) out.why += ", tightest of " + std::to_string(candidates_at_best) + " that fit";
+    out.why += ")";
+    if (s.level >= 2) out.why += " using " + std::to_string(best.children) + " of its " + std::to_string(s.children.size()) + " child switch(es)";
+    out.why += ".";
+    return true;
+}
+
+}  // namespace topo::placement

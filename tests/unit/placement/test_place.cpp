@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: Apache-2.0
+// place(): the three policies on small fabrics, errors, and the issue's example.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include <topo/hostlist.hpp>
+
+#include "fabric.hpp"
+
+namespace topo::placement {
+namespace {
+
+using testing::names;
+using testing::three_level;
+
+/// Free hosts per leaf: the first `free[l]` hosts of leaf l are idle, the rest busy.
+ClusterState leaf_state(const Topology& t, const std::vector<int>& free, int per_leaf) {
+    ClusterState s(t);
+    for (std::size_t l = 0; l < free.size(); ++l) {
+        for (int i = 0; i < per_leaf; ++i) {
+            const auto h = t.find_host(testing::num("n", static_cast<int>(l) * per_leaf + i + 1));
+            EXPECT_TRUE(h.has_value());
+            s.at(*h).state = i < free[l] ? NodeState::Idle : NodeState::Alloc;
+        }
+    }
+    return s;
+}
+
+Request nodes(int n) {
+    Request r;
+    r.nodes_min = n;
+    return r;
+}
+
+TEST(Place, IssueExampleTopoOneSpineTwoLeavesSlurmTreeTwoSpinesThreeLeaves) {
+    auto t = three_level();
+    ASSERT_TRUE(t);
+    // Issue #6: free nodes per leaf [3 3 2 3|0 0 0 0|2 1 2 1|4 2 3 3], 6 nodes.
+    const auto s = leaf_state(*t, {3, 3, 2, 3, 0, 0, 0, 0, 2, 1, 2, 1, 4, 2, 3, 3}, 4);
+    auto p = place(*t, s, nodes(6), Policy::Topo);
+    ASSERT_TRUE(p) << p.error().to_string();
+    EXPECT_EQ(p->groups.size(), 2U);
+    EXPECT_EQ(p->max_tier, 1);
+    EXPECT_EQ(p->switches_per_level.at(1), 1);
+    EXPECT_EQ(p->lower_bound_groups, 2);
+    EXPECT_EQ(p->lower_bound_tier, 1);
+    // best fit: spine01's subtree (11 free) is tighter than spine04's (12)
+    EXPECT_EQ(compress_hostlist(names(*t, *p)), "n[001-003,005-007]");
+
+    auto q = place(*t, s, nodes(6), Policy::SlurmTree);
+    ASSERT_TRUE(q) << q.error().to_string();
+    // What the issue measured on the live 22.05 lab: 2 spines and 3 leaves.
+    EXPECT_EQ(q->groups.size(), 3U);
+    EXPECT_EQ(q->switches_per_level.at(1), 2);
+    EXPECT_EQ(q->max_tier, 2);
+    // leaf09 first (the tightest spine that fits: spine03, 6 free), then leaf11 (closer,
+    // larger than leaf10/12), then for the last 2 nodes a leaf that alone fits them beats
+    // the closer 1-node leaves, the tightest being leaf03: n009-010, n033-034, n041-042.
+    EXPECT_EQ(compress_hostlist(names(*t, *q)), "n[009-010,033-034,041-042]");
+    EXPECT_GT(q->hop_sum, p->hop_sum);
+}
+
+TEST(Place, SingleLeafBestFit) {
+    auto t = three_level();
+    const auto s = leaf_state(*t, {3, 4, 2, 3, 0, 0, 0, 0, 2, 1, 2, 1, 4, 2, 3, 3}, 4);
+    auto p = place(*t, s, nodes(3));
+    ASSERT_TRUE(p) << p.error().to_string();
+    ASSERT_EQ(p->groups.size(), 1U);
+    EXPECT_EQ(p->max_tier, 0);
+    // the first leaf with exactly 3 free (leaf01), not a 4-leaf
+    EXPECT_EQ(compress_hostlist(names(*t, *p)), "n[001-003]");
+}
+
+TEST(Place, NeverUsesDrainedDownUnhealthyOrExcluded) {
+    auto t = three_level(1, 2, 4);
+    ClusterState s(*t);
+    s.at(*t->find_host("n001")).state = NodeState::Drain;
+    s.at(*t->find_host("n002")).state = NodeState::Down;
+    s.at(*t->find_host("n003")).unhealthy = true;
+    s.at(*t->find_host("n004")).state = NodeState::Unknown;
+    Request r = nodes(3);
+    r.excluded.push_back(*t->find_host("n005"));
+    for (auto pol : {Policy::Topo, Policy::SlurmTree, Policy::Linear}) {
+        auto p = place(*t, s, r, pol);
+        ASSERT_TRUE(p) << p.error().to_string();
+        EXPECT_EQ(compress_hostlist(names(*t, *p)), "n[006-008]") << policy_name(pol);
+    }
+    r.nodes_min = 4;
+    auto busy = place(*t, s, r);
+    ASSERT_FALSE(busy);
+    EXPECT_EQ(busy.error().code, Errc::Busy) << busy.error().to_string();
+}
+
+TEST(Place, UnsatisfiableVersusBusy) {
+    auto t = three_level(2, 2, 4);  // 16 hosts, 8 GPUs each
+    ClusterState s(*t);
+    auto too_many = place(*t, s, nodes(17));
+    ASSERT_FALSE(too_many);
+    EXPECT_EQ(too_many.error().code, Errc::Unsatisfiable) << too_many.error().to_string();
+    Request r = nodes(2);
+    r.gpus_per_node = 9;
+    auto gpus = place(*t, s, r);
+    ASSERT_FALSE(gpus);
+    EXPECT_EQ(gpus.error().code, Errc::Unsatisfiable);
+    EXPECT_NE(gpus.error().message.find("8"), std::string::npos) << gpus.error().message;
+    // all busy: fits an idle cluster, so Busy
+    for (std::uint32_t h = 0; h < t->hosts().size(); ++h) s.at(HostId{h}).state = NodeState::Alloc;
+    auto now = place(*t, s, nodes(16));
+    ASSERT_FALSE(now);
+    EXPECT_EQ(now.error().code, Errc::Busy);
+    // max_leaves 2 with 4 hosts per leaf: 12 nodes can never fit
+    Request ml = nodes(12);
+    ml.max_leaves = 2;
+    auto never = place(*t, ClusterState(*t), ml);
+    ASSERT_FALSE(never);
+    EXPECT_EQ(never.error().code, Errc::Unsatisfiable) << never.error().to_string();
+}
+
+TEST(Place, InvalidRequestsAndStaleState) {
+    auto t = three_level(1, 2, 4);
+    auto other = three_level(1, 3, 4);
+    ClusterState s(*t);
+    EXPECT_EQ(place(*t, s, nodes(0)).error().code, Errc::InvalidArgument);
+    Request seg = nodes(6);
+    seg.segment = 4;
+    EXPECT_EQ(place(*t, s, seg).error().code, Errc::InvalidArgument);
+    Request range = nodes(4);
+    range.nodes_max = 2;
+    EXPECT_EQ(place(*t, s, range).error().code, Errc::InvalidArgument);
+    EXPECT_EQ(place(*other, s, nodes(1)).error().code, Errc::StaleState);
+    EXPECT_EQ(policy_from_name("best").error().code, Errc::InvalidArgument);
+    EXPECT_EQ(*policy_from_name("slurm-tree"), Policy::SlurmTree);
+}
+
+TEST(Place, SharedGpusPerNodeBestFitOnPartialHosts) {
+    auto t = three_level(1, 2, 4);
+    ClusterState s(*t);
+    for (std::uint32_t h = 0; h < t->hosts().size(); ++h) {
+        s.at(HostId{h}).state = NodeState::Mixed;
+        s.at(HostId{h}).free_gpus = 8;
+    }
+    s.at(*t->find_host("n002")).free_gpus = 2;
+    s.at(*t->find_host("n002")).busy_gpus = {0, 1, 2, 3, 4, 5};
+    s.at(*t->find_host("n003")).free_gpus = 1;
+    s.at(*t->find_host("n006")).state = NodeState::Alloc;
+    Request r = nodes(2);
+    r.exclusive = false;
+    r.gpus_per_node = 2;
+    auto p = place(*t, s, r);
+    ASSERT_TRUE(p) << p.error().to_string();
+    ASSERT_EQ(p->groups.size(), 1U);
+    // n002 (2 free: exact fit) first, then a full host of the same leaf; n003 (1 free) is too small
+    const auto hs = names(*t, *p);
+    EXPECT_NE(std::find(hs.begin(), hs.end(), "n002"), hs.end()) << compress_hostlist(hs);
+    EXPECT_EQ(std::find(hs.begin(), hs.end(), "n003"), hs.end());
+    EXPECT_EQ(p->total_gpus, 4);
+    const auto at = std::find(hs.begin(), hs.end(), "n002") - hs.begin();
+    EXPECT_EQ(p->gpus[static_cast<std::size_t>(at)], (std::vector<int>{6, 7}));
+    // exclusive: Mixed hosts do not qualify
+    r.exclusive = true;
+    auto x = place(*t, s, r);
+    ASSERT_FALSE(x);
+    EXPECT_EQ(x.error().code, Errc::Busy);
+}
+
+TEST(Place, TotalGpusSharedTakesFewestHosts) {
+    auto t = three_level(1, 2, 4);
+    ClusterState s(*t);
+    for (std::uint32_t h = 0; h < t->hosts().size(); ++h) {
+        s.at(HostId{h}).state = NodeState::Mixed;
+        s.at(HostId{h}).free_gpus = h < 4 ? 1 : 3;  // leaf01: 4 GPUs free, leaf02: 17
+    }
+    s.at(*t->find_host("n007")).free_gpus = 8;
+    s.at(*t->find_host("n007")).state = NodeState::Idle;
+    Request r;
+    r.nodes_min = 1;
+    r.exclusive = false;
+    r.total_gpus = 10;
+    auto p = place(*t, s, r);
+    ASSERT_TRUE(p) << p.error().to_string();
+    EXPECT_EQ(p->total_gpus, 10);
+    EXPECT_EQ(p->groups.size(), 1U);
+    EXPECT_EQ(p->hosts.size(), 2U);  // 8 + 2 (best fit on a 3-free host)
+    auto q = place(*t, s, r, Policy::SlurmTree);
+    ASSERT_TRUE(q) << q.error().to_string();
+    EXPECT_EQ(q->total_gpus, 10);
+    EXPECT_GE(q->hosts.size(), p->hosts.size());
+}
+
+TEST(Place, RailAlignedSkipsHostsMissingARail) {
+    testing::Fab f;
+    f.sw("spine");
+    for (int r = 0; r < 2; ++r) f.sw("leaf-r" + std::to_string(r)).link("leaf-r" + std::to_string(r), "spine");
+    f.host("g001", {"leaf-r0", "leaf-r1"}, 8);
+    f.host("g002", {"leaf-r0"}, 8);  // lost its rail-1 cable
+    f.host("g003", {"leaf-r0", "leaf-r1"}, 8);
+    auto t = f.freeze();
+    ASSERT_TRUE(t);
+    ASSERT_EQ(t->rails(), 2);
+    ClusterState s(*t);
+    Request r = nodes(2);
+    r.rail_aligned = true;
+    auto p = place(*t, s, r);
+    ASSERT_TRUE(p) << p.error().to_string();
+    EXPECT_EQ(compress_hostlist(names(*t, *p)), "g[001,003]");
+    r.nodes_min = 3;
+    auto q = place(*t, s, r);
+    ASSERT_FALSE(q);
+    EXPECT_EQ(q.error().code, Errc::Unsatisfiable);
+}
+
+TopologyPtr nvl_fabric() {
+    // 2 leaves x 8 hosts; NVLink domains of 4 hosts: nvl1 = n001-004, nvl2 = n005-008
+    // (leaf01), nvl3 = n009-012, nvl4 = n013-016 (leaf02); usable 3 of 4 in nvl4.
+    testing::Fab f;
+    f.sw("spine");
+    int h = 1;
+    for (int l = 1; l <= 2; ++l) {
+        const auto leaf = testing::num("leaf", l, 2);
+        f.sw(leaf).link(leaf, "spine");
+        for (int i = 0; i < 8; ++i) f.host(testing::num("n", h++), {leaf}, 4);
+    }
+    auto& b = f.builder();
+    for (int d = 0; d < 4; ++d) {
+        std::vector<std::string> hs;
+        for (int i = 1; i <= 4; ++i) hs.push_back(testing::num("n", d * 4 + i));
+        b.add_nvl_domain("nvl" + std::to_string(d + 1), hs, d == 3 ? 3 : 0);
+    }
+    return f.freeze();
+}
+
+TEST(Place, OneNvlDomainBestFitAndUsableHosts) {
+    auto t = nvl_fabric();
+    ASSERT_TRUE(t);
+    ClusterState s(*t);
+    s.at(*t->find_host("n001")).state = NodeState::Alloc;  // nvl1: 3 free
+    Request r = nodes(3);
+    r.one_nvl_domain = true;
+    auto p = place(*t, s, r);
+    ASSERT_TRUE(p) << p.error().to_string();
+    ASSERT_EQ(p->nvl_domains.size(), 1U);
+    // nvl1 (3 free) and nvl4 (3 usable) are the tightest; nvl1 comes first
+    EXPECT_EQ(compress_hostlist(names(*t, *p)), "n[002-004]");
+    r.nodes_min = 5;
+    auto q = place(*t, s, r);
+    ASSERT_FALSE(q);
+    EXPECT_EQ(q.error().code, Errc::Unsatisfiable) << q.error().to_string();
+    // slurm-tree cannot express it and says so
+    r.nodes_min = 3;
+    auto st = place(*t, s, r, Policy::SlurmTree);
+    ASSERT_TRUE(st);
+    EXPECT_EQ(st->ignored, (std::vector<std::string>{"one_nvl_domain"}));
+}
+
+TEST(Place, SegmentsEachInOneDomain) {
+    auto t = nvl_fabric();
+    ClusterState s(*t);
+    for (const char* n : {"n001", "n005", "n006", "n009"}) s.at(*t->find_host(n)).state = NodeState::Alloc;
+    // domains free: nvl1 3, nvl2 2, nvl3 3, nvl4 3 usable
+    Request r = nodes(6);
+    r.segment = 3;
+    auto p = place(*t, s, r);
+    ASSERT_TRUE(p) << p.error().to_string();
+    std::map<int, int> per_dom;
+    for (auto h : p->hosts) per_dom[static_cast<int>(t->gpu(t->host(h).gpus.front()).nvl_domain.index())]++;
+    for (auto [d, c] : per_dom) EXPECT_EQ(c % 3, 0) << "domain " << d;
+    r.nodes_min = 9;  // 3 segments of 3: nvl1, nvl3, nvl4
+    auto q = place(*t, s, r);
+    ASSERT_TRUE(q) << q.error().to_string();
+    r.nodes_min = 12;
+    auto x = place(*t, s, r);
+    ASSERT_FALSE(x);
+    EXPECT_EQ(x.error().code, Errc::Busy);
+}
+
+TEST(Place, LinearConsecutiveBestFit) {
+    auto t = three_level(1, 2, 4);
+    ClusterState s(*t);
+    for (const char* n : {"n003", "n006"}) s.at(*t->find_host(n)).state = NodeState::Alloc;
+    // runs: n001-002 (2), n004-005 (2), n007-008 (2): best fit for 2 = the first run
+    auto p = place(*t, s, nodes(2), Policy::Linear);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(compress_hostlist(names(*t, *p)), "n[001-002]");
+    // 2 hosts that topo keeps on one leaf: n004-005 spans leaf01/leaf02; topo takes n001-002 too
+    auto q = place(*t, s, nodes(3), Policy::Linear);
+    ASSERT_TRUE(q);
+    EXPECT_EQ(q->hosts.size(), 3U);
+}
+
+TEST(Place, NodeRangeTakesTheMostThatFit) {
+    auto t = three_level(1, 2, 4);
+    ClusterState s(*t);
+    for (const char* n : {"n001", "n002", "n003"}) s.at(*t->find_host(n)).state = NodeState::Alloc;
+    Request r = nodes(2);
+    r.nodes_max = 8;
+    auto p = place(*t, s, r);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->hosts.size(), 5U);
+}
+
+TEST(Place, MaxTierKeepsTheJobUnderOneSpine) {
+    auto t = three_level();
+    // spine01: 1+1+1+1, spine02: 4+0+0+0 ... 5 nodes: fewest groups = 2 across spines
+    const auto s = leaf_state(*t, {1, 1, 1, 1, 4, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0}, 4);
+    auto p = place(*t, s, nodes(5));
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->groups.size(), 2U);
+    EXPECT_EQ(p->max_tier, 2);
+    Request r = nodes(4);
+    r.max_tier = 1;
+    auto q = place(*t, s, r);
+    ASSERT_TRUE(q) << q.error().to_string();
+    EXPECT_EQ(q->max_tier, 0);  // leaf05 alone
+    r.nodes_min = 5;
+    auto x = place(*t, s, r);
+    ASSERT_FALSE(x);
+    EXPECT_EQ(x.error().code, Errc::Busy) << x.error().to_string();
+}
+
+TEST(Place, PlacerMatchesFreeFunctionAndExplains) {
+    auto t = three_level();
+    const auto s = leaf_state(*t, {3, 3, 2, 3, 0, 0, 0, 0, 2, 1, 2, 1, 4, 2, 3, 3}, 4);
+    const Placer placer(*t);
+    for (int n = 1; n <= 20; ++n) {
+        auto a = placer.place(s, nodes(n));
+        auto b = place(*t, s, nodes(n));
+        ASSERT_EQ(a.has_value(), b.has_value());
+        if (a) {
+            EXPECT_EQ(a->hosts, b->hosts);
+            EXPECT_FALSE(a->explanation.empty());
+            EXPECT_NE(a->explanation.find("topo:"), std::string::npos);
+        }
+    }
+}
+
+}  // namespace
+}  // namespace topo::placement
