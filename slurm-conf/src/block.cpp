@@ -225,6 +225,11 @@ Result<BlockConf> generate_block_conf(const Topology& t, const BlockOptions& o) 
             base = cap;
         }
     }
+    if (bc.source == BlockSource::LeafGroups && !count_of_cap.empty()) {
+        // Leaf groups differ in size for ordinary reasons (cabling, service hosts):
+        // the smallest one is the base, so no real group needs fake nodes.
+        base = count_of_cap.begin()->first;
+    }
     if (!o.block_sizes.empty()) {
         if (auto st = check_sizes(o.block_sizes, "block sizes"); !st) return fail(st.error());
         bc.block_sizes = o.block_sizes;
@@ -246,6 +251,7 @@ Result<BlockConf> generate_block_conf(const Topology& t, const BlockOptions& o) 
         }
         w << " hosts); Slurm sizes every job by the base block size " << base
           << ", so hosts above it in a bigger block are only used as spares";
+        if (bc.source == BlockSource::LeafGroups) w << "; for unequal leaf groups topology/tree fits better";
         bc.warnings.push_back(w.str());
     }
 
@@ -303,8 +309,10 @@ Result<BlockConf> generate_block_conf(const Topology& t, const BlockOptions& o) 
     out << "# Source fingerprint: " << t.fingerprint() << "\n"
         << "# " << blocks.size() << " base block(s), one per "
         << (bc.source == BlockSource::NvlDomains ? "multi-node NVLink domain" : "leaf group") << "; base block size "
-        << base << (bc.sizes_inferred ? " (inferred: most common number of hosts a job may count on per block)"
-                                      : " (given)")
+        << base << (!bc.sizes_inferred ? " (given)"
+                                  : bc.source == BlockSource::LeafGroups
+                                      ? " (inferred: the smallest leaf group)"
+                                      : " (inferred: most common number of hosts a job may count on per block)")
         << "\n";
     for (const auto& w : bc.warnings) out << "# Warning: " << w << "\n";
     if (!bc.fake_nodes.empty()) {

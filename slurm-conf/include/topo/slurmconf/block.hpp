@@ -18,6 +18,9 @@
 /// rack04) gets a placeholder block, and a block with fewer real hosts than the base
 /// size is padded; both with fake node names that must be declared in slurm.conf with
 /// State=FUTURE (as NVIDIA topograph does), listed in BlockConf::fake_nodes.
+/// Inferred base size: for NVLink domains the most common number of hosts a job may
+/// count on (usable_hosts, else the domain size; short racks are padded); for leaf
+/// groups the smallest group (groups differ for ordinary reasons; no fake nodes).
 
 #include <string>
 #include <vector>
