@@ -15,6 +15,8 @@ PKGS=(
   munge libmunge-dev slurmctld slurmd slurm-client libslurm-dev
   # lab helpers
   iproute2 util-linux procps graphviz jq
+  # simulated InfiniBand fabric for live libibnetdisc tests (ibsim + umad2sim preload)
+  ibsim-utils libumad2sim0 infiniband-diags
 )
 
 missing=()

@@ -3,8 +3,8 @@
 ///
 /// Only libibnetdisc symbols are called: the NodeInfo/PortInfo fields we need are
 /// decoded here from the raw SMP bytes that libibnetdisc keeps (offsets checked against
-/// libibmad's mad_get_field), so this target does not need libibmad/libibumad on its
-/// link line (pkg-config lists them as private requirements only).
+/// libibmad's mad_get_field). The HCA list comes from libibumad (umad_get_cas_names),
+/// the way rdma-core tools find it, so ibsim's umad2sim preload works for tests.
 
 #include <topo/ibnd_reader.hpp>
 
@@ -18,6 +18,7 @@
 #include <vector>
 
 #include <infiniband/ibnetdisc.h>
+#include <infiniband/umad.h>
 
 namespace topo {
 double ib_rate_gbps(std::string_view rate) noexcept;  // libtopo/src/ibnetdiscover.cpp
@@ -170,7 +171,15 @@ std::vector<std::string> infiniband_devices(const std::string& sysfs_class_dir) 
 
 Result<IbFabric> discover(const DiscoverOptions& options) {
     try {
-        const auto devs = infiniband_devices(options.sysfs_class_dir);
+        std::vector<std::string> devs;
+        if (options.sysfs_class_dir == DiscoverOptions{}.sysfs_class_dir) {
+            char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN] = {};
+            const int n = umad_get_cas_names(names, UMAD_MAX_DEVICES);
+            for (int i = 0; i < n; ++i) devs.emplace_back(names[i]);
+            std::sort(devs.begin(), devs.end());
+        } else {
+            devs = infiniband_devices(options.sysfs_class_dir);
+        }
         if (devs.empty()) {
             return fail(Errc::Unsupported, "no InfiniBand device found (" + options.sysfs_class_dir +
                                                " is empty or missing); run on a node with an HCA, or use an "
