@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# topoplace health: check on fake sysfs trees (tests/fixtures/health), exit codes, the
+# flag store commands, Prometheus output, and (as root) the store's trust rules against
+# an unprivileged user (setpriv to nobody) and a tampered store.
+#   test_health.sh TOPOPLACE FIXTURES
+set -euo pipefail
+T=$1
+FIX=$2
+. "$(dirname "$0")/lib.sh"
+chmod 755 "$TMP"   # nobody must be able to reach the store: the refusals below are the store's, not the path's
+
+"$T" discover --spec "$FIX/specs/dgx-h100-3tier.yaml" -o "$TMP/dgx.json" 2>/dev/null
+cp -a "$FIX/health/dgx-h100-ndr" "$TMP/root"
+STORE="$TMP/store"
+chk() { "$T" health check --root "$TMP/root" --snapshot "$TMP/dgx.json" --node dgx001 --store "$STORE" "$@"; }
+
+# ------------------------------------------------------------ usage and bad input
+expect_rc 64 "health without a subcommand" "$T" health
+expect_rc 64 "unknown option" "$T" health check --bogus
+expect_rc 66 "missing snapshot" "$T" health check --root "$TMP/root" --node dgx001 --no-store --snapshot "$TMP/nope.json"
+printf '{"schema": "topoplace.snapshot",\n "version": 1,\n oops\n' > "$TMP/bad.json"
+expect_rc 65 "malformed snapshot" "$T" health check --root "$TMP/root" --node dgx001 --no-store --snapshot "$TMP/bad.json"
+err_has "$TMP/bad.json:3"
+
+# ------------------------------------------------------------ healthy / faults
+expect_rc 0 "healthy DGX H100 tree" chk --json
+check "JSON: ok, ib and gpu probes" grep -q '"reason": "8 HCAs, 8 ports ACTIVE/LinkUp >= 400 Gb/sec (sysfs)"' "$TMP/out"
+check "JSON: gpu probe reason" grep -q '"reason": "8 GPUs expected; 8 PCI, 8 /dev/nvidiaN; no fatal XID"' "$TMP/out"
+
+echo "200 Gb/sec (4X HDR)" > "$TMP/root/sys/class/infiniband/mlx5_6/ports/1/rate"
+expect_rc 1 "4X HDR where NDR expected" chk
+check "reason names the port and rates" grep -q 'FAIL ib  *mlx5_6 port 1 rate 200 Gb/sec (4X HDR) below expected 400 Gb/sec' "$TMP/out"
+check "summary line: UNHEALTHY" grep -q '^dgx001: UNHEALTHY' "$TMP/out"
+echo "400 Gb/sec (4X NDR)" > "$TMP/root/sys/class/infiniband/mlx5_6/ports/1/rate"
+
+rm "$TMP/root/dev/nvidia3"
+expect_rc 1 "missing /dev/nvidia3" chk
+check "reason: 7 of 8 device nodes" grep -q 'FAIL gpu  *7 of 8 /dev/nvidiaN device nodes' "$TMP/out"
+: > "$TMP/root/dev/nvidia3"
+
+# symbol error burst between two runs (state file in the store: .dgx001.counters)
+expect_rc 0 "baseline run" chk
+echo 2500 > "$TMP/root/sys/class/infiniband/mlx5_3/ports/1/counters/symbol_error"
+expect_rc 1 "symbol error burst" chk --error-threshold 100
+check "reason: counter growth" grep -q 'mlx5_3 port 1 symbol_error grew by 2500 since the last check (0 -> 2500, threshold 100)' "$TMP/out"
+expect_rc 0 "no further growth: healthy again" chk
+
+# site probes: a hung one is killed at its timeout
+mkdir -p "$TMP/probes"
+printf '#!/bin/sh\necho "dcgmi diag -r 1: Pass"\n' > "$TMP/probes/10-dcgm"
+printf '#!/bin/sh\nexec sleep 600\n' > "$TMP/probes/20-hang"
+chmod 755 "$TMP/probes/10-dcgm" "$TMP/probes/20-hang"
+expect_rc 1 "hung site probe" chk --probe-dir "$TMP/probes" --probe-timeout 0.3 --prometheus "$TMP/node.prom"
+check "site probe reason" grep -q 'ok   site:10-dcgm  *dcgmi diag -r 1: Pass' "$TMP/out"
+check "hung probe killed at its timeout" grep -q 'FAIL site:20-hang  *killed after 0.3 s (timeout)' "$TMP/out"
+check "prometheus: one gauge per probe" bash -c "grep -c '^topoplace_health_probe_ok{' '$TMP/node.prom' | grep -qx 4"
+check "prometheus: failing probe is 0" grep -q '^topoplace_health_probe_ok{node="dgx001",probe="site:20-hang"} 0$' "$TMP/node.prom"
+check "no sleep 600 left behind" bash -c "! pgrep -f '^sleep 600$' -P 1 >/dev/null"
+
+# ------------------------------------------------------------ store commands
+expect_rc 0 "list" "$T" health list --store "$STORE"
+check "list: dgx001 unhealthy from the check" grep -q '^dgx001 *unhealthy *check .*site:20-hang: killed after 0.3 s' "$TMP/out"
+if [ "$(id -u)" = 0 ]; then
+  expect_rc 0 "flag" "$T" health flag dgx002 --reason "GPU 5 thermal slowdown" --store "$STORE"
+  expect_rc 0 "list --json" "$T" health list --store "$STORE" --json
+  check "flagged record" grep -q '"reason": "GPU 5 thermal slowdown"' "$TMP/out"
+  expect_rc 1 "gate denies the flagged node" "$T" health gate dgx002 --store "$STORE"
+  expect_rc 0 "gate allows a node without record" "$T" health gate dgx003 --store "$STORE"
+  expect_rc 0 "clear" "$T" health clear dgx002 --store "$STORE"
+  expect_rc 0 "gate allows the cleared node" "$T" health gate dgx002 --store "$STORE"
+  expect_rc 64 "flag with a path as node name" "$T" health flag ../../etc/passwd --reason x --store "$STORE"
+
+  # -------------------------------------------------------- security: nobody
+  NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+  "$T" health flag dgx004 --reason "real flag" --store "$STORE" >/dev/null
+  expect_rc 69 "nobody cannot flag" "${NOBODY[@]}" "$T" health flag dgx005 --reason forged --store "$STORE"
+  err_has "only uid 0 may write records (running as uid 65534)"
+  expect_rc 69 "nobody cannot clear" "${NOBODY[@]}" "$T" health clear dgx004 --store "$STORE"
+  expect_rc 69 "nobody cannot record a check" "${NOBODY[@]}" "$T" health check --root "$TMP/root" --node dgx004 --store "$STORE"
+  set +e; "${NOBODY[@]}" sh -c "printf 'topoplace-health 1\nnode=dgx006\nverdict=unhealthy\n' > '$STORE/dgx006'" 2>/dev/null; set -e
+  check "nobody cannot write a file into the store" test ! -e "$STORE/dgx006"
+  expect_rc 0 "nobody can read (list)" "${NOBODY[@]}" "$T" health list --store "$STORE"
+  expect_rc 1 "real flag still there (gate denies dgx004)" "$T" health gate dgx004 --store "$STORE"
+  # a forged store of nobody's own
+  install -d -o 65534 -g 65534 "$TMP/home-nobody"
+  "${NOBODY[@]}" sh -c "mkdir -m 755 '$TMP/home-nobody/forged' && printf 'topoplace-health 1\nnode=dgx004\nverdict=healthy\n' > '$TMP/home-nobody/forged/dgx004'"
+  expect_rc 69 "forged store (owned by nobody) refused" "$T" health list --store "$TMP/home-nobody/forged"
+  err_has "owned by uid 65534, not by uid 0 (tampered or forged"
+
+  # -------------------------------------------------------- security: tampered store
+  chmod o+w "$STORE/dgx004"
+  expect_rc 69 "tampered record (o+w) refused by list" "$T" health list --store "$STORE"
+  err_has "is group/world writable (tampered; fix with chmod go-w)"
+  expect_rc 0 "tampered + fail-open: allowed" "$T" health gate dgx004 --store "$STORE" --fail-mode open
+  err_has "(fail-open)"
+  expect_rc 1 "tampered + fail-closed: denied" "$T" health gate dgx004 --store "$STORE" --fail-mode closed
+  err_has "(fail-closed)"
+  chmod o-w "$STORE/dgx004"
+  chmod o+w "$STORE"
+  expect_rc 69 "world-writable store directory refused by check" chk
+  err_has "mode 0757 is group/world writable"
+  chmod o-w "$STORE"
+else
+  echo "# not root: store write and security checks skipped"
+fi
+
+finish
