@@ -1,12 +1,16 @@
 # SPANK plugin (issue 4): unit tests of its Slurm-free core, module symbol check, and the
 # live-lab test. Included from tests/CMakeLists.txt.
 if(TARGET topo_spank_core)
-  file(GLOB TOPO_SPANK_TEST_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/unit/spank/*.cpp)
+  file(GLOB TOPO_SPANK_TEST_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/unit/spank/test_*.cpp)
   add_executable(topo_spank_tests ${TOPO_SPANK_TEST_SOURCES})
   target_link_libraries(topo_spank_tests PRIVATE topo_spank_core GTest::gtest_main)
   target_compile_definitions(topo_spank_tests PRIVATE TOPO_FIXTURES="${TOPO_FIXTURES}")
   topo_target_defaults(topo_spank_tests)
   gtest_discover_tests(topo_spank_tests DISCOVERY_MODE PRE_TEST PROPERTIES LABELS unit)
+  # drives the health store and place() for the lab test (independent of the CLI)
+  add_executable(topo_spank_labtool ${CMAKE_CURRENT_SOURCE_DIR}/unit/spank/labtool.cpp)
+  target_link_libraries(topo_spank_labtool PRIVATE topo_spank_core)
+  topo_target_defaults(topo_spank_labtool)
 endif()
 
 if(TARGET topoplace_spank)
@@ -18,6 +22,6 @@ if(TARGET topoplace_spank)
 
   # Live Slurm 22.05 lab with the plugin, job_submit.lua and the launch gate.
   add_test(NAME lab.spank COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lab/t-spank.sh
-           $<TARGET_FILE:topoplace> $<TARGET_FILE:topoplace_spank>)
+           $<TARGET_FILE:topoplace> $<TARGET_FILE:topoplace_spank> $<TARGET_FILE:topo_spank_labtool>)
   set_tests_properties(lab.spank PROPERTIES LABELS lab TIMEOUT 1500 RUN_SERIAL TRUE SKIP_RETURN_CODE 77)
 endif()
