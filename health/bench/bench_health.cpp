@@ -1,1 +1,134 @@
-int main(){}
+// SPDX-License-Identifier: Apache-2.0
+// A full `health check` on a healthy node: IB (8 NDR HCAs + 2 more), GPUs (8 H100, PCI
+// sysfs, /dev, kernel log), counter state file, two site probes. Target: <= 1 s.
+// Baseline in the same run: the same check without site probes (the fixed cost of the
+// built-in probes), and one store read (what the SPANK gate does per launch).
+//   build/<dir>/health/bench_health        (figures printed; ratio = full / baseline)
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+#include <topo/builder.hpp>
+#include <topo/cluster_spec.hpp>
+#include <topo/health/check.hpp>
+#include <topo/health/store.hpp>
+
+namespace fs = std::filesystem;
+using namespace topo;
+using namespace topo::health;
+
+namespace {
+
+struct Fixture {
+    fs::path dir;
+    CheckOptions opts;
+    std::string store;
+    Fixture() {
+        std::string t = (fs::temp_directory_path() / "topo-bench-health-XXXXXX").string();
+        dir = ::mkdtemp(t.data());
+        fs::copy(std::string(TOPO_FIXTURES) + "/health/dgx-h100-ndr", dir / "root", fs::copy_options::recursive);
+        fs::create_directories(dir / "probes");
+        for (const char* n : {"10-dcgm", "20-nccl"}) {
+            std::ofstream(dir / "probes" / n) << "#!/bin/sh\necho pass\n";
+            fs::permissions(dir / "probes" / n, fs::perms(0755));
+        }
+        TopologyBuilder b;
+        if (!load_cluster_spec(std::string(TOPO_FIXTURES) + "/specs/dgx-h100-3tier.yaml", b)) std::abort();
+        auto topo = std::move(b).freeze();
+        if (!topo) std::abort();
+        opts.root = (dir / "root").string();
+        opts.expected = expected_for(**topo, "dgx001");
+        opts.state_file = (dir / "counters").string();
+        store = (dir / "store").string();
+        StoreOptions so;
+        so.create = true;
+        so.trusted_uid = ::geteuid();
+        auto s = Store::open(store, so);
+        if (!s) std::abort();
+        Record r;
+        r.node = "dgx001";
+        r.verdict = Verdict::Healthy;
+        r.source = "check";
+        if (!s->put(r)) std::abort();
+    }
+    ~Fixture() {
+        std::error_code ec;
+        fs::remove_all(dir, ec);
+    }
+};
+
+Fixture& fixture() {
+    static Fixture f;
+    return f;
+}
+
+void BM_CheckBuiltinProbes(benchmark::State& state) {  // baseline
+    CheckOptions o = fixture().opts;
+    for (auto _ : state) {
+        auto rep = run_check(o);
+        if (!rep.ok) state.SkipWithError(rep.summary().c_str());
+        benchmark::DoNotOptimize(rep);
+    }
+}
+BENCHMARK(BM_CheckBuiltinProbes)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_CheckFull(benchmark::State& state) {
+    CheckOptions o = fixture().opts;
+    o.probe_dir = (fixture().dir / "probes").string();
+    for (auto _ : state) {
+        auto rep = run_check(o);
+        if (!rep.ok) state.SkipWithError(rep.summary().c_str());
+        benchmark::DoNotOptimize(rep);
+    }
+}
+BENCHMARK(BM_CheckFull)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_GateRead(benchmark::State& state) {
+    StoreOptions so;
+    so.trusted_uid = ::geteuid();
+    for (auto _ : state) {
+        auto d = gate(fixture().store, "dgx001", FailMode::Closed, so);
+        if (!d.allow) state.SkipWithError(d.message.c_str());
+        benchmark::DoNotOptimize(d);
+    }
+}
+BENCHMARK(BM_GateRead)->Unit(benchmark::kMicrosecond);
+
+/// Prints the ratio and the verdict against the 1 s target after the runs.
+class Reporter : public benchmark::ConsoleReporter {
+public:
+    void ReportRuns(const std::vector<Run>& runs) override {
+        for (const auto& r : runs) {
+            double ms = r.GetAdjustedRealTime();
+            if (r.time_unit == benchmark::kMicrosecond) ms /= 1000.0;
+            if (r.benchmark_name() == "BM_CheckBuiltinProbes/real_time") base_ = ms;
+            if (r.benchmark_name() == "BM_CheckFull/real_time") full_ = ms;
+        }
+        ConsoleReporter::ReportRuns(runs);
+    }
+    void Finalize() override {
+        ConsoleReporter::Finalize();
+        if (base_ > 0 && full_ > 0)
+            std::printf("full check %.2f ms = %.1fx the built-in probes alone (%.2f ms); target <= 1000 ms: %s\n",
+                        full_, full_ / base_, base_, full_ <= 1000 ? "met" : "MISSED");
+    }
+
+private:
+    double base_ = 0;
+    double full_ = 0;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    benchmark::Initialize(&argc, argv);
+    Reporter rep;
+    benchmark::RunSpecifiedBenchmarks(&rep);
+    benchmark::Shutdown();
+    return 0;
+}

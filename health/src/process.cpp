@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
+#include <ctime>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -84,6 +85,12 @@ ProcResult run_process(const std::vector<std::string>& argv, std::chrono::millis
             ::kill(-pid, SIGKILL);
             ::waitpid(pid, &status, 0);
             exited = true;
+            continue;
+        }
+        if (eof && !exited) {
+            // Output closed but the program still runs (it closed stdout): wait in 1 ms steps.
+            struct timespec ts {0, 1000000};
+            ::nanosleep(&ts, nullptr);
             continue;
         }
         if (!eof) {
