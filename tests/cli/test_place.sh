@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# topoplace place: the issue's example through the CLI, JSON fields, exit codes 0/1/64/65/66.
+set -euo pipefail
+TP=$1; FX=$2
+. "$(dirname "$0")/lib.sh"
+
+"$TP" discover --spec "$FX/placement/tree-16x4.yaml" -o "$TMP/tree.json" 2>/dev/null
+ST="$FX/placement/issue-example.scontrol.txt"
+jq_() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+
+# Issue #6: free per leaf [3 3 2 3|0 0 0 0|2 1 2 1|4 2 3 3], 6 nodes.
+expect_rc 0 "topo places 6 nodes" "$TP" place "$TMP/tree.json" --nodes 6 --state "$ST" --json
+cp "$TMP/out" "$TMP/topo.json"
+eq "topo hosts" "$(jq_ "$TMP/topo.json" "','.join(d['hosts'])")" "n001,n002,n003,n005,n006,n007"
+eq "topo leaves" "$(jq_ "$TMP/topo.json" "len(d['leaves'])")" "2"
+eq "topo lower_bound_leaves" "$(jq_ "$TMP/topo.json" "d['lower_bound_leaves']")" "2"
+eq "topo max_tier" "$(jq_ "$TMP/topo.json" "d['max_tier']")" "1"
+eq "topo spines" "$(jq_ "$TMP/topo.json" "d['switches_per_level'][1]")" "1"
+eq "topo policy" "$(jq_ "$TMP/topo.json" "d['policy']")" "topo"
+check "topo has an explanation" test -n "$(jq_ "$TMP/topo.json" "d['explanation']")"
+eq "topo json has groups, gpus, hop_sum, lower_bound_groups" \
+  "$(jq_ "$TMP/topo.json" "all(k in d for k in ['groups','gpus','hop_sum','lower_bound_groups'])")" "True"
+
+expect_rc 0 "slurm-tree places 6 nodes" "$TP" place "$TMP/tree.json" --nodes 6 --state "$ST" --policy slurm-tree --json
+cp "$TMP/out" "$TMP/slurm.json"
+eq "slurm-tree leaves (what the issue measured)" "$(jq_ "$TMP/slurm.json" "len(d['leaves'])")" "3"
+eq "slurm-tree spines" "$(jq_ "$TMP/slurm.json" "d['switches_per_level'][1]")" "2"
+eq "slurm-tree max_tier" "$(jq_ "$TMP/slurm.json" "d['max_tier']")" "2"
+
+expect_rc 0 "text output" "$TP" place "$TMP/tree.json" --nodes 6 --state "$ST" --explain
+check "text has a compact hostlist" grep -q "NodeList=n\[001-003,005-007\]" "$TMP/out"
+check "text explains" grep -q "Explanation: topo:" "$TMP/out"
+
+# the JSON state form, auto-detected
+printf '{"hosts": {\n  "n001": {"state": "drain"},\n  "n002": {"state": "alloc"}\n}}\n' > "$TMP/state.json"
+expect_rc 0 "json state" "$TP" place "$TMP/tree.json" --nodes 4 --state "$TMP/state.json" --json
+eq "drained/busy hosts avoided" "$(jq_ "$TMP/out" "'n001' in d['hosts'] or 'n002' in d['hosts']")" "False"
+expect_rc 0 "exclude" "$TP" place "$TMP/tree.json" --nodes 4 --exclude "n[001-004]" --json
+eq "excluded hosts avoided" "$(jq_ "$TMP/out" "d['hosts'][0]")" "n005"
+
+# exit 1: busy vs unsatisfiable, said so
+expect_rc 1 "more nodes than exist" "$TP" place "$TMP/tree.json" --nodes 65
+err_has "unsatisfiable"
+expect_rc 1 "more GPUs per node than any host" "$TP" place "$TMP/tree.json" --nodes 1 --gpus-per-node 9
+err_has "can never fit"
+expect_rc 1 "busy now" "$TP" place "$TMP/tree.json" --nodes 40 --state "$ST"
+err_has "busy"
+expect_rc 1 "busy with --json" "$TP" place "$TMP/tree.json" --nodes 40 --state "$ST" --json
+eq "json error kind" "$(jq_ "$TMP/out" "d['error']")" "busy"
+
+# exit 64: usage
+expect_rc 64 "no --nodes" "$TP" place "$TMP/tree.json"
+expect_rc 64 "bad policy" "$TP" place "$TMP/tree.json" --nodes 2 --policy best
+expect_rc 64 "unknown excluded host" "$TP" place "$TMP/tree.json" --nodes 2 --exclude nope1
+expect_rc 64 "segment not dividing" "$TP" place "$TMP/tree.json" --nodes 6 --segment 4
+
+# exit 65: bad state file, named with its line
+printf 'NodeName=n001 State=IDLE\nthis is not scontrol output\n' > "$TMP/bad.txt"
+expect_rc 65 "bad scontrol state" "$TP" place "$TMP/tree.json" --nodes 2 --state "$TMP/bad.txt"
+err_has "$TMP/bad.txt:2:"
+printf '{"hosts": {\n  "n001": {"state": "sleepy"}\n}}\n' > "$TMP/bad.json"
+expect_rc 65 "bad json state" "$TP" place "$TMP/tree.json" --nodes 2 --state "$TMP/bad.json"
+err_has "$TMP/bad.json:2:"
+printf '{"hosts": {\n  "n001": {"state": \n' > "$TMP/cut.json"
+expect_rc 65 "truncated json state" "$TP" place "$TMP/tree.json" --nodes 2 --state "$TMP/cut.json"
+err_has "$TMP/cut.json:"
+printf '\x7fELF\x02\x01\x01\x00\x00\x00\nNodeName\x00=\xff\n' > "$TMP/binary.txt"
+expect_rc 65 "binary state" "$TP" place "$TMP/tree.json" --nodes 2 --state "$TMP/binary.txt"
+# exit 66: missing input
+expect_rc 66 "missing state file" "$TP" place "$TMP/tree.json" --nodes 2 --state "$TMP/none.txt"
+expect_rc 66 "missing snapshot" "$TP" place "$TMP/none.json" --nodes 2
+finish
