@@ -132,7 +132,7 @@ Result<SlurmNode> Scontrol::find_node(std::string_view name) const {
 }
 
 Status Scontrol::drain(const std::string& node, const std::string& reason) const {
-    std::string r = reason;
+    std::string r = reason;  // one line, at most 200 characters
     for (char& c : r)
         if (c == '\n' || c == '\r') c = ' ';
     if (r.size() > 200) r.resize(200);
@@ -160,7 +160,10 @@ const char* action_name(Action a) noexcept {
 Result<Action> apply_lifecycle(const Scontrol& sc, const SlurmNode& node, bool healthy, const std::string& reason) {
     if (node.drained() && !node.ours()) return Action::KeptManualDrain;  // never touch another drain
     if (!healthy) {
-        const std::string full = std::string(kReasonPrefix) + " " + reason;
+        std::string full = std::string(kReasonPrefix) + " " + reason;
+        for (char& c : full)
+            if (c == '\n' || c == '\r') c = ' ';
+        if (full.size() > 200) full.resize(200);  // as drain() sends it
         if (node.drained() && node.reason == full) return Action::None;
         // DRAIN (not DOWN): running jobs continue; also refreshes our own older reason.
         if (auto st = sc.drain(node.name, full); !st) return fail(st.error());
