@@ -1,0 +1,342 @@
+#!/usr/bin/env bash
+# End-to-end: the topoplace SPANK plugin + job_submit.lua + launch gate in a real Slurm 22.05.
+#   t-spank.sh TOPOPLACE TOPOPLACE_SO LABTOOL     (root; Debian's slurmctld, slurmd, slurm-client, munge)
+# 1. snapshot of a 3-level lab fabric (tests/fixtures/lab/lab-3tier.spec.yaml: 16 leaf groups
+#    x 4 hosts, 4 spines, 1 core, 2 rails; 8 GPUs, GPU0-3 next to mlx5_0, GPU4-7 next to
+#    mlx5_1) -> topology.conf + features -> a 64-node lab with the plugin in plugstack.conf,
+#    job_submit.lua, PrologFlags=Alloc, nohold_on_prolog_fail
+# 2. --topo options in sbatch/srun/salloc --help; 50+ malformed option values and plugstack
+#    arguments refused client-side; missing/corrupt snapshot under on_error=warn|fail
+# 3. busy state where Slurm alone splits a 6-node job over 3 leaves and 2 spines: with
+#    --topo=pack it lands exactly on the nodes place() predicted; a stale plan (a predicted
+#    node taken, another freed) lands inside the predicted groups
+# 4. rail environment per srun task; a user's own NCCL_IB_HCA is kept
+# 5. burst of 200 jobs with the plugin: all complete, no plugin error in any log
+# 6. launch gate: node flagged unhealthy after submission -> prolog fails there, node
+#    drained "topoplace: ...", batch job requeued (not held) and completes elsewhere with its
+#    output; srun job and --no-requeue job on a flagged node: what Slurm does
+# 7. figures (printed, not asserted): sbatch time with/without plugin, gate time per launch
+# Prints "N passed, N failed"; exit 77 (skip) without root/Slurm. Knobs: LAB_DIR, ports,
+# T_SPANK_SKIP_GATE=1 (skip the ~4 min requeue part).
+set -uo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
+TOPOPLACE="${1:-topoplace}"
+SO_BUILT="${2:-}"
+LABTOOL="${3:-}"
+FIX="$HERE/../fixtures/lab"
+
+export LAB_DIR="${LAB_DIR:-/tmp/tplab-spank}"
+export LAB_CTLD_PORT="${LAB_CTLD_PORT:-16957}"
+export LAB_SLURMD_PORT_BASE="${LAB_SLURMD_PORT_BASE:-17900}"
+export LAB_MODE=multi LAB_NODES=64 LAB_GPUS=8 LAB_NODE_PREFIX=n LAB_NODE_WIDTH=3 LAB_TOPOLOGY=tree LAB_PROLOG_FLAGS=Alloc
+. "$HERE/common.sh"
+
+if [ "$(id -u)" != 0 ]; then echo "SKIP: the Slurm lab needs root"; exit 77; fi
+for b in slurmctld slurmd munged scontrol sbatch srun salloc; do
+  command -v "$b" >/dev/null 2>&1 || { echo "SKIP: $b not installed"; exit 77; }
+done
+[ -f /usr/lib/x86_64-linux-gnu/slurm-wlm/job_submit_lua.so ] || { echo "SKIP: job_submit_lua.so not installed"; exit 77; }
+for f in "$TOPOPLACE" "$SO_BUILT" "$LABTOOL"; do
+  [ -x "$f" ] || [ -f "$f" ] || { echo "FAIL: missing '$f' (usage: t-spank.sh TOPOPLACE TOPOPLACE_SO LABTOOL)"; exit 1; }
+done
+
+pass=0; fail=0
+ok()   { pass=$((pass + 1)); echo "ok   $1"; }
+bad()  { fail=$((fail + 1)); echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/     /' | head -40; }
+check() { local name=$1; shift; local out; if out=$("$@" 2>&1); then ok "$name"; else bad "$name" "$out"; fi; }
+
+WORK="$(mktemp -d /tmp/topoplace-t-spank.XXXXXX)"
+chmod 755 "$WORK"
+cleanup() {
+  "$HERE/down.sh" >/dev/null 2>&1 || "$HERE/down.sh"
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# ---------------------------------------------------------------- 1. generate + lab
+SO="$WORK/topoplace.so"; cp "$SO_BUILT" "$SO"; chmod 755 "$SO"   # a rebuild cannot touch the running lab
+SNAP="$WORK/snapshot.json"
+HEALTH="$WORK/health"; mkdir -m 755 "$HEALTH"
+check "topoplace discover (3-level spec + GPU/NIC locality)" "$TOPOPLACE" discover \
+  --spec "$FIX/lab-3tier.spec.yaml" --nvidia-smi-topo "$FIX/lab-8gpu-2nic.topo-m.txt" -o "$SNAP"
+check "topoplace slurm-conf --format tree --features" \
+  "$TOPOPLACE" slurm-conf "$SNAP" --format tree --features "$WORK/features.conf" -o "$WORK/topology.conf"
+PLUGARGS="snapshot=$SNAP health=$HEALTH on_error=warn default=off wait=120"
+echo "required $SO $PLUGARGS" > "$WORK/plugstack.conf"
+: > "$WORK/plugstack-none.conf"
+if [ "$fail" != 0 ]; then echo "$pass passed, $fail failed"; exit 1; fi
+
+if ! LAB_TOPOLOGY_FILE="$WORK/topology.conf" LAB_FEATURES_FILE="$WORK/features.conf" \
+     LAB_PLUGSTACK_FILE="$WORK/plugstack.conf" "$HERE/up.sh" > "$WORK/up.log" 2>&1; then
+  bad "lab up (64 nodes, plugin in plugstack)" "$(tail -20 "$WORK/up.log"; tail -20 "$LAB_DIR/log/slurmctld.log" 2>/dev/null)"
+  echo "$pass passed, $fail failed"; exit 1
+fi
+ok "lab up (64 nodes, 3-level topology, plugin in plugstack.conf): $(grep -o 'total [0-9.]*s' "$WORK/up.log")"
+cd /tmp || exit 1
+# up.sh has no knob for these (yet): append and reconfigure. job_submit.lua sits next to
+# slurm.conf; bf_interval only makes the lab's backfill react faster.
+cp "$HERE/../../slurm-conf/lua/job_submit.lua" "$LAB_DIR/etc/job_submit.lua"
+printf 'JobSubmitPlugins=lua\nSchedulerParameters=nohold_on_prolog_fail,bf_interval=5\n' >> "$LAB_DIR/etc/slurm.conf"
+scontrol reconfigure
+for _ in $(seq 50); do scontrol show config 2>/dev/null | grep -q 'JobSubmitPlugins *= lua' && break; sleep 0.2; done
+check "slurm.conf: JobSubmitPlugins=lua, nohold_on_prolog_fail, PrologFlags=Alloc" bash -c \
+  "scontrol show config | grep -Eq '^JobSubmitPlugins += lua' && scontrol show config | grep -Eq '^SchedulerParameters += .*nohold_on_prolog_fail' && scontrol show config | grep -Eq '^PrologFlags += Alloc'"
+# Clients without the plugin: the same cluster through a slurm.conf whose plugstack is empty.
+sed -e "s|^PlugStackConfig=.*|PlugStackConfig=$WORK/plugstack-none.conf|" "$LAB_DIR/etc/slurm.conf" > "$LAB_DIR/etc/slurm-noplugin.conf"
+NOPLUG="$LAB_DIR/etc/slurm-noplugin.conf"
+# A client with other plugstack arguments: slurm.conf copy pointing at another plugstack file.
+with_plugstack() { # file-suffix, args... -> prints the slurm.conf path
+  echo "required $SO ${*:2}" > "$WORK/plugstack-$1.conf"
+  sed -e "s|^PlugStackConfig=.*|PlugStackConfig=$WORK/plugstack-$1.conf|" "$LAB_DIR/etc/slurm.conf" > "$LAB_DIR/etc/slurm-$1.conf"
+  echo "$LAB_DIR/etc/slurm-$1.conf"
+}
+daemons_alive() { local f; for f in "$LAB_DIR"/pids/slurm*; do pid_alive "$(cat "$f")" || return 1; done; }
+
+# leaf group / spine of every node (from the generated features)
+declare -A LG=() SP=()
+while read -r a b; do
+  for n in $(expand_hostlist "${a#NodeName=}"); do
+    LG[$n]=$(tr ',' '\n' <<<"${b#Features=}" | grep '^lg_'); SP[$n]=$(tr ',' '\n' <<<"${b#Features=}" | grep '^sp_')
+  done
+done < <(grep '^NodeName=' "$WORK/features.conf")
+groups_of() { for n in $(expand_hostlist "$1"); do echo "${LG[$n]:-none}"; done | sort -u | paste -sd, ; }
+spines_of() { for n in $(expand_hostlist "$1"); do echo "${SP[$n]:-none}"; done | sort -u | paste -sd, ; }
+count() { [ -z "$1" ] && { echo 0; return; }; tr ',' '\n' <<<"$1" | wc -l; }
+
+clear_jobs() {
+  local j; j=$(squeue -h -o %A 2>/dev/null | sort -u)
+  [ -n "$j" ] && scancel $j 2>/dev/null
+  for _ in $(seq 150); do [ -z "$(squeue -h 2>/dev/null)" ] && return 0; sleep 0.2; done
+}
+wait_state() { # jobid state [seconds] -> prints state|nodes|reason
+  local j=$1 want=$2 s=${3:-20} st
+  for _ in $(seq $((s * 5))); do
+    st=$(squeue -h -j "$j" -o %T 2>/dev/null); [ "$st" = "$want" ] && break
+    [ -z "$st" ] && break; sleep 0.2
+  done
+  squeue -h -j "$j" -o '%T|%N|%r' 2>/dev/null
+}
+final_state() { # jobid -> final JobState from jobcomp (empty while not finished; a requeue
+  # writes a record too, with JobState=PENDING/REQUEUED, which is not final)
+  grep -o "JobId=$1 .*" "$LAB_DIR/log/jobcomp.txt" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | cut -d= -f2 |
+    grep -Ev '^(PENDING|REQUEUED|RUNNING)$' | tail -1
+}
+
+# ---------------------------------------------------------------- 2. options
+for c in sbatch srun salloc; do
+  h=$($c --help 2>&1)
+  miss=""; for o in --topo=MODE --topo-max-tier=N --topo-nvl --topo-segment=S --topo-explain; do grep -q -- "$o" <<<"$h" || miss+=" $o"; done
+  if [ -z "$miss" ]; then ok "$c --help lists --topo, --topo-max-tier, --topo-nvl, --topo-segment, --topo-explain"
+  else bad "$c --help lists the --topo options" "missing:$miss"; fi
+done
+
+# malformed option values: refused by the client, nothing reaches slurmctld
+jobs_before=$(grep -c '_slurm_rpc_submit_batch_job' "$LAB_DIR/log/slurmctld.log")
+nbad=0; badout=""
+BADOPTS=(--topo= --topo=Pack --topo=PACK --topo=packs --topo=' pack' --topo='pack ' --topo=on --topo=1 --topo=-1
+  --topo=pack,spread --topo=spread=1 --topo=none --topo=tight --topo=é --topo=$'\x01' --topo="$(printf 'x%.0s' {1..300})"
+  --topo-max-tier= --topo-max-tier=-1 --topo-max-tier=16 --topo-max-tier=1.5 --topo-max-tier=0x1 --topo-max-tier=+1
+  --topo-max-tier=' 1' --topo-max-tier=one --topo-max-tier=1a --topo-max-tier=99999999999999999999 --topo-max-tier=2e1
+  --topo-segment= --topo-segment=0 --topo-segment=-4 --topo-segment=65537 --topo-segment=4k --topo-segment=1e2
+  --topo-segment=four --topo-segment=' 2' --topo-segment=18446744073709551617 --topo-segment=2,4 --topo-segment=0x10
+  --topo-nvl=yes --topo-explain=1 --topo-nvl=0)
+for o in "${BADOPTS[@]}"; do
+  out=$(sbatch -N1 -o /dev/null "$o" --wrap true 2>&1); rc=$?
+  if [ $rc = 0 ] || ! grep -qE 'topoplace: --topo|topo-(nvl|explain).*(argument|allow)' <<<"$out"; then
+    badout+="$o -> rc=$rc: $out"$'\n'; else nbad=$((nbad + 1)); fi
+done
+for c in srun salloc; do
+  for o in --topo=bogus --topo-max-tier=x --topo-segment=0; do
+    out=$(timeout 20 $c -N1 "$o" true 2>&1); rc=$?
+    if [ $rc = 0 ] || ! grep -q 'topoplace: --topo' <<<"$out"; then badout+="$c $o -> rc=$rc: $out"$'\n'; else nbad=$((nbad + 1)); fi
+  done
+done
+jobs_after=$(grep -c '_slurm_rpc_submit_batch_job' "$LAB_DIR/log/slurmctld.log")
+if [ -z "$badout" ] && [ "$jobs_before" = "$jobs_after" ]; then
+  ok "$nbad malformed --topo* values refused by sbatch/srun/salloc with a topoplace: message, none submitted"
+else bad "malformed --topo* values refused" "$badout submitted: $jobs_before -> $jobs_after"; fi
+echo "     e.g.: $(sbatch -N1 --topo-max-tier=16 --wrap true 2>&1 | head -1)"
+
+# malformed plugstack arguments: the client refuses with the argument named
+BADARGS=("snapshot" "=x" "snapshot=" "snapshot=rel/snap.json" "health=relative" "on_error=maybe" "on_error=WARN"
+  "default=packed" "default=" "wait=-1" "wait=86401" "wait=1e3" "env=maybe" "drain=2" "bogus=1" "Snapshot=/x"
+  "topo=pack" "wait=5 wait=6" "on_error=warn on_error=fail" "default=pack colour=red")
+nps=0; psout=""
+for i in "${!BADARGS[@]}"; do
+  conf=$(with_plugstack "bad$i" ${BADARGS[$i]})
+  out=$(SLURM_CONF="$conf" sbatch -N1 -o /dev/null --wrap true 2>&1); rc=$?
+  if [ $rc = 0 ] || ! grep -q 'topoplace: plugstack.conf: plugstack argument' <<<"$out"; then
+    psout+="'${BADARGS[$i]}' -> rc=$rc: $out"$'\n'; else nps=$((nps + 1)); fi
+done
+jobs_after=$(grep -c '_slurm_rpc_submit_batch_job' "$LAB_DIR/log/slurmctld.log")
+if [ -z "$psout" ] && [ "$jobs_before" = "$jobs_after" ]; then ok "$nps malformed plugstack arguments refused, argument named, none submitted"
+else bad "malformed plugstack arguments refused" "$psout"; fi
+echo "     e.g.: $(SLURM_CONF=$(with_plugstack eg on_error=maybe) sbatch -N1 --wrap true 2>&1 | head -1)"
+if daemons_alive; then ok "all 65 daemons alive after $((nbad + nps)) malformed inputs"; else bad "daemons alive after malformed inputs"; fi
+
+# missing / corrupt snapshot under on_error=warn and on_error=fail
+printf '{"schema": "topoplace.snapshot", "version": 1, "hosts": [' > "$WORK/corrupt.json"
+for snapcase in missing corrupt; do
+  sp="$WORK/nonexistent.json"; [ $snapcase = corrupt ] && sp="$WORK/corrupt.json"
+  conf=$(with_plugstack "warn-$snapcase" "snapshot=$sp on_error=warn")
+  out=$(SLURM_CONF="$conf" sbatch --parsable --topo=pack -N1 -o /dev/null --wrap true 2>&1); rc=$?
+  j=$(tail -1 <<<"$out")
+  if [ $rc = 0 ] && grep -q 'on_error=warn: job submitted without topology placement' <<<"$out" \
+     && [[ "$j" =~ ^[0-9]+$ ]] && ! scontrol show job "$j" | grep -q 'Prefer=[^(]'; then
+    ok "$snapcase snapshot, on_error=warn: job $j submitted untouched (no plan), warning printed"
+  else bad "$snapcase snapshot, on_error=warn: job submitted untouched" "rc=$rc $out"; fi
+  conf=$(with_plugstack "fail-$snapcase" "snapshot=$sp on_error=fail")
+  n0=$(grep -c '_slurm_rpc_submit_batch_job' "$LAB_DIR/log/slurmctld.log")
+  out=$(SLURM_CONF="$conf" sbatch --topo=pack -N1 -o /dev/null --wrap true 2>&1); rc=$?
+  n1=$(grep -c '_slurm_rpc_submit_batch_job' "$LAB_DIR/log/slurmctld.log")
+  if [ $rc != 0 ] && grep -q 'cannot load snapshot.*on_error=fail: job refused' <<<"$out" && [ "$n0" = "$n1" ]; then
+    ok "$snapcase snapshot, on_error=fail: refused ($(grep -o 'cannot load snapshot[^(]*' <<<"$out" | head -1 | cut -c1-90))"
+  else bad "$snapcase snapshot, on_error=fail: refused" "rc=$rc $out"; fi
+done
+clear_jobs
+
+# ---------------------------------------------------------------- 3. placement
+# Free nodes per leaf [3 3 2 3|0 0 0 0|2 1 2 1|4 2 3 3] (SLURM-NOTES' 3-level case); busy =
+# the first nodes of each leaf, one exclusive job per leaf.
+FREE=(3 3 2 3 0 0 0 0 2 1 2 1 4 2 3 3)
+declare -A BUSYJOB=()
+for L in $(seq 0 15); do
+  b=$((4 - FREE[L])); [ $b = 0 ] && continue
+  a=$((4 * L + 1)); list=$(for i in $(seq $a $((a + b - 1))); do printf 'n%03d,' "$i"; done)
+  BUSYJOB[$L]=$(SLURM_CONF=$NOPLUG sbatch --parsable --exclusive -N$b -w "${list%,}" -o /dev/null --wrap 'sleep 1200')
+done
+for _ in $(seq 100); do [ "$(squeue -h -t R | wc -l)" = ${#BUSYJOB[@]} ] && break; sleep 0.2; done
+check "busy state: 35 nodes allocated, 29 idle" bash -c "[ \$(sinfo -h -N -t idle -o %N | sort -u | wc -l) = 29 ]"
+
+scontrol show nodes --oneliner > "$WORK/nodes.txt"
+read -r PRED PREDC < <("$LABTOOL" place "$SNAP" 6 < "$WORK/nodes.txt")
+echo "     place() predicts: $PRED (groups $(groups_of "$PRED"), spines $(spines_of "$PRED")), plan constraint $PREDC"
+
+# Slurm alone (no plugin in the client, same cluster)
+j=$(SLURM_CONF=$NOPLUG sbatch --parsable --exclusive -N6 -o /dev/null --wrap 'sleep 1200')
+IFS='|' read -r st nodes _ <<<"$(wait_state "$j" RUNNING 30)"
+g0=$(groups_of "$nodes"); s0=$(spines_of "$nodes")
+if [ "$st" = RUNNING ] && [ "$(count "$g0")" -gt "$(count "$(groups_of "$PRED")")" ] && [ "$nodes" != "$PRED" ]; then
+  ok "without the plugin Slurm splits the 6-node job: $nodes ($(count "$g0") leaf groups, $(count "$s0") spines)"
+else bad "without the plugin Slurm splits the 6-node job" "state=$st nodes=$nodes groups=$g0 spines=$s0 predicted=$PRED"; fi
+scancel "$j"; for _ in $(seq 100); do [ -z "$(squeue -h -j "$j" -t R,CG 2>/dev/null)" ] && break; sleep 0.2; done
+
+# same job with --topo=pack
+out=$(sbatch --parsable --exclusive --topo=pack --topo-explain -N6 -o /dev/null --wrap 'sleep 1200' 2>&1)
+j=$(tail -1 <<<"$out")
+IFS='|' read -r st nodes _ <<<"$(wait_state "$j" RUNNING 30)"
+if [ "$st" = RUNNING ] && [ "$nodes" = "$PRED" ]; then
+  ok "--topo=pack lands on the predicted nodes $nodes ($(count "$(groups_of "$nodes")") leaf groups, $(count "$(spines_of "$nodes")") spine)"
+else bad "--topo=pack lands on the predicted nodes" "state=$st nodes=$nodes predicted=$PRED; $out"; fi
+echo "     --topo-explain: $(grep 'topoplace:' <<<"$out" | head -1 | cut -c1-160)"
+check "job_submit.lua logged the plan it applied" grep -qF "lua: topoplace: uid 0 pack plan (predicted $PRED): prefer=$PREDC switches=" "$LAB_DIR/log/slurmctld.log"
+scancel "$j"; for _ in $(seq 100); do [ -z "$(squeue -h -j "$j" -t R,CG 2>/dev/null)" ] && break; sleep 0.2; done
+
+# stale plan: computed now (held job), then a predicted node is taken and another node of a
+# predicted group frees up; the job must still land inside the predicted groups.
+j=$(sbatch --parsable --exclusive --topo=pack --hold -N6 -o /dev/null --wrap 'sleep 1200')
+first=$(expand_hostlist "$PRED" | head -1)
+taker=$(SLURM_CONF=$NOPLUG sbatch --parsable --exclusive -w "$first" -o /dev/null --wrap 'sleep 1200')
+wait_state "$taker" RUNNING 20 >/dev/null
+L1=$(( (10#${first#n} - 1) / 4 ))   # leaf index of the taken node
+[ -n "${BUSYJOB[$L1]:-}" ] && scancel "${BUSYJOB[$L1]}"
+sleep 2
+scontrol release "$j"
+IFS='|' read -r st nodes _ <<<"$(wait_state "$j" RUNNING 40)"
+if [ "$st" = RUNNING ] && [ "$(groups_of "$nodes")" = "$(groups_of "$PRED")" ] && ! expand_hostlist "$nodes" | grep -qx "$first"; then
+  ok "stale plan ($first taken, a node of its group freed): lands inside the predicted groups $(groups_of "$nodes") on $nodes"
+else bad "stale plan lands inside the predicted groups" "state=$st nodes=$nodes groups=$(groups_of "$nodes") predicted=$PRED"; fi
+clear_jobs
+
+# ---------------------------------------------------------------- 4. rail environment
+out=$(timeout 60 srun --topo=pack -N1 -n2 --exclusive --gpus-per-task=4 bash -c \
+  'echo "T$SLURM_PROCID|$CUDA_VISIBLE_DEVICES|$NCCL_IB_HCA|$UCX_NET_DEVICES|$TOPOPLACE_RAILS|$TOPOPLACE_LEAVES|$TOPOPLACE_TIER"' 2>&1 | sort)
+if grep -qx 'T0|0,1,2,3|=mlx5_0|mlx5_0:1|0|2|0' <<<"$out" && grep -qx 'T1|4,5,6,7|=mlx5_1|mlx5_1:1|1|2|0' <<<"$out"; then
+  ok "srun task env: GPUs 0-3 -> NCCL_IB_HCA==mlx5_0 (rail 0), GPUs 4-7 -> =mlx5_1 (rail 1), TOPOPLACE_LEAVES=2 (one leaf per rail), TIER=0"
+else bad "srun task env: NICs nearest to each task's GPUs" "$out"; fi
+out=$(NCCL_IB_HCA=mine timeout 60 srun --topo=pack -N2 --exclusive --gres=gpu:h100:8 bash -c \
+  'echo "$NCCL_IB_HCA|$UCX_NET_DEVICES|$TOPOPLACE_GROUPS|$TOPOPLACE_TIER"' 2>&1 | sort -u)
+if [ "$out" = 'mine|mlx5_0:1,mlx5_1:1|1|0' ]; then ok "user's NCCL_IB_HCA kept; 8 GPUs -> UCX_NET_DEVICES=mlx5_0:1,mlx5_1:1; 2 nodes in 1 group, tier 0"
+else bad "user's NCCL_IB_HCA kept, others set" "$out"; fi
+out=$(timeout 60 srun -N1 --gres=gpu:h100:2 bash -c 'echo "${NCCL_IB_HCA:-unset}"' 2>&1)
+if [ "$out" = unset ]; then ok "default=off and no --topo: no rail environment"; else bad "default=off: no rail environment" "$out"; fi
+bj=$(sbatch --parsable --topo=pack -N1 -n2 --gres=gpu:h100:8 -o "$WORK/batch-env.out" \
+  --wrap 'echo "B|$NCCL_IB_HCA"; srun -n2 --gpus-per-task=4 bash -c "echo S\$SLURM_PROCID\|\$NCCL_IB_HCA"')
+for _ in $(seq 150); do [ -n "$(final_state "$bj")" ] && break; sleep 0.2; done
+out=$(sort "$WORK/batch-env.out" 2>&1)
+if grep -qx 'B|=mlx5_0,mlx5_1' <<<"$out" && grep -qx 'S0|=mlx5_0' <<<"$out" && grep -qx 'S1|=mlx5_1' <<<"$out"; then
+  ok "batch step gets both NICs; its srun tasks get their own (inherited value is not taken as the user's)"
+else bad "batch step / srun step rail env" "$out"; fi
+
+# ---------------------------------------------------------------- 5. burst
+clear_jobs
+marker=$(wc -l < "$LAB_DIR/log/slurmctld.log")
+ids=()
+for i in $(seq 200); do ids+=("$(sbatch --parsable --topo=pack -N1 -o /dev/null --wrap true 2>>"$WORK/burst.err")"); done
+nsub=0; for j in "${ids[@]}"; do [[ "$j" =~ ^[0-9]+$ ]] && nsub=$((nsub + 1)); done
+for _ in $(seq 900); do [ -z "$(squeue -h 2>/dev/null)" ] && break; sleep 0.2; done
+ncomp=0; for j in "${ids[@]}"; do [ "$(final_state "$j")" = COMPLETED ] && ncomp=$((ncomp + 1)); done
+errs=$( (tail -n +"$marker" "$LAB_DIR/log/slurmctld.log"; cat "$LAB_DIR"/log/slurmd-*.log; cat "$WORK/burst.err") | grep -i 'topoplace' | grep -Ei 'error|fatal|failed' || true)
+if [ "$nsub" = 200 ] && [ "$ncomp" = 200 ] && [ -z "$errs" ]; then ok "burst: 200 --topo=pack jobs submitted, 200 COMPLETED, no plugin error in slurmctld/slurmd logs"
+else bad "burst of 200 jobs" "submitted=$nsub completed=$ncomp errors: $errs"; fi
+check "lua applied a plan to every burst job" bash -c "[ \$(tail -n +$marker '$LAB_DIR/log/slurmctld.log' | grep -c 'lua: topoplace: uid 0 pack plan') -ge 200 ]"
+
+# ---------------------------------------------------------------- 7. figures
+med() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+tsub() { local t0 t1; t0=$(date +%s%N); "$@" >/dev/null 2>&1; t1=$(date +%s%N); echo $(( (t1 - t0) / 1000 )); }
+for i in $(seq 20); do
+  tsub env SLURM_CONF="$NOPLUG" sbatch -N1 -o /dev/null --wrap true >> "$WORK/t-none"
+  tsub sbatch -N1 -o /dev/null --wrap true >> "$WORK/t-off"
+  tsub sbatch --topo=pack -N1 -o /dev/null --wrap true >> "$WORK/t-pack"
+done
+mn=$(med < "$WORK/t-none"); mo=$(med < "$WORK/t-off"); mp=$(med < "$WORK/t-pack")
+echo "     sbatch median over 20 (us): no plugin $mn, plugin loaded (--topo off) $mo ($(awk -v a="$mo" -v b="$mn" 'BEGIN{printf "%.2f", a/b}') x), --topo=pack with snapshot+slurm_load_node+place() $mp ($(awk -v a="$mp" -v b="$mn" 'BEGIN{printf "%.2f", a/b}') x; target <= 1.1 x)"
+"$LABTOOL" flag "$HEALTH" n064 "bench record" && gt=$("$LABTOOL" gate-bench "$HEALTH" n064 200) && "$LABTOOL" clear "$HEALTH" n064
+echo "     launch gate (store open + record read + verdict), median of 200: ${gt% *} us (target <= 10 ms)"
+clear_jobs
+
+# ---------------------------------------------------------------- 6. launch gate
+if [ "${T_SPANK_SKIP_GATE:-0}" = 1 ]; then echo "skip launch gate (T_SPANK_SKIP_GATE=1)"; echo "$pass passed, $fail failed"; [ "$fail" = 0 ]; exit; fi
+# batch job: planned on healthy nodes, one of them flagged before it starts
+j=$(sbatch --parsable --exclusive --topo=pack --hold -N4 -o "$WORK/gate-%j.out" \
+  --wrap 'echo "start $SLURM_JOB_NODELIST restart=${SLURM_RESTART_COUNT:-0}"; sleep 2; echo "done $SLURM_JOB_NODELIST"')
+planned=$(scontrol show job "$j" | sed -n 's/.*Prefer=\([^ ]*\).*/\1/p')
+pred=$(grep 'lua: topoplace: uid 0 pack plan (predicted' "$LAB_DIR/log/slurmctld.log" | tail -1 | sed -n 's/.*predicted \([^)]*\)).*/\1/p')
+victim=$(expand_hostlist "$pred" | sed -n 2p)
+"$LABTOOL" flag "$HEALTH" "$victim" "ib port mlx5_1 down"
+scontrol release "$j"
+for _ in $(seq 150); do grep -q "Requeuing JobId=$j" "$LAB_DIR/log/slurmctld.log" && break; sleep 0.2; done
+reason=$(sinfo -h -N -n "$victim" -o '%T|%E' | head -1)
+if [[ "$reason" == drain*"|topoplace: ib port mlx5_1 down (operator)" ]]; then ok "gate: prolog failed on flagged $victim, node drained with reason '${reason#*|}'"
+else bad "gate: flagged node drained with a topoplace: reason" "victim=$victim plan=$planned sinfo=$reason"; fi
+check "gate: slurmd log names the node and the job" grep -q "topoplace: job $j refused on node $victim: topoplace: ib port mlx5_1 down" "$LAB_DIR/log/slurmd-$victim.log"
+st=$(squeue -h -j "$j" -o '%T|%r')
+if [[ "$st" == PENDING* ]] && [[ "$st" != *Held* ]] && grep -q "Requeuing JobId=$j" "$LAB_DIR/log/slurmctld.log"; then ok "gate: batch job $j requeued, pending and not held ($st)"
+else bad "gate: batch job requeued, not held" "$st"; fi
+echo "     waiting for the requeued job (begin time ~121 s on 22.05)..."
+for _ in $(seq 1500); do [ -n "$(final_state "$j")" ] && break; sleep 0.2; done
+fs=$(final_state "$j"); onodes=$(sed -n 's/^done //p' "$WORK/gate-$j.out" 2>/dev/null)
+if [ "$fs" = COMPLETED ] && [ -n "$onodes" ] && ! expand_hostlist "$onodes" | grep -qx "$victim" && grep -q '^start .* restart=1$' "$WORK/gate-$j.out"; then
+  ok "gate: requeued job completed on healthy nodes $onodes (restart 1), output intact: $(paste -sd';' "$WORK/gate-$j.out")"
+else bad "gate: requeued job completed elsewhere with its output" "state=$fs out=$(cat "$WORK/gate-$j.out" 2>&1)"; fi
+
+# srun job straight onto a flagged node (-w: the plugin does not place, the gate still runs)
+sv=n063; "$LABTOOL" flag "$HEALTH" $sv "gpu 3 xid 79"
+out=$(timeout 60 srun -N1 -w $sv true 2>&1); rc=$?
+reason=$(sinfo -h -N -n $sv -o '%T|%E' | head -1)
+if [ $rc != 0 ] && [[ "$reason" == drain*"|topoplace: gpu 3 xid 79 (operator)" ]]; then
+  ok "gate, srun job: srun fails (rc=$rc: $(tail -1 <<<"$out" | cut -c1-80)), $sv drained with the topoplace reason"
+else bad "gate, srun job on a flagged node" "rc=$rc out=$out sinfo=$reason"; fi
+# --no-requeue batch job onto a flagged node
+nv=n062; "$LABTOOL" flag "$HEALTH" $nv "manual: fan failure"
+j=$(sbatch --parsable --no-requeue -w $nv -o "$WORK/norq.out" --wrap 'echo ran')
+for _ in $(seq 150); do [ -n "$(final_state "$j")" ] && break; sleep 0.2; done
+fs=$(final_state "$j"); reason=$(sinfo -h -N -n $nv -o '%T|%E' | head -1)
+if [ -n "$fs" ] && [ "$fs" != COMPLETED ] && ! grep -q ran "$WORK/norq.out" 2>/dev/null && [[ "$reason" == drain*"|topoplace: manual: fan failure (operator)" ]]; then
+  ok "gate, --no-requeue batch job: not requeued, ends $fs without running; $nv drained"
+else bad "gate, --no-requeue job on a flagged node" "state=$fs out=$(cat "$WORK/norq.out" 2>&1) sinfo=$reason"; fi
+check "gate: every daemon still alive" daemons_alive
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
