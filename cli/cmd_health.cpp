@@ -84,6 +84,7 @@ int run_check(const HealthOptions& o) {
     co.probe_dir = o.probe_dir;
     co.total_timeout = std::chrono::milliseconds(static_cast<long long>(o.timeout_s * 1000));
     co.probe_timeout = std::chrono::milliseconds(static_cast<long long>(o.probe_timeout_s * 1000));
+    co.builtin_timeout = co.probe_timeout;
     co.error_threshold = o.error_threshold;
     const std::string node = h::default_node_name(o.node);
     if (node.empty()) return report(Error(Errc::InvalidArgument, "cannot tell the node name; give --node"));
@@ -251,7 +252,7 @@ Runner add_health(CLI::App& app) {
     check->add_option("--node", o->node, "Slurm node name (default: $SLURMD_NODENAME, else the short host name)");
     check->add_flag("--json", o->json, "print the result as JSON");
     check->add_option("--timeout", o->timeout_s, "bound on the whole check, seconds")->capture_default_str();
-    check->add_option("--probe-timeout", o->probe_timeout_s, "bound on each site probe, seconds")->capture_default_str();
+    check->add_option("--probe-timeout", o->probe_timeout_s, "bound on each probe (built-in and site), seconds")->capture_default_str();
     check->add_option("--probe-dir", o->probe_dir, "directory of site probe executables (run in name order)");
     check->add_option("--store", o->store, "flag store directory")->capture_default_str();
     check->add_flag("--no-store", o->no_store, "do not record the result in the flag store");

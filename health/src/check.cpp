@@ -13,6 +13,9 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <fstream>
+#include <future>
+#include <system_error>
+#include <thread>
 #include <set>
 #include <sstream>
 #include <sys/stat.h>
@@ -40,7 +43,9 @@ bool is_real_root(const std::string& root) { return root.empty() || root == "/";
 
 /// First line of a small sysfs file, trimmed; nullopt when unreadable.
 std::optional<std::string> read_line(const std::string& path) {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    // Blocking on purpose: a wedged driver can hang a sysfs read; the probe's own timeout
+    // (run_builtin) handles that, as it would on a real node.
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return std::nullopt;
     char buf[512];
     ssize_t n = ::read(fd, buf, sizeof buf - 1);
@@ -580,9 +585,51 @@ std::vector<ProbeResult> probe_site(const CheckOptions& o, clock::time_point dea
     return out;
 }
 
+namespace {
+
+/// Run a built-in probe on its own thread with a time limit. A probe stuck in the kernel
+/// (a sysfs read or nvmlInit on a wedged device) cannot be killed from user space: it is
+/// reported as failed and left detached (the check, a short-lived process, exits soon).
+/// The thread owns copies of everything it touches.
+ProbeResult run_builtin(const std::string& name, std::chrono::milliseconds limit,
+                        ProbeResult (*fn)(const CheckOptions&, const CounterState&, CounterState&),
+                        const CheckOptions& o, const CounterState& prev, CounterState& next) {
+    struct Shared {
+        CheckOptions o;
+        CounterState prev;
+        CounterState next;
+        std::promise<ProbeResult> done;
+    };
+    auto sh = std::make_shared<Shared>();
+    sh->o = o;
+    sh->prev = prev;
+    auto fut = sh->done.get_future();
+    if (limit.count() <= 0) return {name, false, "not run: the check's total time limit was reached", 0};
+    try {
+        std::thread([sh, fn]() { sh->done.set_value(fn(sh->o, sh->prev, sh->next)); }).detach();
+    } catch (const std::system_error& e) {
+        return {name, false, std::string("cannot start the probe thread: ") + e.what(), 0};
+    }
+    if (fut.wait_for(limit) != std::future_status::ready) {
+        // Keep the previous counter values as the baseline of the next run.
+        for (const auto& [k, v] : prev)
+            if (k.rfind("kmsg_seq", 0) == 0 ? name == "gpu" : name == "ib") next.emplace(k, v);
+        char b[96];
+        std::snprintf(b, sizeof b, "timed out after %.1f s (hung driver or sysfs read?)",
+                      static_cast<double>(limit.count()) / 1000.0);
+        return {name, false, b, static_cast<double>(limit.count()) / 1000.0};
+    }
+    ProbeResult r = fut.get();
+    for (auto& [k, v] : sh->next) next[k] = v;
+    return r;
+}
+
+}  // namespace
+
 CheckReport run_check(const CheckOptions& o) {
     const auto t0 = clock::now();
     const auto deadline = t0 + o.total_timeout;
+    auto left = [&] { return std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now()); };
     CheckReport rep;
     CounterState prev;
     if (!o.state_file.empty()) {
@@ -591,8 +638,8 @@ CheckReport run_check(const CheckOptions& o) {
         else rep.probes.push_back({"state", true, "ignored unreadable state: " + s.error().to_string(), 0});
     }
     CounterState next;
-    rep.probes.push_back(probe_ib(o, prev, next));
-    rep.probes.push_back(probe_gpu(o, prev, next));
+    rep.probes.push_back(run_builtin("ib", std::min(left(), o.builtin_timeout), &probe_ib, o, prev, next));
+    rep.probes.push_back(run_builtin("gpu", std::min(left(), o.builtin_timeout), &probe_gpu, o, prev, next));
     for (auto& p : probe_site(o, deadline)) rep.probes.push_back(std::move(p));
     if (!o.state_file.empty()) {
         if (auto st = save_state(o.state_file, next); !st)

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -207,6 +208,30 @@ TEST(HealthIb, SymbolErrorBurstBetweenRuns) {
     auto fifth = run_check(o);
     EXPECT_FALSE(fifth.ok);
     EXPECT_NE(fifth.summary().find("mlx5_0 port 1 link_downed grew by 20"), std::string::npos) << fifth.summary();
+}
+
+TEST(HealthIb, HungSysfsReadTimesOut) {
+    Tree t;
+    // A FIFO without writer blocks open(2), like a sysfs read on a wedged HCA.
+    const auto fifo = t.port("mlx5_3") / "counters/symbol_error";
+    fs::remove(fifo);
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+    auto o = t.opts();
+    o.builtin_timeout = std::chrono::milliseconds(200);
+    o.state_file = (t.tmp.path / "counters").string();
+    write(o.state_file, "mlx5_0/1/symbol_error 0\n");
+    auto rep = run_check(o);
+    EXPECT_FALSE(rep.ok);
+    ASSERT_GE(rep.probes.size(), 2U);
+    EXPECT_EQ(rep.probes[0].name, "ib");
+    EXPECT_EQ(rep.probes[0].reason, "timed out after 0.2 s (hung driver or sysfs read?)");
+    EXPECT_TRUE(rep.probes[1].ok) << rep.probes[1].reason;  // the GPU probe still ran
+    // The baseline of the next run is kept.
+    EXPECT_NE(slurp(o.state_file).find("mlx5_0/1/symbol_error 0"), std::string::npos);
+    // Release the stuck reader (a writer appears and goes away: it reads EOF).
+    int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+    EXPECT_GE(fd, 0);
+    if (fd >= 0) ::close(fd);
 }
 
 TEST(HealthIb, CounterResetIsNotGrowth) {

@@ -40,6 +40,7 @@ struct CheckOptions {
     Expected expected;
     std::string probe_dir;                   ///< site probes (executables), empty = none
     std::chrono::milliseconds probe_timeout{10000};  ///< per site probe
+    std::chrono::milliseconds builtin_timeout{10000};  ///< per built-in probe (ib, gpu)
     std::chrono::milliseconds total_timeout{50000};  ///< whole check (Slurm kills at 60 s)
     std::string state_file;                  ///< last counter values, empty = no growth check
     std::int64_t error_threshold = 10;       ///< max growth of one IB error counter between runs
