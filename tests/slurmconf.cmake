@@ -15,3 +15,6 @@ endif()
 # slurm packages needed. Run with: ctest -L lab
 add_test(NAME lab.tree COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lab/t-tree.sh $<TARGET_FILE:topoplace>)
 set_tests_properties(lab.tree PROPERTIES LABELS lab TIMEOUT 600 RUN_SERIAL TRUE SKIP_RETURN_CODE 77)
+add_test(NAME lab.gres COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lab/t-gres.sh $<TARGET_FILE:topoplace>)
+set_tests_properties(lab.gres PROPERTIES LABELS lab TIMEOUT 600 RUN_SERIAL TRUE SKIP_RETURN_CODE 77
+  ENVIRONMENT "LAB_DIR=/tmp/tplab-conf;LAB_CTLD_PORT=16967;LAB_SLURMD_PORT_BASE=18100")

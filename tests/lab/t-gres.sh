@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# End-to-end: topoplace-generated gres.conf (Links= from a real nvidia-smi matrix) and
+# node Weight lines in a real Slurm 22.05.
+#   t-gres.sh [TOPOPLACE]        (root; Debian's slurmctld, slurmd, slurm-client, munge)
+# 1. topoplace discover: the lab fabric (4 leaves x 4 hosts, 1 spine) with two real
+#    `nvidia-smi topo -m` matrices: DGX A100 (8 GPUs, NV12) on n001-n008, H800 x4 (NV8)
+#    on n009-n016; topoplace slurm-conf --format tree --features --weights --gres.
+# 2. a 16-node lab with that topology.conf and those features (up.sh), then the
+#    generated gres.conf and Weight= put into the lab's own config and slurmctld
+#    restarted (up.sh has no knob for gres.conf or extra node keys; slurmctld 22.05
+#    does not take a new GPU count on `scontrol reconfigure`).
+# 3. checks: `slurmd -G` (slurmd's own gres.conf parser) prints our Links for both
+#    layouts; all nodes idle with the right GPU counts and weights, no gres error in any
+#    log; a CPU job goes to the lighter 4-GPU group and stays in one leaf group (also
+#    when that class is partly busy); an
+#    8-GPU-per-node job goes to the 8-GPU nodes and stays in one leaf group (weights do
+#    not pull it across groups); a 2-GPU step gets 2 GPUs.
+# Prints "N passed, N failed"; exits non-zero on failure, 77 (skip) when it cannot run.
+# Always tears the lab down (trap). Knobs: LAB_DIR, LAB_CTLD_PORT, LAB_SLURMD_PORT_BASE.
+set -uo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
+TOPOPLACE="${1:-topoplace}"
+FIX="$HERE/../fixtures"
+
+export LAB_DIR="${LAB_DIR:-/tmp/tplab-conf}"
+export LAB_CTLD_PORT="${LAB_CTLD_PORT:-16967}"
+export LAB_SLURMD_PORT_BASE="${LAB_SLURMD_PORT_BASE:-18100}"
+export LAB_MODE=multi LAB_NODES=16 LAB_GPUS=8 LAB_GPU_TYPE=h100 LAB_NODE_PREFIX=n LAB_NODE_WIDTH=3 LAB_TOPOLOGY=tree
+. "$HERE/common.sh"
+
+if [ "$(id -u)" != 0 ]; then echo "SKIP: the Slurm lab needs root"; exit 77; fi
+for b in slurmctld slurmd munged scontrol sbatch srun; do
+  command -v "$b" >/dev/null 2>&1 || { echo "SKIP: $b not installed"; exit 77; }
+done
+command -v "$TOPOPLACE" >/dev/null 2>&1 || [ -x "$TOPOPLACE" ] || { echo "FAIL: no topoplace binary '$TOPOPLACE'"; exit 1; }
+
+pass=0; fail=0
+ok()   { pass=$((pass + 1)); echo "ok   $1"; }
+bad()  { fail=$((fail + 1)); echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/     /' | head -40; }
+check() { # name, command...
+  local name=$1; shift
+  local out; if out=$("$@" 2>&1); then ok "$name"; else bad "$name" "$out"; fi
+}
+
+WORK="$(mktemp -d /tmp/topoplace-t-gres.XXXXXX)"
+cleanup() {
+  "$HERE/down.sh" >/dev/null 2>&1 || "$HERE/down.sh"
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# ---------------------------------------------------------------- 1. generate
+SNAP="$WORK/lab.snapshot.json"
+TOPO="$WORK/topology.conf"
+FEAT="$WORK/nodes.conf"
+GRES="$WORK/gres.conf"
+check "topoplace discover (lab fabric + 2 real nvidia-smi matrices)" \
+  "$TOPOPLACE" discover --ibnetdiscover "$FIX/lab/lab-4x4.ibnetdiscover.txt" \
+  --nvidia-smi-topo "n[001-008]=$FIX/nvidia-smi-topo/oyanghd-dgx-a100-epyc7742-nps4.topo-m.txt" \
+  --nvidia-smi-topo "n[009-016]=$FIX/nvidia-smi-topo/mlsys-tutorial-h800x4-17nic-ansi.topo-m.txt" -o "$SNAP"
+check "topoplace slurm-conf --features --weights --gres" \
+  "$TOPOPLACE" slurm-conf "$SNAP" --format tree --features "$FEAT" --weights --gres "$GRES" \
+  --gpu-file "$LAB_DIR/dev/nvidia{index}" --gpu-type h100 -o "$TOPO"
+check "generated gres.conf: 8 + 4 Links lines" bash -c \
+  "[ \$(grep -c '^NodeName=n\[001-008\] Name=gpu Type=h100 File=.* Links=' '$GRES') = 8 ] && [ \$(grep -c '^NodeName=n\[009-016\] .* Links=' '$GRES') = 4 ]"
+check "generated weights: 4-GPU groups lighter" bash -c \
+  "grep -q '^NodeName=n\[009-012\] Features=lg_g003,sp_spine Weight=1$' '$FEAT' && grep -q '^NodeName=n\[001-004\] Features=lg_g001,sp_spine Weight=2$' '$FEAT'"
+if [ "$fail" != 0 ]; then cat "$TOPO" "$FEAT" "$GRES" 2>/dev/null; echo "$pass passed, $fail failed"; exit 1; fi
+
+# ---------------------------------------------------------------- 2. lab
+if ! LAB_TOPOLOGY_FILE="$TOPO" LAB_FEATURES_FILE="$FEAT" "$HERE/up.sh" > "$WORK/up.log" 2>&1; then
+  bad "lab up (16 nodes, topology from topoplace)" "$(tail -20 "$WORK/up.log"; tail -20 "$LAB_DIR/log/slurmctld.log" 2>/dev/null)"
+  echo "$pass passed, $fail failed"; exit 1
+fi
+ok "lab up (16 nodes, topology and features from topoplace)"
+cd /tmp || exit 1
+
+# Our gres.conf replaces up.sh's; Weight= and the GPU count of each node from our files.
+E="$LAB_DIR/etc"
+cp "$GRES" "$E/gres.conf"
+declare -A WEIGHT=() NGPU=()
+while read -r a rest; do
+  w=$(grep -o 'Weight=[0-9]*' <<<"$rest" | cut -d= -f2)
+  for n in $(expand_hostlist "${a#NodeName=}"); do WEIGHT[$n]=$w; done
+done < <(grep '^NodeName=' "$FEAT")
+while read -r a rest; do
+  for n in $(expand_hostlist "${a#NodeName=}"); do NGPU[$n]=$(( ${NGPU[$n]:-0} + 1 )); done
+done < <(grep '^NodeName=.* Links=' "$GRES")
+while read -r line; do
+  n=$(sed -n 's/^NodeName=\([^ ]*\) .*/\1/p' <<<"$line")
+  if [ -n "$n" ] && [ -n "${WEIGHT[$n]:-}" ]; then
+    line="${line/Gres=gpu:h100:8/Gres=gpu:h100:${NGPU[$n]}} Weight=${WEIGHT[$n]}"
+  fi
+  echo "$line"
+done < "$E/nodes.conf" > "$E/nodes.conf.new" && mv "$E/nodes.conf.new" "$E/nodes.conf"
+
+# slurmd's own parser on the generated gres.conf (prints one "Gres ..." line per GPU)
+for n in n001 n016; do
+  want=$(grep "^NodeName=n\[$( [ $n = n001 ] && echo 001-008 || echo 009-016)\]" "$GRES" | sed 's/.*File=\([^ ]*\) Links=\(.*\)/File=\1 Links=\2/')
+  got=$(slurmd -f "$SLURM_CONF" -N "$n" -G 2>&1 | grep 'Gres Name=gpu' | sed 's/.*\(File=[^ ]*\) \(Links=[^ ]*\).*/\1 \2/')
+  if [ -n "$want" ] && [ "$want" = "$got" ]; then ok "slurmd -G -N $n parses our Links= ($(wc -l <<<"$got") GPUs)"
+  else bad "slurmd -G -N $n parses our Links=" "$(diff <(echo "$want") <(echo "$got"); slurmd -f "$SLURM_CONF" -N "$n" -G 2>&1 | tail -5)"; fi
+done
+
+# Restart slurmctld (recorded PID; same environment marker so down.sh finds it) with a
+# clean state, so it reads the new GPU counts; the running slurmd re-register.
+ctld=$(cat "$PIDS/slurmctld")
+kill "$ctld"
+for _ in $(seq 100); do pid_alive "$ctld" || break; sleep 0.1; done
+: > "$LAB_DIR/log/slurmctld.log"
+env "$LAB_TAG" slurmctld -c -f "$SLURM_CONF"
+for _ in $(seq 100); do scontrol ping 2>/dev/null | grep -q 'is UP' && break; sleep 0.1; done
+cat "$LAB_DIR/run/slurmctld.pid" > "$PIDS/slurmctld"
+# slurmd re-read gres.conf on reconfigure (22.05 _reconfigure); then wait for all idle
+scontrol reconfigure
+idle=0
+for _ in $(seq 150); do
+  idle=$(sinfo -h -N -t idle -o %N 2>/dev/null | sort -u | wc -l); [ "$idle" -ge 16 ] && break; sleep 0.2
+done
+if [ "$idle" -ge 16 ]; then ok "16 nodes idle after slurmctld restart with our gres.conf and weights"
+else bad "16 nodes idle after restart" "$(sinfo -N -o '%N %T %E %G')"; fi
+
+NOISE='pmix|Couldn.t load specified plugin name for mpi|Could not open [a-z]+ state file|Trying backup state save file|MPI: Cannot create context'
+errs=$(grep -Ei 'error|fatal' "$LAB_DIR/log/slurmctld.log" | grep -Evi "$NOISE" || true)
+if [ -z "$errs" ]; then ok "slurmctld log clean (no error/fatal besides PMIx noise)"; else bad "slurmctld log clean" "$errs"; fi
+errs=$(grep -hi 'gres' "$LAB_DIR"/log/slurmd-n*.log | grep -Ei 'error|fatal|invalid' || true)
+if [ -z "$errs" ]; then ok "slurmd logs: no gres error"; else bad "slurmd logs: no gres error" "$errs"; fi
+check "n001: gpu:h100:8 Weight=2, n016: gpu:h100:4 Weight=1" bash -c \
+  "[ \"\$(sinfo -h -N -n n001 -o '%G %w')\" = 'gpu:h100:8 2' ] && [ \"\$(sinfo -h -N -n n016 -o '%G %w')\" = 'gpu:h100:4 1' ]"
+
+# leaf group of each node (from the generated features)
+declare -A LG=()
+while read -r a b _; do
+  for n in $(expand_hostlist "${a#NodeName=}"); do LG[$n]=$(tr ',' '\n' <<<"${b#Features=}" | grep '^lg_'); done
+done < <(grep '^NodeName=' "$FEAT")
+groups_of() { for n in $(expand_hostlist "$1"); do echo "${LG[$n]:-none}"; done | sort -u | paste -sd,; }
+sub() { sbatch --parsable --exclusive -o /dev/null "$@" --wrap 'sleep 300'; }
+wait_running() { # jobid [seconds] -> state|nodes|reason
+  local j=$1 s=${2:-15}
+  for _ in $(seq $((s * 5))); do [ "$(squeue -h -j "$j" -o %T 2>/dev/null)" = RUNNING ] && break; sleep 0.2; done
+  squeue -h -j "$j" -o '%T|%N|%r'
+}
+
+# (a) CPU job, 4 nodes: the lighter class is the 4-GPU groups g003+g004 (8 nodes);
+#     inside it topology/tree keeps the job in one leaf group.
+IFS='|' read -r st nodes _ <<<"$(wait_running "$(sub -N4)")"
+g=$(groups_of "$nodes")
+if [ "$st" = RUNNING ] && { [ "$g" = lg_g003 ] || [ "$g" = lg_g004 ]; }; then ok "-N4 CPU job on the lighter 4-GPU nodes, one leaf group ($nodes)"
+else bad "-N4 CPU job on the lighter nodes, one leaf group" "state=$st nodes=$nodes groups=$g"; fi
+# (a2) same job with 2 nodes of g003 busy: the light class still has 6 free nodes, and
+#      topology/tree puts the job on g004 alone rather than mixing groups.
+scancel "$(squeue -h -o %A | head -1)" 2>/dev/null
+for _ in $(seq 50); do [ -z "$(squeue -h 2>/dev/null)" ] && break; sleep 0.2; done
+for n in n009 n010; do wait_running "$(sub -w $n)" >/dev/null; done
+IFS='|' read -r st nodes _ <<<"$(wait_running "$(sub -N4)")"
+g=$(groups_of "$nodes")
+if [ "$st" = RUNNING ] && [ "$g" = lg_g004 ]; then ok "-N4 with n009,n010 busy: lighter class, one leaf group g004 ($nodes)"
+else bad "-N4 with n009,n010 busy: one leaf group g004" "state=$st nodes=$nodes groups=$g"; fi
+# (b) 8 GPUs per node, 3 nodes: only n001-n008 have them (weight 2); must stay in one group.
+IFS='|' read -r st nodes _ <<<"$(wait_running "$(sub -N3 --gres=gpu:h100:8)")"
+g=$(groups_of "$nodes")
+if [ "$st" = RUNNING ] && { [ "$g" = lg_g001 ] || [ "$g" = lg_g002 ]; }; then ok "-N3 --gres=gpu:8 on the 8-GPU nodes, one leaf group ($nodes)"
+else bad "-N3 --gres=gpu:8 on the 8-GPU nodes, one leaf group" "state=$st nodes=$nodes groups=$g"; fi
+# (c) a 2-GPU step on a free 4-GPU node gets 2 of our devices
+out=$(timeout 60 srun -N1 -w n012 --gres=gpu:h100:2 -t 1 bash -c 'echo "$CUDA_VISIBLE_DEVICES"' 2>&1)
+if [ "$(tr ',' '\n' <<<"$out" | grep -c '^[0-3]$')" = 2 ]; then ok "srun --gres=gpu:2 on n012 (4-GPU node): CUDA_VISIBLE_DEVICES=$out"
+else bad "srun --gres=gpu:2 on n012" "$out"; fi
+
+errs=$(grep -Ei 'error|fatal' "$LAB_DIR/log/slurmctld.log" | grep -Evi "$NOISE" || true)
+if [ -z "$errs" ]; then ok "slurmctld log still clean after the jobs"; else bad "slurmctld log still clean after the jobs" "$errs"; fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
