@@ -1,18 +1,248 @@
 // SPDX-License-Identifier: Apache-2.0
-// topoplace whatif: being implemented (placeholder so the command table is wired).
+// topoplace whatif SNAPSHOT (--trace FILE | --generate N [--load L]) [--policies P,...]
+//   [--failures FILE] [--checkpoint-interval S] [--restart-cost S] [--health-gate on|off|both]
+//   [--seed S] [--json] [--report DIR] [--progress]
+#include <unistd.h>
+
 #include <cstdio>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <topo/placement/failures.hpp>
+#include <topo/placement/report.hpp>
+#include <topo/placement/trace.hpp>
+#include <topo/placement/whatif.hpp>
+#include <topo/snapshot.hpp>
 
 #include "commands.hpp"
 #include "common.hpp"
 
 namespace topo::cli {
 
+namespace {
+
+struct WhatifOptions {
+    std::string snapshot;
+    std::string trace;
+    int generate = 0;
+    double load = 0.85;
+    std::string durations;
+    int max_nodes = 0;
+    std::string policies = "topo,slurm-tree,linear";
+    std::string failures;
+    double checkpoint_interval = 0;
+    double restart_cost = 0;
+    double repair_time = 4 * 3600.0;
+    std::string health_gate = "off";
+    double gate_coverage = 0.5;
+    double gate_window = 6 * 3600.0;
+    int backfill_depth = 100;
+    std::uint64_t seed = 1;
+    bool json = false;
+    std::string report;
+    bool progress = false;
+    std::string command_line;
+};
+
+/// A one-line progress bar on stderr: "whatif [#########.........]  45%".
+class ProgressBar {
+public:
+    void update(double f) {
+        const int pct = static_cast<int>(f * 100 + 0.5);
+        if (pct == last_) return;
+        last_ = pct;
+        constexpr int kWidth = 30;
+        const int fill = pct * kWidth / 100;
+        std::fprintf(stderr, "\rwhatif [%s%s] %3d%%", std::string(static_cast<std::size_t>(fill), '#').c_str(),
+                     std::string(static_cast<std::size_t>(kWidth - fill), '.').c_str(), pct);
+        std::fflush(stderr);
+    }
+    void done() {
+        if (last_ >= 0) std::fprintf(stderr, "\n");
+    }
+
+private:
+    int last_ = -1;
+};
+
+std::string fmt_double(double v) {
+    std::ostringstream o;
+    o << v;
+    return o.str();
+}
+
+int run_whatif(const WhatifOptions& o) {
+    if (o.trace.empty() == (o.generate <= 0)) {
+        std::fprintf(stderr, "topoplace: whatif: give exactly one of --trace FILE or --generate N\n");
+        return kUsage;
+    }
+    whatif::SimOptions so;
+    so.policies.clear();
+    std::stringstream ps(o.policies);
+    for (std::string name; std::getline(ps, name, ',');) {
+        auto p = placement::policy_from_name(name);
+        if (!p) {
+            std::fprintf(stderr, "topoplace: whatif: unknown policy '%s' (topo, slurm-tree, linear)\n", name.c_str());
+            return kUsage;
+        }
+        so.policies.push_back(*p);
+    }
+    if (so.policies.empty()) {
+        std::fprintf(stderr, "topoplace: whatif: --policies is empty\n");
+        return kUsage;
+    }
+    so.gates = o.health_gate == "both" ? std::vector<bool>{false, true} : std::vector<bool>{o.health_gate == "on"};
+    so.checkpoint_interval_s = o.checkpoint_interval;
+    so.restart_cost_s = o.restart_cost;
+    so.repair_s = o.repair_time;
+    so.gate_coverage = o.gate_coverage;
+    so.gate_window_s = o.gate_window;
+    so.backfill_depth = o.backfill_depth;
+    so.seed = o.seed;
+
+    auto topo = load_snapshot(o.snapshot);
+    if (!topo) return report(topo.error());
+    const auto& t = **topo;
+
+    whatif::FailureModel fm;
+    if (!o.failures.empty()) {
+        auto f = whatif::read_failure_table(o.failures);
+        if (!f) return report(f.error());
+        fm = std::move(*f);
+        so.failures = &fm;
+    }
+
+    whatif::Trace trace;
+    if (!o.trace.empty()) {
+        auto tr = whatif::read_trace_file(o.trace);
+        if (!tr) return report(tr.error());
+        trace = std::move(*tr);
+        if (trace.jobs.empty()) {
+            std::fprintf(stderr, "topoplace: %s: no replayable jobs\n", o.trace.c_str());
+            for (const auto& n : trace.notes) std::fprintf(stderr, "topoplace: note: %s\n", n.c_str());
+            return kDataErr;
+        }
+    } else {
+        whatif::GeneratorOptions g;
+        g.jobs = o.generate;
+        g.load = o.load;
+        g.seed = o.seed;
+        g.max_nodes = o.max_nodes;
+        auto hosts = whatif::compute_hosts(t);
+        g.cluster_nodes = static_cast<int>(hosts.size());
+        int gmax = 0;
+        for (HostId h : hosts) gmax = std::max(gmax, static_cast<int>(t.host(h).gpus.size()));
+        g.gpus_per_node = gmax;
+        if (!o.durations.empty()) {
+            auto d = whatif::read_runtime_samples(o.durations);
+            if (!d) return report(d.error());
+            g.duration_samples = std::move(*d);
+        }
+        auto tr = whatif::generate_trace(g);
+        if (!tr) return report(tr.error());
+        trace = std::move(*tr);
+    }
+    for (const auto& n : trace.notes) std::fprintf(stderr, "topoplace: note: %s\n", n.c_str());
+
+    ProgressBar bar;
+    const bool show = o.progress || isatty(STDERR_FILENO) != 0;
+    if (show) so.progress = [&bar](double f) { bar.update(f); };
+    auto r = whatif::simulate(t, trace, so);
+    if (show) bar.done();
+    if (!r) return report(r.error());
+
+    whatif::ReportContext ctx;
+    ctx.command = o.command_line;
+    ctx.snapshot = o.snapshot;
+    ctx.settings = {{"seed", std::to_string(o.seed)},
+                    {"health_gate", o.health_gate},
+                    {"checkpoint_interval_s", fmt_double(o.checkpoint_interval)},
+                    {"restart_cost_s", fmt_double(o.restart_cost)},
+                    {"repair_time_s", fmt_double(o.repair_time)},
+                    {"gate_coverage", fmt_double(o.gate_coverage)},
+                    {"gate_window_s", fmt_double(o.gate_window)},
+                    {"backfill_depth", std::to_string(o.backfill_depth)}};
+    if (o.generate > 0) {
+        ctx.settings.emplace_back("generate", std::to_string(o.generate));
+        ctx.settings.emplace_back("load", fmt_double(o.load));
+    }
+    if (!o.failures.empty()) ctx.settings.emplace_back("failures", o.failures);
+
+    if (!o.report.empty()) {
+        if (auto st = whatif::write_report(*r, ctx, o.report); !st) {
+            report(st.error());
+            return kCantCreate;
+        }
+    }
+    std::cout << (o.json ? whatif::render_json(*r, ctx) : whatif::render_table(*r));
+    std::cout.flush();
+    return std::cout ? kOk : kCantCreate;
+}
+
+}  // namespace
+
 Runner add_whatif(CLI::App& app) {
-    auto* sub = app.add_subcommand("whatif", "(not implemented yet)");
-    sub->allow_extras();
-    return [] {
-        std::fprintf(stderr, "topoplace: whatif: not implemented yet\n");
-        return kUnavailable;
+    auto opts = std::make_shared<WhatifOptions>();
+    auto* sub = app.add_subcommand("whatif", "Replay a job trace on a snapshot under several placement policies");
+    sub->add_option("snapshot", opts->snapshot, "snapshot file written by `topoplace discover`")->required();
+    auto* trace = sub->add_option("--trace", opts->trace,
+                                  "job trace: sacct --parsable2 export, CSV submit_s,duration_s,nodes,gpus_per_node"
+                                  "[,timelimit_s], or an Alibaba pod/instance list");
+    auto* gen = sub->add_option("--generate", opts->generate, "generate a trace of N jobs instead")
+                    ->check(CLI::Range(1, 10000000));
+    trace->excludes(gen);
+    sub->add_option("--load", opts->load, "offered load of the generated trace")
+        ->check(CLI::Range(0.01, 10.0))
+        ->capture_default_str();
+    sub->add_option("--durations", opts->durations,
+                    "generated durations drawn from this runtime sample (one column 'runtime', seconds)");
+    sub->add_option("--max-nodes", opts->max_nodes, "largest generated job (default min(nodes/4, 256))")
+        ->check(CLI::Range(0, 1000000));
+    sub->add_option("--policies", opts->policies, "comma-separated: topo, slurm-tree, linear")->capture_default_str();
+    sub->add_option("--failures", opts->failures, "failure table (e.g. the Llama 3 405B interruption table)");
+    sub->add_option("--checkpoint-interval", opts->checkpoint_interval,
+                    "seconds between checkpoints (0 = none: a killed job restarts from zero)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    sub->add_option("--restart-cost", opts->restart_cost, "seconds lost at every restart")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    sub->add_option("--repair-time", opts->repair_time, "seconds a failed node stays down")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    sub->add_option("--health-gate", opts->health_gate, "launch health gate: on, off, or both (side by side)")
+        ->check(CLI::IsMember({"on", "off", "both"}))
+        ->capture_default_str();
+    sub->add_option("--gate-coverage", opts->gate_coverage,
+                    "share of hardware failures the gate sees coming (an assumption, see docs/whatif.md)")
+        ->check(CLI::Range(0.0, 1.0))
+        ->capture_default_str();
+    sub->add_option("--gate-window", opts->gate_window, "seconds before a failure that the gate flags the node")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    sub->add_option("--backfill-depth", opts->backfill_depth, "queue entries tried per backfill pass")
+        ->check(CLI::Range(0, 1000000))
+        ->capture_default_str();
+    sub->add_option("--seed", opts->seed, "seed for the generator and the failures")->capture_default_str();
+    sub->add_flag("--json", opts->json, "print one JSON object instead of the table");
+    sub->add_option("--report", opts->report, "write DIR/index.html with plots");
+    sub->add_flag("--progress", opts->progress, "progress bar on stderr even when it is not a terminal");
+    return [opts, sub]() {
+        // The command line for the report (what a reader needs to reproduce it).
+        std::string cmd = "topoplace whatif";
+        cmd += " " + opts->snapshot;
+        if (!opts->trace.empty()) cmd += " --trace " + opts->trace;
+        if (opts->generate > 0) cmd += " --generate " + std::to_string(opts->generate) + " --load " + fmt_double(opts->load);
+        cmd += " --policies " + opts->policies + " --seed " + std::to_string(opts->seed);
+        if (!opts->failures.empty()) cmd += " --failures " + opts->failures;
+        if (opts->checkpoint_interval > 0) cmd += " --checkpoint-interval " + fmt_double(opts->checkpoint_interval);
+        if (opts->restart_cost > 0) cmd += " --restart-cost " + fmt_double(opts->restart_cost);
+        if (opts->health_gate != "off") cmd += " --health-gate " + opts->health_gate;
+        opts->command_line = cmd;
+        return run_whatif(*opts);
     };
 }
 

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file The what-if simulator: replay a job trace on a topology under several
+/// placement policies side by side (FIFO + EASY backfill, place(), completion, node
+/// failures with checkpoint/restart, the launch health gate) and measure the outcome.
+///
+/// Deterministic: the same (topology, trace, options) gives the same results; failures
+/// are drawn per host from the seed, so every policy sees the same failure times.
+/// No I/O and no clock inside; progress is reported through a callback.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <topo/placement/failures.hpp>
+#include <topo/placement/place.hpp>
+#include <topo/placement/trace.hpp>
+#include <topo/result.hpp>
+#include <topo/topology.hpp>
+
+namespace topo::whatif {
+
+struct SimOptions {
+    std::vector<placement::Policy> policies{placement::Policy::Topo, placement::Policy::SlurmTree,
+                                            placement::Policy::Linear};
+    /// Health gate settings to run each policy with (false = off, true = on).
+    std::vector<bool> gates{false};
+    const FailureModel* failures = nullptr;  ///< null: no failures
+    double checkpoint_interval_s = 0;  ///< 0 = no checkpoints (a killed job restarts from zero)
+    double restart_cost_s = 0;         ///< paid at every restart before progress resumes
+    double repair_s = 4 * 3600.0;      ///< a failed node is down this long (hardware causes)
+    double gate_coverage = 0.5;        ///< share of detectable failures the gate sees coming
+    double gate_window_s = 6 * 3600.0; ///< ... this long before they happen
+    int backfill_depth = 100;          ///< queue entries tried per backfill pass (Slurm bf_max_job_test)
+    int series_points = 200;           ///< points in the utilization/fragmentation series
+    std::uint64_t seed = 1;
+    /// Called now and then with (runs done + fraction of this run) / runs, in [0, 1].
+    std::function<void(double)> progress;
+};
+
+/// What one (policy, gate) replay measured. "Multi-node placement" = every placement
+/// decision of a job on >= 2 nodes (restarts after failures included).
+struct PolicyRun {
+    placement::Policy policy = placement::Policy::Topo;
+    bool gate = false;
+    std::string label;  ///< "topo", "topo+gate"
+
+    int jobs = 0;            ///< jobs in the trace
+    int finished = 0;        ///< jobs that completed
+    int rejected = 0;        ///< jobs that can never fit (Unsatisfiable), dropped at submit
+    int placements = 0;      ///< placement decisions (starts and restarts)
+    int multi_node = 0;      ///< multi-node placements
+    double mean_groups = 0;  ///< mean leaf groups spanned per multi-node placement
+    double p95_groups = 0;
+    double mean_groups_bound = 0;  ///< mean of Placement::lower_bound_groups, same placements
+    double groups_ratio = 0;       ///< mean_groups / mean_groups_bound
+    int at_bound = 0;              ///< multi-node placements at their lower bound
+    int cross_spine = 0;           ///< multi-node placements with max_tier >= 1
+    int cross_core = 0;            ///< ... max_tier >= 2
+    int needless_tier = 0;         ///< ... max_tier > lower_bound_tier
+    int nvl_candidates = 0;        ///< placements small enough for one multi-node NVLink domain
+    int nvl_split = 0;             ///< ... that touched more than one domain
+    double mean_wait_s = 0;        ///< first start - submit, over finished jobs
+    double p95_wait_s = 0;
+    double max_wait_s = 0;
+    double makespan_s = 0;         ///< last end - first submit
+    double utilization = 0;        ///< allocated GPU-seconds / (GPUs x makespan)
+    double fragmentation = 0;      ///< time-weighted mean (docs/whatif.md)
+    double goodput = 0;            ///< useful GPU-seconds / allocated GPU-seconds
+    double ettr = 0;               ///< GPU-time-weighted sum(work) / sum(end - first start)
+    int failures = 0;              ///< failures that hit the cluster during the replay
+    int jobs_killed = 0;           ///< job interruptions by failures
+    int gate_saves = 0;            ///< flagged nodes the gate kept from new jobs
+    double lost_gpu_hours = 0;     ///< work lost (since last checkpoint + restart cost)
+    int backfilled = 0;            ///< jobs started by backfill ahead of the queue head
+    long place_calls = 0;          ///< calls to place()
+
+    std::vector<double> waits;                  ///< per finished job, sorted
+    std::vector<std::vector<int>> groups_hist;  ///< [bound][spanned] counts (small, capped)
+    std::vector<double> util_series;            ///< busy GPU share per time bucket
+    std::vector<double> frag_series;            ///< fragmentation per time bucket
+    double series_step_s = 0;                   ///< bucket width
+};
+
+struct Replay {
+    std::string topology;      ///< short description (hosts, GPUs, groups, tiers)
+    std::string trace;         ///< source
+    int hosts = 0;             ///< compute hosts simulated
+    int gpus = 0;              ///< their GPUs
+    int groups = 0;            ///< leaf groups
+    int tiers = 0;
+    int nvl_multi_domains = 0; ///< multi-node NVLink domains
+    double offered_load = 0;
+    std::string failures;      ///< failure model summary, empty when none
+    std::vector<PolicyRun> runs;
+};
+
+/// Replay `trace` on `topo` under every (policy, gate) of `opt`.
+/// Errors: InvalidArgument (no compute hosts, empty trace, bad options).
+[[nodiscard]] Result<Replay> simulate(const Topology& topo, const Trace& trace, const SimOptions& opt);
+
+/// Hosts the simulator treats as compute hosts (role Compute, or Unknown with GPUs).
+[[nodiscard]] std::vector<HostId> compute_hosts(const Topology& topo);
+
+/// For tests: replay one policy and return every (job, start, end, hosts) interval.
+struct Interval {
+    int job = 0;        ///< index in the trace
+    double start = 0;
+    double end = 0;     ///< end of this run (finish or kill)
+    std::vector<HostId> hosts;
+    int gpus_per_host = 0;  ///< GPUs taken on each host; -1 = the whole host (exclusive)
+    bool killed = false;
+};
+[[nodiscard]] Result<std::vector<Interval>> replay_intervals(const Topology& topo, const Trace& trace,
+                                                             placement::Policy policy, bool gate,
+                                                             const SimOptions& opt);
+
+}  // namespace topo::whatif

@@ -1,0 +1,763 @@
+// SPDX-License-Identifier: Apache-2.0
+// The what-if replay engine. One Engine replays the whole trace for one (policy, gate);
+// simulate() runs one Engine per column. Everything is a function of (topology, trace,
+// options): no clock, and failures come from per-host RNG streams seeded by (seed, host),
+// so every policy sees the same failure times.
+#include <topo/placement/whatif.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <queue>
+#include <set>
+#include <utility>
+
+#include <topo/placement/state.hpp>
+
+namespace topo::whatif {
+
+namespace {
+
+using placement::ClusterState;
+using placement::NodeState;
+using placement::Policy;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr int kHistCap = 16;
+
+// Same-time order: repairs and finishes free hosts first; a flag precedes its failure.
+enum class Ev : std::uint8_t { Repair = 0, Finish = 1, Flag = 2, Failure = 3, Arrival = 4 };
+
+struct Event {
+    double t = 0;
+    Ev type = Ev::Arrival;
+    std::uint64_t seq = 0;
+    int a = 0;  // job or host
+    int b = 0;  // run generation for Finish
+    bool operator>(const Event& o) const {
+        if (t != o.t) return t > o.t;
+        if (type != o.type) return type > o.type;
+        return seq > o.seq;
+    }
+};
+
+struct JobRt {
+    int nodes = 1;
+    int gph = 0;            // GPUs per host taken (partial jobs); exclusive: whole host
+    bool exclusive = true;
+    int req_gpn = 0;        // gpus_per_node passed to place()
+    double work = 0;        // total work (duration)
+    double remaining = 0;   // work still to do
+    double limit = 0;       // time limit (estimate), >= work
+    double first_start = -1;
+    double run_start = 0;
+    double run_cost = 0;    // restart cost paid at the start of this run
+    double est_end = 0;
+    int gen = 0;
+    int restarts = 0;
+    bool running = false;
+    bool done = false;
+    bool rejected = false;
+    double units = 0;       // GPU-equivalents held while running (sum over hosts)
+    std::vector<HostId> hosts;
+};
+
+struct HostRt {
+    HostId id;
+    int gpus = 0;       // GPUs of the host (0: not modelled)
+    int cap = 1;        // units (GPUs, or 1 for a host without modelled GPUs)
+    int free = 0;       // free units
+    int jobs_on = 0;
+    int group = -1;     // dense index among simulated groups
+    int domain = -1;    // multi-node NVLink domain, -1 = none
+    bool down = false;
+    bool flagged = false;
+    std::vector<int> jobs;
+    // Contribution to the counters (to remove it on change).
+    bool counted = false;
+    int counted_free = 0;
+    bool counted_idle = false;
+    // Failure stream.
+    Rng rng{0};
+    double rate = 0;    // failures per second
+    double next_fail = kInf;
+    bool next_detect = false;
+};
+
+double percentile(const std::vector<double>& sorted, double p) {
+    if (sorted.empty()) return 0;
+    const double pos = p * static_cast<double>(sorted.size() - 1);
+    const auto lo = static_cast<std::size_t>(std::floor(pos));
+    const auto hi = std::min(sorted.size() - 1, lo + 1);
+    const double f = pos - static_cast<double>(lo);
+    return sorted[lo] * (1 - f) + sorted[hi] * f;
+}
+
+class Engine {
+public:
+    Engine(const Topology& topo, const Trace& trace, const SimOptions& opt, Policy policy, bool gate,
+           std::vector<Interval>* record)
+        : topo_(topo), trace_(trace), opt_(opt), policy_(policy), gate_(gate), record_(record), state_(topo) {}
+
+    Status run(PolicyRun& out, int run_index, int runs);
+
+private:
+    void init_hosts();
+    void refresh(int h);
+    [[nodiscard]] bool available(int h) const { return !hosts_[h].down && !(gate_ && hosts_[h].flagged); }
+    [[nodiscard]] int qualifying(const JobRt& j) const;
+    void push(double t, Ev type, int a, int b = 0) { events_.push(Event{t, type, seq_++, a, b}); }
+    void schedule_failure(int h, double from);
+    Result<bool> try_start(int j, double now);
+    void start(int j, const placement::Placement& p, double now);
+    void release(int j);
+    void kill(int j, double now);
+    void finish(int j, double now);
+    void fail_host(int h, double now);
+    Status pass(double now);
+    std::pair<double, int> shadow(const JobRt& head, double now);
+    void advance(double now);
+    void observe(double now);
+    void record_placement(const JobRt& j, const placement::Placement& p);
+
+    const Topology& topo_;
+    const Trace& trace_;
+    const SimOptions& opt_;
+    Policy policy_;
+    bool gate_;
+    std::vector<Interval>* record_;
+    ClusterState state_;
+
+    std::vector<HostRt> hosts_;
+    std::vector<int> host_index_;  // HostId.index() -> hosts_ index or -1
+    std::vector<int> group_size_;
+    std::vector<int> group_idle_;
+    int gmax_ = 1;
+    int max_gpus_ = 0;
+    int domain_cap_ = 0;            // largest usable multi-node domain
+    std::vector<int> hist_;         // available hosts by free units
+    int idle_ = 0;                  // available hosts with no job
+    double total_units_ = 0;
+    double busy_units_ = 0;
+
+    std::vector<JobRt> jobs_;
+    std::set<std::pair<double, int>> queue_;    // (submit, index): FIFO by submit
+    std::set<std::pair<double, int>> running_;  // (est_end, index)
+    std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
+    std::uint64_t seq_ = 0;
+    int open_ = 0;  // jobs neither finished nor rejected
+
+    // Scratch for shadow().
+    std::vector<int> tmp_jobs_;
+    std::vector<int> tmp_free_;
+    std::vector<int> touched_;
+
+    // Metrics.
+    PolicyRun* out_ = nullptr;
+    double last_t_ = 0;
+    double frag_now_ = 0;
+    double frag_area_ = 0;
+    double busy_area_ = 0;
+    double busy_now_ = 0;
+    struct Step {
+        double t, busy, frag;
+    };
+    std::vector<Step> steps_;  // after each batch of same-time events
+    double groups_sum_ = 0;
+    double bound_sum_ = 0;
+    std::vector<double> groups_;
+    double useful_ = 0;
+    double allocated_ = 0;
+    double ettr_num_ = 0;
+    double ettr_den_ = 0;
+};
+
+void Engine::init_hosts() {
+    auto ch = compute_hosts(topo_);
+    host_index_.assign(topo_.hosts().size(), -1);
+    std::vector<int> group_map(topo_.groups().size(), -1);
+    std::vector<int> domain_of(topo_.hosts().size(), -1);
+    for (std::size_t d = 0; d < topo_.nvl_domains().size(); ++d) {
+        const auto& dom = topo_.nvl_domains()[d];
+        if (!dom.multi_node) continue;
+        for (HostId h : dom.hosts) domain_of[h.index()] = static_cast<int>(d);
+        const int usable = dom.usable_hosts > 0 ? dom.usable_hosts : static_cast<int>(dom.hosts.size());
+        domain_cap_ = std::max(domain_cap_, usable);
+    }
+    for (HostId h : ch) max_gpus_ = std::max(max_gpus_, static_cast<int>(topo_.host(h).gpus.size()));
+    // Every host starts drained; compute hosts are made idle below. Service hosts are
+    // never offered to place().
+    for (std::size_t i = 0; i < topo_.hosts().size(); ++i) {
+        auto& hs = state_.at(HostId(static_cast<HostId::Rep>(i)));
+        hs.state = NodeState::Drain;
+        hs.reason = "not a compute host";
+    }
+    for (HostId h : ch) {
+        HostRt r;
+        r.id = h;
+        r.gpus = static_cast<int>(topo_.host(h).gpus.size());
+        r.cap = r.gpus > 0 ? r.gpus : 1;
+        r.free = r.cap;
+        GroupId g = topo_.group_of(h);
+        if (g.valid()) {
+            int& gm = group_map[g.index()];
+            if (gm < 0) {
+                gm = static_cast<int>(group_size_.size());
+                group_size_.push_back(0);
+            }
+            r.group = gm;
+            ++group_size_[static_cast<std::size_t>(gm)];
+        }
+        r.domain = domain_of[h.index()];
+        // Per-host failure stream: depends only on (seed, host name order).
+        r.rng = Rng(opt_.seed * 0x9e3779b97f4a7c15ULL + 0x51ed27a1ULL * (h.index() + 1));
+        if (opt_.failures != nullptr) {
+            // The rate is per GPU; a host whose GPUs are not modelled counts as 8 GPUs.
+            r.rate = opt_.failures->per_gpu_hour * (r.gpus > 0 ? r.gpus : 8) / 3600.0;
+        }
+        host_index_[h.index()] = static_cast<int>(hosts_.size());
+        total_units_ += r.cap;
+        auto& hs = state_.at(h);
+        hs.state = NodeState::Idle;
+        hs.reason.clear();
+        hs.free_gpus = -1;
+        hosts_.push_back(std::move(r));
+    }
+    group_idle_.assign(group_size_.size(), 0);
+    for (int s : group_size_) gmax_ = std::max(gmax_, s);
+    hist_.assign(static_cast<std::size_t>(std::max(max_gpus_, 1)) + 1, 0);
+    tmp_jobs_.assign(hosts_.size(), -1);
+    tmp_free_.assign(hosts_.size(), 0);
+    for (std::size_t i = 0; i < hosts_.size(); ++i) refresh(static_cast<int>(i));
+}
+
+/// Re-derive one host's ClusterState entry and its counter contributions.
+void Engine::refresh(int h) {
+    auto& r = hosts_[static_cast<std::size_t>(h)];
+    if (r.counted) {
+        --hist_[static_cast<std::size_t>(std::min(r.counted_free, static_cast<int>(hist_.size()) - 1))];
+        if (r.counted_idle) {
+            --idle_;
+            if (r.group >= 0) --group_idle_[static_cast<std::size_t>(r.group)];
+        }
+    }
+    r.counted = available(h);
+    r.counted_free = r.free;
+    r.counted_idle = r.jobs_on == 0;
+    if (r.counted) {
+        ++hist_[static_cast<std::size_t>(std::min(r.free, static_cast<int>(hist_.size()) - 1))];
+        if (r.counted_idle) {
+            ++idle_;
+            if (r.group >= 0) ++group_idle_[static_cast<std::size_t>(r.group)];
+        }
+    } else {
+        r.counted_idle = false;
+    }
+    auto& hs = state_.at(r.id);
+    if (r.down) {
+        hs.state = NodeState::Down;
+    } else if (r.jobs_on == 0) {
+        hs.state = NodeState::Idle;
+    } else if (r.free > 0 && r.gpus > 0) {
+        hs.state = NodeState::Mixed;
+    } else {
+        hs.state = NodeState::Alloc;
+    }
+    hs.free_gpus = r.gpus > 0 ? r.free : 0;
+    if (r.gpus > 0 && r.free == r.gpus) hs.free_gpus = -1;
+    hs.unhealthy = gate_ && r.flagged;
+    hs.reason = hs.unhealthy ? "health gate: failure predicted" : "";
+}
+
+int Engine::qualifying(const JobRt& j) const {
+    if (j.exclusive) return idle_;
+    int n = 0;
+    for (std::size_t f = static_cast<std::size_t>(j.gph); f < hist_.size(); ++f) n += hist_[f];
+    return n;
+}
+
+void Engine::schedule_failure(int h, double from) {
+    auto& r = hosts_[static_cast<std::size_t>(h)];
+    if (r.rate <= 0) return;
+    r.next_fail = from + r.rng.exponential(r.rate);
+    r.next_detect = r.rng.uniform() < opt_.gate_coverage;
+    push(r.next_fail, Ev::Failure, h);
+    if (gate_ && r.next_detect) push(std::max(from, r.next_fail - opt_.gate_window_s), Ev::Flag, h);
+}
+
+void Engine::record_placement(const JobRt& j, const placement::Placement& p) {
+    ++out_->placements;
+    if (j.nodes < 2) return;
+    ++out_->multi_node;
+    const int groups = static_cast<int>(p.groups.size());
+    const int bound = p.lower_bound_groups;
+    groups_.push_back(groups);
+    groups_sum_ += groups;
+    bound_sum_ += bound;
+    if (groups <= bound) ++out_->at_bound;
+    if (p.max_tier >= 1) ++out_->cross_spine;
+    if (p.max_tier >= 2) ++out_->cross_core;
+    if (p.max_tier > p.lower_bound_tier) ++out_->needless_tier;
+    const auto b = static_cast<std::size_t>(std::clamp(bound, 0, kHistCap));
+    const auto s = static_cast<std::size_t>(std::clamp(groups, 0, kHistCap));
+    out_->groups_hist[b][s] += 1;
+    if (domain_cap_ > 0 && j.nodes <= domain_cap_) {
+        ++out_->nvl_candidates;
+        int first = -2;
+        bool split = false;
+        for (HostId h : p.hosts) {
+            const int d = hosts_[static_cast<std::size_t>(host_index_[h.index()])].domain;
+            if (d < 0 || (first != -2 && d != first)) split = true;
+            first = d;
+        }
+        if (split) ++out_->nvl_split;
+    }
+}
+
+void Engine::start(int j, const placement::Placement& p, double now) {
+    auto& job = jobs_[static_cast<std::size_t>(j)];
+    job.running = true;
+    ++job.gen;
+    job.run_start = now;
+    if (job.first_start < 0) job.first_start = now;
+    job.run_cost = job.restarts > 0 ? opt_.restart_cost_s : 0;
+    const double saved = job.work - job.remaining;
+    job.est_end = now + job.run_cost + std::max(job.remaining, job.limit - saved);
+    job.hosts = p.hosts;
+    job.units = 0;
+    for (HostId hid : p.hosts) {
+        const int h = host_index_[hid.index()];
+        auto& r = hosts_[static_cast<std::size_t>(h)];
+        const int take = job.exclusive ? r.cap : job.gph;
+        r.free -= take;
+        ++r.jobs_on;
+        r.jobs.push_back(j);
+        job.units += take;
+        refresh(h);
+    }
+    busy_units_ += job.units;
+    running_.emplace(job.est_end, j);
+    push(now + job.run_cost + job.remaining, Ev::Finish, j, job.gen);
+    record_placement(job, p);
+}
+
+void Engine::release(int j) {
+    auto& job = jobs_[static_cast<std::size_t>(j)];
+    for (HostId hid : job.hosts) {
+        const int h = host_index_[hid.index()];
+        auto& r = hosts_[static_cast<std::size_t>(h)];
+        const int take = job.exclusive ? r.cap : job.gph;
+        r.free += take;
+        --r.jobs_on;
+        r.jobs.erase(std::find(r.jobs.begin(), r.jobs.end(), j));
+        refresh(h);
+    }
+    busy_units_ -= job.units;
+    running_.erase({job.est_end, j});
+    job.running = false;
+}
+
+void Engine::finish(int j, double now) {
+    auto& job = jobs_[static_cast<std::size_t>(j)];
+    if (record_ != nullptr) {
+        record_->push_back(Interval{j, job.run_start, now, job.hosts,
+                                    job.exclusive ? -1 : job.gph, false});
+    }
+    allocated_ += job.units * (now - job.run_start);
+    useful_ += job.units * job.remaining;
+    release(j);
+    job.remaining = 0;
+    job.done = true;
+    --open_;
+    ++out_->finished;
+    out_->waits.push_back(job.first_start - trace_.jobs[static_cast<std::size_t>(j)].submit_s);
+    ettr_num_ += job.units * job.work;
+    ettr_den_ += job.units * (now - job.first_start);
+}
+
+void Engine::kill(int j, double now) {
+    auto& job = jobs_[static_cast<std::size_t>(j)];
+    if (record_ != nullptr) {
+        record_->push_back(Interval{j, job.run_start, now, job.hosts, job.exclusive ? -1 : job.gph, true});
+    }
+    const double progress = std::max(0.0, now - job.run_start - job.run_cost);
+    double saved = 0;
+    if (opt_.checkpoint_interval_s > 0) {
+        saved = std::floor(progress / opt_.checkpoint_interval_s) * opt_.checkpoint_interval_s;
+    }
+    saved = std::min(saved, job.remaining);
+    allocated_ += job.units * (now - job.run_start);
+    useful_ += job.units * saved;
+    out_->lost_gpu_hours += job.units * (now - job.run_start - saved) / 3600.0;
+    ++out_->jobs_killed;
+    release(j);
+    job.remaining -= saved;
+    ++job.restarts;
+    queue_.emplace(trace_.jobs[static_cast<std::size_t>(j)].submit_s, j);
+}
+
+void Engine::fail_host(int h, double now) {
+    auto& r = hosts_[static_cast<std::size_t>(h)];
+    ++out_->failures;
+    // Cause: from the table's mix (same stream for every policy).
+    bool down = true;
+    if (opt_.failures != nullptr && !opt_.failures->causes.empty()) {
+        double total = 0;
+        for (const auto& c : opt_.failures->causes) total += c.weight;
+        double u = r.rng.uniform() * total;
+        for (const auto& c : opt_.failures->causes) {
+            if (u < c.weight) {
+                down = c.takes_node_down;
+                break;
+            }
+            u -= c.weight;
+        }
+    } else {
+        (void)r.rng.uniform();
+    }
+    auto victims = r.jobs;
+    for (int j : victims) kill(j, now);
+    r.flagged = false;
+    if (down) {
+        r.down = true;
+        refresh(h);
+        push(now + opt_.repair_s, Ev::Repair, h);
+    } else {
+        refresh(h);
+        schedule_failure(h, now);
+    }
+}
+
+Result<bool> Engine::try_start(int j, double now) {
+    auto& job = jobs_[static_cast<std::size_t>(j)];
+    if (qualifying(job) < job.nodes) return false;
+    placement::Request req;
+    req.nodes_min = job.nodes;
+    req.gpus_per_node = job.req_gpn;
+    req.exclusive = job.exclusive;
+    ++out_->place_calls;
+    auto p = placement::place(topo_, state_, req, policy_);
+    if (!p) {
+        const auto& e = p.error();
+        if (e.code == Errc::Busy) return false;
+        if (e.code == Errc::Unsatisfiable || e.code == Errc::InvalidArgument) {
+            job.rejected = true;
+            ++out_->rejected;
+            --open_;
+            return true;  // leaves the queue
+        }
+        return fail(Errc::Internal, std::string("place(): ") + e.to_string());
+    }
+    if (static_cast<int>(p->hosts.size()) != job.nodes) {
+        return fail(Errc::Internal, "place() returned " + std::to_string(p->hosts.size()) + " hosts for " +
+                                        std::to_string(job.nodes));
+    }
+    for (HostId h : p->hosts) {
+        const int hi = h.index() < host_index_.size() ? host_index_[h.index()] : -1;
+        if (hi < 0 || !available(hi)) {
+            return fail(Errc::Internal, "place() chose an unavailable host " + topo_.host(h).name);
+        }
+        const auto& r = hosts_[static_cast<std::size_t>(hi)];
+        if (job.exclusive ? r.jobs_on != 0 : r.free < job.gph) {
+            return fail(Errc::Internal, "place() chose a busy host " + topo_.host(h).name);
+        }
+    }
+    start(j, *p, now);
+    return true;
+}
+
+/// EASY reservation for the queue head: the earliest time enough hosts qualify if
+/// running jobs end at their estimates, and the surplus hosts then.
+std::pair<double, int> Engine::shadow(const JobRt& head, double now) {
+    int count = qualifying(head);
+    if (count >= head.nodes) return {now, count - head.nodes};
+    double when = kInf;
+    for (const auto& [est, j] : running_) {
+        for (HostId hid : jobs_[static_cast<std::size_t>(j)].hosts) {
+            const int h = host_index_[hid.index()];
+            if (!available(h)) continue;
+            const auto& r = hosts_[static_cast<std::size_t>(h)];
+            if (tmp_jobs_[static_cast<std::size_t>(h)] < 0) {
+                tmp_jobs_[static_cast<std::size_t>(h)] = r.jobs_on;
+                tmp_free_[static_cast<std::size_t>(h)] = r.free;
+                touched_.push_back(h);
+            }
+            auto& tj = tmp_jobs_[static_cast<std::size_t>(h)];
+            auto& tf = tmp_free_[static_cast<std::size_t>(h)];
+            const bool before = head.exclusive ? tj == 0 : tf >= head.gph;
+            --tj;
+            tf += jobs_[static_cast<std::size_t>(j)].exclusive ? r.cap : jobs_[static_cast<std::size_t>(j)].gph;
+            const bool after = head.exclusive ? tj == 0 : tf >= head.gph;
+            if (!before && after) ++count;
+        }
+        if (count >= head.nodes) {
+            when = est;
+            break;
+        }
+    }
+    for (int h : touched_) tmp_jobs_[static_cast<std::size_t>(h)] = -1;
+    touched_.clear();
+    return {when, std::max(0, count - head.nodes)};
+}
+
+Status Engine::pass(double now) {
+    // Start jobs in FIFO order while they fit.
+    while (!queue_.empty()) {
+        const int j = queue_.begin()->second;
+        auto ok = try_start(j, now);
+        if (!ok) return fail(ok.error());
+        if (!*ok) break;
+        queue_.erase(queue_.begin());
+    }
+    if (queue_.empty()) return Ok{};
+    // EASY backfill behind the blocked head.
+    const JobRt& head = jobs_[static_cast<std::size_t>(queue_.begin()->second)];
+    auto [shadow_t, extra] = shadow(head, now);
+    int depth = 0;
+    for (auto it = std::next(queue_.begin()); it != queue_.end() && depth < opt_.backfill_depth;) {
+        ++depth;
+        const int j = it->second;
+        auto& job = jobs_[static_cast<std::size_t>(j)];
+        const double saved = job.work - job.remaining;
+        const double est = (job.restarts > 0 ? opt_.restart_cost_s : 0) + std::max(job.remaining, job.limit - saved);
+        const bool before_shadow = now + est <= shadow_t;
+        if (!before_shadow && job.nodes > extra) {
+            ++it;
+            continue;
+        }
+        auto ok = try_start(j, now);
+        if (!ok) return fail(ok.error());
+        if (*ok) {
+            if (!job.rejected) {
+                ++out_->backfilled;
+                if (!before_shadow) extra -= job.nodes;
+            }
+            it = queue_.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    return Ok{};
+}
+
+void Engine::advance(double now) {
+    const double dt = now - last_t_;
+    if (dt > 0) {
+        frag_area_ += frag_now_ * dt;
+        busy_area_ += busy_now_ * dt;
+    }
+    last_t_ = now;
+}
+
+void Engine::observe(double now) {
+    busy_now_ = busy_units_;
+    // Fragmentation: 1 - (idle hosts of the best leaf group) / min(idle hosts, largest
+    // group). 0 when the idle hosts form the largest hole they could; 1 when scattered.
+    if (idle_ > 0) {
+        int best = 0;
+        for (int g : group_idle_) best = std::max(best, g);
+        frag_now_ = 1.0 - static_cast<double>(best) / std::min(idle_, gmax_);
+    } else {
+        frag_now_ = 0;
+    }
+    steps_.push_back({now, busy_now_, frag_now_});
+}
+
+Status Engine::run(PolicyRun& out, int run_index, int runs) {
+    out_ = &out;
+    out.policy = policy_;
+    out.gate = gate_;
+    out.label = std::string(placement::policy_name(policy_)) + (gate_ ? "+gate" : "");
+    out.groups_hist.assign(kHistCap + 1, std::vector<int>(kHistCap + 1, 0));
+    init_hosts();
+    if (hosts_.empty()) return fail(Errc::InvalidArgument, "the topology has no compute hosts");
+    const auto& tj = trace_.jobs;
+    out.jobs = static_cast<int>(tj.size());
+    jobs_.resize(tj.size());
+    for (std::size_t i = 0; i < tj.size(); ++i) {
+        auto& j = jobs_[i];
+        j.nodes = std::max(1, tj[i].nodes);
+        j.work = std::max(0.0, tj[i].duration_s);
+        j.remaining = j.work;
+        j.limit = std::max(j.work, tj[i].timelimit_s);
+        const int g = tj[i].gpus_per_node;
+        j.exclusive = j.nodes > 1 || g <= 0 || max_gpus_ == 0 || g >= max_gpus_;
+        j.gph = j.exclusive ? 0 : g;
+        j.req_gpn = max_gpus_ == 0 ? 0 : (j.exclusive ? std::min(std::max(g, 0), max_gpus_) : g);
+        push(tj[i].submit_s, Ev::Arrival, static_cast<int>(i));
+    }
+    open_ = static_cast<int>(tj.size());
+    const double t0 = tj.empty() ? 0 : tj.front().submit_s;
+    last_t_ = t0;
+    for (std::size_t h = 0; h < hosts_.size(); ++h) schedule_failure(static_cast<int>(h), t0);
+    observe(t0);
+    std::size_t batches = 0;
+    double end_t = t0;
+    while (open_ > 0 && !events_.empty()) {
+        const double now = events_.top().t;
+        advance(now);
+        while (!events_.empty() && events_.top().t == now) {
+            const Event e = events_.top();
+            events_.pop();
+            switch (e.type) {
+                case Ev::Arrival: {
+                    auto& j = jobs_[static_cast<std::size_t>(e.a)];
+                    if (j.nodes > static_cast<int>(hosts_.size()) || (!j.exclusive && j.gph > max_gpus_)) {
+                        j.rejected = true;
+                        ++out.rejected;
+                        --open_;
+                    } else {
+                        queue_.emplace(tj[static_cast<std::size_t>(e.a)].submit_s, e.a);
+                    }
+                    break;
+                }
+                case Ev::Finish: {
+                    auto& j = jobs_[static_cast<std::size_t>(e.a)];
+                    if (j.running && j.gen == e.b) {
+                        finish(e.a, now);
+                        end_t = now;
+                    }
+                    break;
+                }
+                case Ev::Failure: {
+                    auto& r = hosts_[static_cast<std::size_t>(e.a)];
+                    if (r.next_fail == now) fail_host(e.a, now);
+                    break;
+                }
+                case Ev::Flag: {
+                    auto& r = hosts_[static_cast<std::size_t>(e.a)];
+                    if (!r.flagged && r.next_fail >= now) {
+                        r.flagged = true;
+                        ++out.gate_saves;
+                        refresh(e.a);
+                    }
+                    break;
+                }
+                case Ev::Repair: {
+                    auto& r = hosts_[static_cast<std::size_t>(e.a)];
+                    r.down = false;
+                    refresh(e.a);
+                    schedule_failure(e.a, now);
+                    break;
+                }
+            }
+        }
+        if (auto st = pass(now); !st) return st;
+        observe(now);
+        if (opt_.progress && (++batches % 4096) == 0) {
+            const double done = 1.0 - static_cast<double>(open_) / std::max<std::size_t>(1, tj.size());
+            opt_.progress((run_index + done) / runs);
+        }
+    }
+    if (open_ > 0) return fail(Errc::Internal, std::to_string(open_) + " jobs never finished");
+    advance(end_t);
+
+    // Metrics.
+    out.makespan_s = end_t - t0;
+    std::sort(out.waits.begin(), out.waits.end());
+    if (!out.waits.empty()) {
+        double s = 0;
+        for (double w : out.waits) s += w;
+        out.mean_wait_s = s / static_cast<double>(out.waits.size());
+        out.p95_wait_s = percentile(out.waits, 0.95);
+        out.max_wait_s = out.waits.back();
+    }
+    if (out.multi_node > 0) {
+        out.mean_groups = groups_sum_ / out.multi_node;
+        out.mean_groups_bound = bound_sum_ / out.multi_node;
+        out.groups_ratio = bound_sum_ > 0 ? groups_sum_ / bound_sum_ : 0;
+        std::sort(groups_.begin(), groups_.end());
+        out.p95_groups = percentile(groups_, 0.95);
+    }
+    if (out.makespan_s > 0) {
+        out.utilization = busy_area_ / (total_units_ * out.makespan_s);
+        out.fragmentation = frag_area_ / out.makespan_s;
+    }
+    out.goodput = allocated_ > 0 ? useful_ / allocated_ : 0;
+    out.ettr = ettr_den_ > 0 ? ettr_num_ / ettr_den_ : 0;
+    // Series: bucket averages of the step functions.
+    const int n = std::max(1, opt_.series_points);
+    out.series_step_s = out.makespan_s > 0 ? out.makespan_s / n : 0;
+    out.util_series.assign(static_cast<std::size_t>(n), 0);
+    out.frag_series.assign(static_cast<std::size_t>(n), 0);
+    if (out.series_step_s > 0) {
+        for (std::size_t i = 0; i < steps_.size(); ++i) {
+            const double a = steps_[i].t;
+            const double b = i + 1 < steps_.size() ? steps_[i + 1].t : end_t;
+            if (b <= a) continue;
+            // Spread [a, b) over the buckets it covers.
+            const double step = out.series_step_s;
+            const auto last = static_cast<double>(out.util_series.size() - 1);
+            const auto ka = static_cast<std::size_t>(std::clamp(std::floor((a - t0) / step), 0.0, last));
+            const auto kb = static_cast<std::size_t>(std::clamp(std::floor((b - t0) / step), 0.0, last));
+            for (std::size_t k = ka; k <= kb; ++k) {
+                const double lo = std::max(a, t0 + static_cast<double>(k) * step);
+                const double hi =
+                    k == out.util_series.size() - 1 ? b : std::min(b, t0 + static_cast<double>(k + 1) * step);
+                if (hi <= lo) continue;
+                out.util_series[k] += steps_[i].busy / total_units_ * (hi - lo) / step;
+                out.frag_series[k] += steps_[i].frag * (hi - lo) / step;
+            }
+        }
+    }
+    return Ok{};
+}
+
+}  // namespace
+
+std::vector<HostId> compute_hosts(const Topology& topo) {
+    std::vector<HostId> out;
+    for (std::size_t i = 0; i < topo.hosts().size(); ++i) {
+        const auto& h = topo.hosts()[i];
+        if (h.role == HostRole::Compute || (h.role == HostRole::Unknown && !h.gpus.empty())) {
+            out.emplace_back(static_cast<HostId::Rep>(i));
+        }
+    }
+    return out;
+}
+
+Result<Replay> simulate(const Topology& topo, const Trace& trace, const SimOptions& opt) {
+    if (trace.jobs.empty()) return fail(Errc::InvalidArgument, "the trace has no jobs");
+    if (opt.policies.empty() || opt.gates.empty()) return fail(Errc::InvalidArgument, "no policy to replay");
+    if (opt.checkpoint_interval_s < 0 || opt.restart_cost_s < 0 || opt.repair_s < 0 || opt.gate_window_s < 0 ||
+        opt.gate_coverage < 0 || opt.gate_coverage > 1) {
+        return fail(Errc::InvalidArgument, "negative time or coverage outside [0, 1]");
+    }
+    Replay r;
+    auto ch = compute_hosts(topo);
+    r.hosts = static_cast<int>(ch.size());
+    for (HostId h : ch) r.gpus += static_cast<int>(topo.host(h).gpus.size());
+    r.groups = static_cast<int>(topo.groups().size());
+    r.tiers = topo.tiers();
+    for (const auto& d : topo.nvl_domains()) r.nvl_multi_domains += d.multi_node ? 1 : 0;
+    r.topology = std::to_string(r.hosts) + " compute hosts, " + std::to_string(r.gpus) + " GPUs, " +
+                 std::to_string(r.groups) + " leaf groups, " + std::to_string(r.tiers) + " switch tiers";
+    if (r.nvl_multi_domains > 0) r.topology += ", " + std::to_string(r.nvl_multi_domains) + " multi-node NVLink domains";
+    r.trace = trace.source;
+    r.offered_load = offered_load(trace, r.hosts);
+    if (opt.failures != nullptr) r.failures = opt.failures->summary;
+    const int runs = static_cast<int>(opt.policies.size() * opt.gates.size());
+    int k = 0;
+    for (bool gate : opt.gates) {
+        for (Policy p : opt.policies) {
+            PolicyRun pr;
+            Engine e(topo, trace, opt, p, gate, nullptr);
+            if (auto st = e.run(pr, k, runs); !st) return fail(st.error());
+            r.runs.push_back(std::move(pr));
+            ++k;
+            if (opt.progress) opt.progress(static_cast<double>(k) / runs);
+        }
+    }
+    return r;
+}
+
+Result<std::vector<Interval>> replay_intervals(const Topology& topo, const Trace& trace, Policy policy, bool gate,
+                                               const SimOptions& opt) {
+    std::vector<Interval> iv;
+    PolicyRun pr;
+    Engine e(topo, trace, opt, policy, gate, &iv);
+    if (auto st = e.run(pr, 0, 1); !st) return fail(st.error());
+    return iv;
+}
+
+}  // namespace topo::whatif
