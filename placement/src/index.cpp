@@ -45,6 +45,8 @@ Placer::Placer(const Topology& topo) : topo_(&topo), idx_(std::make_unique<Index
     ix.leaf_of_host.assign(hosts.size(), -1);
     ix.domain_of_host.assign(hosts.size(), -1);
     ix.all_rails.assign(hosts.size(), 1);
+    ix.host_gpus.resize(hosts.size());
+    for (std::size_t h = 0; h < hosts.size(); ++h) ix.host_gpus[h] = static_cast<int>(hosts[h].gpus.size());
 
     // Level 0: one leaf per group with a placeable (non-service) host.
     std::multimap<std::uint32_t, int> phys_to_slurm;
@@ -96,7 +98,7 @@ Placer::Placer(const Topology& topo) : topo_(&topo), idx_(std::make_unique<Index
         for (auto& [children, phys] : by_children) {
             Index::Sw s;
             s.level = k;
-            s.children = children;
+            s.children.assign(children.begin(), children.end());
             std::vector<std::string> labels;
             for (auto p : phys) labels.push_back(switch_label(topo.switches()[p]));
             std::sort(labels.begin(), labels.end(), [](const auto& a, const auto& b) { return natural_less(a, b); });

@@ -41,6 +41,7 @@ struct Placer::Index {
     std::vector<int> leaf_of_host;          ///< -1 = not placeable
     std::vector<int> domain_of_host;        ///< index into domains, -1 = none
     std::vector<std::uint8_t> all_rails;    ///< host has a NIC on every rail
+    std::vector<int> host_gpus;             ///< GPUs the topology knows per host
     std::vector<std::vector<std::uint32_t>> leaf_hosts;  ///< placeable hosts per leaf, id order
     std::vector<int> leaf_switch_count;     ///< physical leaf switches of each leaf group
     std::vector<int> component;             ///< per leaf: connected part

@@ -32,25 +32,23 @@ Result<Policy> policy_from_name(std::string_view s) {
 // ------------------------------------------------------------------ unit capacities
 
 int host_units(const Work& w, std::uint32_t h) {
+    // Hot path (every host, every decision): touch the HostState once and the
+    // topology not at all.
     const auto& ix = *w.ix;
-    if (ix.leaf_of_host[h] < 0 || w.excluded[h] != 0) return 0;
+    if (ix.leaf_of_host[h] < 0 || (!w.excluded.empty() && w.excluded[h] != 0)) return 0;
     if (w.req.rail_aligned && ix.all_rails[h] == 0) return 0;
     if (w.restrict_domain >= 0 && ix.domain_of_host[h] != w.restrict_domain) return 0;
-    const HostId id{h};
-    const int total = w.state->total_gpus(*w.topo, id);
+    const HostState& hs = w.state->at(HostId{h});
+    const int total = hs.total_gpus >= 0 ? hs.total_gpus : ix.host_gpus[h];
     if (w.gpn > total) return 0;
     if (w.ideal) return w.mode == UnitMode::Gpus ? total : 1;
-    if (!w.state->available(id)) return 0;
-    const auto st = w.state->at(id).state;
-    if (w.req.exclusive) {
-        if (st != NodeState::Idle) return 0;
-        return w.mode == UnitMode::Gpus ? total : 1;
-    }
-    if (st != NodeState::Idle && st != NodeState::Mixed) return 0;
-    const int free = st == NodeState::Idle ? total : w.state->free_gpus(*w.topo, id);
+    if (hs.unhealthy) return 0;
+    const auto st = hs.state;
+    if (st == NodeState::Idle) return w.mode == UnitMode::Gpus ? total : 1;
+    if (w.req.exclusive || st != NodeState::Mixed) return 0;
+    const int free = hs.free_gpus < 0 ? total : std::min(hs.free_gpus, total);
     if (w.gpn > free) return 0;
-    if (w.mode == UnitMode::Gpus) return free;
-    return 1;
+    return w.mode == UnitMode::Gpus ? free : 1;
 }
 
 namespace {
@@ -485,7 +483,7 @@ Result<Placement> Placer::place(const ClusterState& state, const Request& req, P
                                                    std::to_string(req.segment));
         }
     }
-    w.excluded.assign(t.hosts().size(), 0);
+    if (!req.excluded.empty()) w.excluded.assign(t.hosts().size(), 0);
     for (auto h : req.excluded) {
         if (!h.valid() || h.index() >= t.hosts().size()) {
             return fail(Errc::InvalidArgument, "excluded host id out of range");
@@ -522,14 +520,9 @@ Result<Placement> Placer::place(const ClusterState& state, const Request& req, P
         w.restrict_domain = -1;
         Choice c;
         if (run_policy(w, policy, c)) {
-            Work wb = w;  // bounds on the whole cluster under the request's constraints
-            if (policy == Policy::Topo && w.req.one_nvl_domain && w.restrict_domain >= 0) {
-                // bounds inside the chosen domain are what the request allows
-            } else {
-                wb.restrict_domain = -1;
-            }
-            compute_caps(wb);
-            const Bounds b = lower_bounds(wb);
+            // Bounds on the caps the policy saw: the whole cluster under the request's
+            // constraints (topo with --nvl: inside the chosen NVLink domain).
+            const Bounds b = lower_bounds(w);
             Placement p = finish(w, c, policy, b);
             p.ignored = ignored;
             if (!ignored.empty()) {

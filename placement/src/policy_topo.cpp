@@ -72,25 +72,28 @@ long free_of(const Work& w, const std::vector<int>& leaves) {
 }
 
 /// For a switch of level >= 2: fewest children whose pooled leaves hold the job in
-/// `groups` leaves; ties: least free capacity. Exact up to 16 children, greedy above.
+/// `groups` leaves; ties: least free capacity. Exact up to 10 children, greedy above.
 void fewest_children(const Work& w, const Placer::Index::Sw& s, int groups, Cand& c) {
     const auto& ix = *w.ix;
     const auto& ch = s.children;
-    if (ch.size() <= 16) {
+    if (ch.size() <= 10) {
         const unsigned n = static_cast<unsigned>(ch.size());
         for (unsigned k = 1; k <= n; ++k) {
             long best_free = -1;
             std::vector<int> best_pool;
-            // all masks with k bits, in increasing order
-            for (unsigned mask = 0; mask < (1U << n); ++mask) {
-                if (static_cast<unsigned>(__builtin_popcount(mask)) != k) continue;
+            // all masks with k bits, in increasing order (Gosper's hack)
+            for (unsigned mask = (1U << k) - 1; mask < (1U << n);) {
                 auto pool = pooled_leaves(ix, ch, mask);
-                if (!top_k_holds(w, pool, groups, w.demand)) continue;
-                const long f = free_of(w, pool);
-                if (best_free < 0 || f < best_free) {
-                    best_free = f;
-                    best_pool = std::move(pool);
+                if (top_k_holds(w, pool, groups, w.demand)) {
+                    const long f = free_of(w, pool);
+                    if (best_free < 0 || f < best_free) {
+                        best_free = f;
+                        best_pool = std::move(pool);
+                    }
                 }
+                const unsigned low = mask & (~mask + 1U);
+                const unsigned r = mask + low;
+                mask = (((r ^ mask) >> 2U) / low) | r;
             }
             if (best_free >= 0) {
                 c.children = static_cast<int>(k);

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: Apache-2.0
+// Decision latency of place(): `topo` vs `slurm-tree` (and `linear`) in the same run, on
+// a generated 4,096-host / 32,768-GPU 3-tier rail-optimized fabric (128 scalable units
+// of 32 hosts, 8 rails, pods of 8 SUs with 2 spines per rail, 2 cores per rail) at about
+// 70 % busy. Targets (issue #6): topo p99 <= 200 us and >= 10x faster than slurm-tree.
+//
+// Each benchmark cycles over the same 2,000 (state, request) cases, times every decision
+// and reports p50/p99 as counters; main() prints the comparison and the ratio.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <time.h>
+
+#include <topo/builder.hpp>
+#include <topo/placement/place.hpp>
+
+namespace {
+
+using namespace topo;
+using namespace topo::placement;
+
+constexpr int kSus = 128, kPerSu = 32, kRails = 8, kSusPerPod = 8, kSpinesPerRail = 2, kCoresPerRail = 2;
+
+std::string num(const char* p, int i, int w) {
+    char b[48];
+    std::snprintf(b, sizeof b, "%s%0*d", p, w, i);
+    return b;
+}
+
+TopologyPtr build_fabric() {
+    TopologyBuilder b;
+    std::map<std::string, int> port;
+    auto sw = [&](const std::string& n) { b.add_switch(Switch{n, n, "", 128, -1, Provenance::Declared}); };
+    auto link = [&](const std::string& a, const std::string& c) {
+        b.add_switch_link(a, ++port[a], c, ++port[c], 400, "4xNDR");
+    };
+    const int pods = kSus / kSusPerPod;
+    for (int r = 0; r < kRails; ++r) {
+        for (int c = 0; c < kCoresPerRail; ++c) sw(num(("core-r" + std::to_string(r) + "-").c_str(), c, 2));
+        for (int p = 0; p < pods; ++p) {
+            for (int s = 0; s < kSpinesPerRail; ++s) {
+                const auto sp = "spine-p" + num("", p, 2) + "-r" + std::to_string(r) + "-" + std::to_string(s);
+                sw(sp);
+                for (int c = 0; c < kCoresPerRail; ++c) link(sp, num(("core-r" + std::to_string(r) + "-").c_str(), c, 2));
+            }
+        }
+    }
+    long guid = 1;
+    int h = 1;
+    for (int u = 0; u < kSus; ++u) {
+        std::vector<std::string> leaves;
+        for (int r = 0; r < kRails; ++r) {
+            const auto leaf = num("leaf-su", u + 1, 3) + "-r" + std::to_string(r);
+            sw(leaf);
+            for (int s = 0; s < kSpinesPerRail; ++s) {
+                link(leaf, "spine-p" + num("", u / kSusPerPod, 2) + "-r" + std::to_string(r) + "-" + std::to_string(s));
+            }
+            leaves.push_back(leaf);
+        }
+        for (int i = 0; i < kPerSu; ++i, ++h) {
+            const auto name = num("gpu", h, 4);
+            b.add_host(name, HostRole::Compute);
+            for (int r = 0; r < kRails; ++r) {
+                Nic n;
+                n.name = "mlx5_" + std::to_string(r);
+                n.guid = "0x" + std::to_string(++guid);
+                n.leaf_port = ++port[leaves[static_cast<std::size_t>(r)]];
+                n.rate_gbps = 400;
+                b.add_nic(name, n, leaves[static_cast<std::size_t>(r)]);
+                Gpu g;
+                g.index = r;
+                g.model = "NVIDIA H100 80GB HBM3";
+                b.add_gpu(name, g);
+            }
+        }
+    }
+    auto t = std::move(b).freeze();
+    if (!t) {
+        std::fprintf(stderr, "fabric: %s\n", t.error().to_string().c_str());
+        std::exit(1);
+    }
+    return *t;
+}
+
+struct Case {
+    int state;
+    Request req;
+};
+
+struct World {
+    TopologyPtr topo;
+    std::unique_ptr<Placer> placer;
+    std::vector<ClusterState> states;
+    std::vector<Case> cases;
+    double busy_share = 0;
+    double index_build_ms = 0;
+};
+
+World& world() {
+    static World w = [] {
+        World x;
+        x.topo = build_fabric();
+        const auto t0 = std::chrono::steady_clock::now();
+        x.placer = std::make_unique<Placer>(*x.topo);
+        x.index_build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        std::mt19937 rng(70);
+        std::uniform_real_distribution<double> u(0, 1);
+        long busy = 0, total = 0;
+        for (int s = 0; s < 20; ++s) {
+            ClusterState st(*x.topo);
+            double level = 0.7;
+            for (std::uint32_t h = 0; h < x.topo->hosts().size(); ++h) {
+                if (h % kPerSu == 0) level = 0.4 + 0.6 * u(rng);  // clumpy, mean 0.7
+                auto& hs = st.at(HostId{h});
+                if (u(rng) < level) {
+                    if (u(rng) < 0.2) {
+                        hs.state = NodeState::Mixed;
+                        hs.free_gpus = static_cast<int>(rng() % 8);
+                    } else {
+                        hs.state = NodeState::Alloc;
+                        hs.free_gpus = 0;
+                    }
+                    ++busy;
+                } else if (u(rng) < 0.01) {
+                    hs.state = NodeState::Drain;
+                    ++busy;
+                }
+                ++total;
+            }
+            x.states.push_back(std::move(st));
+        }
+        x.busy_share = static_cast<double>(busy) / static_cast<double>(total);
+        for (int i = 0; i < 2000; ++i) {
+            Case c;
+            c.state = static_cast<int>(rng() % x.states.size());
+            const int k = static_cast<int>(rng() % 9);  // 1..256 hosts, powers of two
+            c.req.nodes_min = 1 << k;
+            if (rng() % 5 == 0) {
+                c.req.exclusive = false;
+                c.req.gpus_per_node = 1 + static_cast<int>(rng() % 8);
+                c.req.nodes_min = 1 + static_cast<int>(rng() % 16);
+            }
+            x.cases.push_back(c);
+        }
+        return x;
+    }();
+    return w;
+}
+
+double thread_cpu_us() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e6 + static_cast<double>(ts.tv_nsec) / 1e3;
+}
+
+struct Figures {
+    double p50 = 0, p99 = 0, max = 0, mean = 0;
+    double cpu_p50 = 0, cpu_p99 = 0;
+    long placed = 0, failed = 0;
+    double groups = 0;
+};
+std::map<std::string, Figures> g_figures;
+
+void BM_Place(benchmark::State& state, Policy pol) {
+    World& w = world();
+    std::vector<double> us;
+    std::vector<double> cpu;
+    us.reserve(200000);
+    cpu.reserve(200000);
+    std::size_t i = 0;
+    long placed = 0, failed = 0;
+    double groups = 0;
+    for (auto _ : state) {
+        const Case& c = w.cases[i % w.cases.size()];
+        ++i;
+        const double c0 = thread_cpu_us();
+        const auto t0 = std::chrono::steady_clock::now();
+        auto p = w.placer->place(w.states[static_cast<std::size_t>(c.state)], c.req, pol);
+        const auto t1 = std::chrono::steady_clock::now();
+        const double c1 = thread_cpu_us();
+        cpu.push_back(c1 - c0);
+        benchmark::DoNotOptimize(p);
+        us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+        if (p) {
+            ++placed;
+            groups += static_cast<double>(p->groups.size());
+        } else {
+            ++failed;
+        }
+    }
+    std::sort(us.begin(), us.end());
+    std::sort(cpu.begin(), cpu.end());
+    Figures f;
+    f.cpu_p50 = cpu[cpu.size() / 2];
+    f.cpu_p99 = cpu[std::min(cpu.size() - 1, cpu.size() * 99 / 100)];
+    f.p50 = us[us.size() / 2];
+    f.p99 = us[std::min(us.size() - 1, us.size() * 99 / 100)];
+    f.max = us.back();
+    double sum = 0;
+    for (double x : us) sum += x;
+    f.mean = sum / static_cast<double>(us.size());
+    f.placed = placed;
+    f.failed = failed;
+    f.groups = placed > 0 ? groups / static_cast<double>(placed) : 0;
+    state.counters["p50_us"] = f.p50;
+    state.counters["p99_us"] = f.p99;
+    state.counters["max_us"] = f.max;
+    state.counters["cpu_p50_us"] = f.cpu_p50;
+    state.counters["cpu_p99_us"] = f.cpu_p99;
+    state.counters["mean_groups"] = f.groups;
+    g_figures[policy_name(pol)] = f;
+}
+
+BENCHMARK_CAPTURE(BM_Place, topo, Policy::Topo)->Iterations(20000)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Place, slurm_tree, Policy::SlurmTree)->Iterations(20000)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Place, linear, Policy::Linear)->Iterations(20000)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    World& w = world();
+    const auto s = w.topo->summary();
+    std::printf("fabric: %d hosts, %d GPUs, %d switches, %d tiers, %d rails, %zu leaf groups; states %.0f %% busy; "
+                "Placer index built in %.1f ms\n",
+                s.hosts, s.gpus, s.switches, s.tiers, s.rails, w.topo->groups().size(), 100 * w.busy_share,
+                w.index_build_ms);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    std::printf("\nwall = steady_clock per decision; cpu = this thread's CPU time per decision (robust to a loaded "
+                "machine)\n");
+    std::printf("%-11s %9s %9s %9s %9s %11s %11s %8s %7s %12s\n", "policy", "p50_us", "p99_us", "max_us", "mean_us",
+                "cpu_p50_us", "cpu_p99_us", "placed", "failed", "mean_groups");
+    for (const char* n : {"topo", "slurm-tree", "linear"}) {
+        auto it = g_figures.find(n);
+        if (it == g_figures.end()) continue;
+        const auto& f = it->second;
+        std::printf("%-11s %9.1f %9.1f %9.1f %9.1f %11.1f %11.1f %8ld %7ld %12.3f\n", n, f.p50, f.p99, f.max, f.mean,
+                    f.cpu_p50, f.cpu_p99, f.placed, f.failed, f.groups);
+    }
+    if (g_figures.count("topo") && g_figures.count("slurm-tree")) {
+        const auto& a = g_figures["topo"];
+        const auto& b = g_figures["slurm-tree"];
+        std::printf("ratio slurm-tree/topo: wall p50 %.2fx, p99 %.2fx, mean %.2fx; cpu p50 %.2fx, p99 %.2fx "
+                    "(target >= 10x)\n",
+                    b.p50 / a.p50, b.p99 / a.p99, b.mean / a.mean, b.cpu_p50 / a.cpu_p50, b.cpu_p99 / a.cpu_p99);
+        std::printf("topo p99 target <= 200 us: wall %.1f us (%s), cpu %.1f us (%s)\n", a.p99,
+                    a.p99 <= 200 ? "met" : "NOT met", a.cpu_p99, a.cpu_p99 <= 200 ? "met" : "NOT met");
+    }
+    return 0;
+}
