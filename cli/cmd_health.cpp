@@ -109,16 +109,19 @@ int run_check(const HealthOptions& o) {
             std::fprintf(stderr, "topoplace: warning: node %s is not in %s; HCA and GPU counts are not checked\n",
                          slurm_name.c_str(), o.snapshot.c_str());
     }
-    if (!o.no_state) {
-        if (!o.state.empty()) co.state_file = o.state;
-        else if (!o.no_store) co.state_file = o.store + "/." + slurm_name + ".counters";
-    }
-
+    // A refused store (tampered, foreign-owned) does not stop the check or a drain: the
+    // error is reported at the end (exit 69), and no node is resumed, since an operator
+    // flag in the store cannot be read.
     std::optional<h::Store> store;
+    std::optional<Error> store_err;
     if (!o.no_store) {
         auto s = open_store_for_write(o.store);
-        if (!s) return report(s.error());
-        store = std::move(*s);
+        if (s) store = std::move(*s);
+        else store_err = s.error();
+    }
+    if (!o.no_state) {
+        if (!o.state.empty()) co.state_file = o.state;
+        else if (store) co.state_file = o.store + "/." + slurm_name + ".counters";
     }
 
     h::CheckReport rep = h::run_check(co);
@@ -130,27 +133,30 @@ int run_check(const HealthOptions& o) {
     std::string store_note;
     if (store) {
         auto prev = store->get(slurm_name);
-        if (!prev) return report(prev.error());
-        h::Record r;
-        r.node = slurm_name;
-        r.source = "check";
-        r.last_check = now;
-        if (*prev && (*prev)->source == "operator" && (*prev)->verdict == h::Verdict::Unhealthy) {
-            r = **prev;
-            r.last_check = now;
-            healthy = false;
-            reason = "operator: " + r.reason + (rep.ok ? "" : "; " + reason);
-            store_note = "operator flag kept";
+        if (!prev) {
+            store_err = prev.error();
         } else {
-            r.verdict = rep.ok ? h::Verdict::Healthy : h::Verdict::Unhealthy;
-            r.reason = rep.ok ? "" : reason;
-            r.since = (*prev && (*prev)->verdict == r.verdict) ? (*prev)->since : now;
+            h::Record r;
+            r.node = slurm_name;
+            r.source = "check";
+            r.last_check = now;
+            if (*prev && (*prev)->source == "operator" && (*prev)->verdict == h::Verdict::Unhealthy) {
+                r = **prev;
+                r.last_check = now;
+                healthy = false;
+                reason = "operator: " + r.reason + (rep.ok ? "" : "; " + reason);
+                store_note = "operator flag kept";
+            } else {
+                r.verdict = rep.ok ? h::Verdict::Healthy : h::Verdict::Unhealthy;
+                r.reason = rep.ok ? "" : reason;
+                r.since = (*prev && (*prev)->verdict == r.verdict) ? (*prev)->since : now;
+            }
+            if (auto st = store->put(r); !st) store_err = st.error();
         }
-        if (auto st = store->put(r); !st) return report(st.error());
     }
 
     std::string action = "none";
-    if (o.drain) {
+    if (o.drain && !(healthy && store_err)) {
         auto a = h::apply_lifecycle(sc, slurm_node, healthy, reason);
         if (!a) return report(a.error());
         action = h::action_name(*a);
@@ -182,6 +188,7 @@ int run_check(const HealthOptions& o) {
                     action != "none" ? ("; slurm: " + action).c_str() : "",
                     store_note.empty() ? "" : ("; " + store_note).c_str());
     }
+    if (store_err) return report(*store_err);
     return healthy ? kOk : kUnsatisfiable;
 }
 

@@ -10,6 +10,7 @@
 #   - a node running a job is drained (not killed); the job runs to completion;
 #   - node names: FQDN stripped, SLURMD_NODENAME used, an ambiguous host name refused;
 #   - operator flag/clear through the store drains/resumes; Prometheus textfile written;
+#   - a tampered store is refused, a failing node is still drained but never resumed;
 #   - slurmd's own HealthCheckProgram runs the wrapper and drains the faulty node.
 # Prints "N passed, N failed"; exits non-zero on failure, 77 (skip) when it cannot run.
 set -uo pipefail
@@ -172,6 +173,23 @@ o=$(hc n002 2>&1); rc=$?
 wait_idle n002
 if [ "$rc" = 0 ] && [ "$(state n002)" = IDLE ]; then ok "health clear + passing check: n002 resumed"
 else bad "clear resumes" "rc=$rc state=$(state n002)"$'\n'"$o"; fi
+
+# ---------------------------------------------------------------- 7b. tampered store
+# The store is refused (exit 69) but a failing node is still drained; a passing check does
+# not resume it (an operator flag in the refused store cannot be read); fixed store: resumed.
+chmod o+w "$STORE"
+fault_down n001
+o1=$(hc n001 2>&1); rc1=$?; s1=$(state n001)
+repair n001
+o2=$(hc n001 2>&1); rc2=$?; s2=$(state n001)
+if [ "$rc1" = 69 ] && [ "$s1" = IDLE+DRAIN ] && [ "$rc2" = 69 ] && [ "$s2" = IDLE+DRAIN ] && grep -q "group/world writable" <<<"$o2"; then
+  ok "tampered store (o+w): refused (exit 69), failing n001 still drained, not resumed while the store is refused"
+else bad "tampered store" "rc1=$rc1 s1=$s1 rc2=$rc2 s2=$s2"$'\n'"$o1"$'\n'"$o2"; fi
+chmod o-w "$STORE"
+o=$(hc n001 2>&1); rc=$?
+wait_idle n001
+if [ "$rc" = 0 ] && [ "$(state n001)" = IDLE ]; then ok "store fixed (chmod o-w): n001 resumed"
+else bad "store fixed: n001 resumed" "rc=$rc state=$(state n001)"$'\n'"$o"; fi
 
 # ---------------------------------------------------------------- 8. slurmd's HealthCheckProgram
 cat > "$WORK/healthcheck.sh" <<EOF
