@@ -66,6 +66,7 @@ nlohmann::json to_json(const Topology& t) {
             {"tiers", s.tiers},
             {"rails", s.rails},
             {"nvlink_domains", s.nvlink_domains},
+            {"nvswitches", s.nvswitches},
             {"groups", groups},
             {"group_info", group_info},
             {"warnings", std::vector<std::string>(t.warnings().begin(), t.warnings().end())}};
@@ -120,7 +121,7 @@ void print_text(const Topology& t, std::ostream& out) {
     out << "   Hosts=" << s.hosts << " ComputeHosts=" << s.compute_hosts << " ServiceHosts=" << s.service_hosts
         << " GPUs=" << s.gpus << " NICs=" << s.nics << "\n";
     out << "   Switches=" << s.switches << " Tiers=" << s.tiers << " Rails=" << s.rails
-        << " NVLinkDomains=" << s.nvlink_domains << " Groups=" << t.groups().size() << "\n";
+        << " NVLinkDomains=" << s.nvlink_domains << " NVSwitches=" << s.nvswitches << " Groups=" << t.groups().size() << "\n";
     for (int tier = 0; tier < t.tiers(); ++tier) {
         int n = 0;
         for (const auto& sw : t.switches()) n += sw.tier == tier ? 1 : 0;

@@ -328,6 +328,22 @@ Result<TopologyPtr> TopologyBuilder::freeze() && {
                 if (b < a) std::swap(a, b);
                 t.nvlinks_.push_back(NvLinkPair{a, b, p.links, p.gbps});
             }
+            // NVSwitches: the first source that lists any wins (hwloc XML knows them,
+            // nvidia-smi matrices do not).
+            const bool have = !t.nvswitches_.empty() && t.nvswitches_.back().host.index() == hi;
+            for (std::size_t k = 0; !have && k < nd.nvswitches.size(); ++k) {
+                NvSwitch sw;
+                sw.host = HostId(static_cast<std::uint32_t>(hi));
+                sw.pci_bus = nd.nvswitches[k].pci_bus;
+                for (const auto& [pos, gbps] : nd.nvswitches[k].gpus) {
+                    if (pos < 0 || static_cast<std::size_t>(pos) >= gmap.size() || !gmap[pos]) continue;
+                    sw.gpus.push_back(*gmap[pos]);
+                    sw.gbps = std::max(sw.gbps, gbps);
+                }
+                std::sort(sw.gpus.begin(), sw.gpus.end());
+                sw.gpus.erase(std::unique(sw.gpus.begin(), sw.gpus.end()), sw.gpus.end());
+                t.nvswitches_.push_back(std::move(sw));
+            }
         }
     }
     // later sources win for the same pair: stable sort, keep the last of each key

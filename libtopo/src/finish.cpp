@@ -114,6 +114,7 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
     for (auto& n : t.nics_) n.rail = -1;
     for (auto& h : t.hosts_) h.group = GroupId{};
     for (auto& g : t.gpus_) g.nvl_domain = DomainId{};
+    for (auto& s : t.nvswitches_) s.nvl_domain = DomainId{};
     t.groups_.clear();
     t.domains_.clear();
 
@@ -332,6 +333,16 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
         }
     }
 
+    // An NVSwitch belongs to the domain of the GPUs cabled to it.
+    for (auto& s : t.nvswitches_) {
+        for (auto g : s.gpus) {
+            if (g.valid() && g.index() < t.gpus_.size() && t.gpus_[g.index()].nvl_domain.valid()) {
+                s.nvl_domain = t.gpus_[g.index()].nvl_domain;
+                break;
+            }
+        }
+    }
+
     {
         // Reloading a snapshot re-adds its stored warnings before freeze adds its own:
         // keep the first occurrence of each, so the fingerprint is stable.
@@ -361,6 +372,7 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
     }
     for (auto& x : t.links_) fix_utf8(x.rate);
     for (auto& x : t.domains_) fix_utf8(x.name);
+    for (auto& x : t.nvswitches_) fix_utf8(x.pci_bus);
     for (auto& x : t.warnings_) fix_utf8(x);
     impl.host_by_name.clear();
     for (std::size_t i = 0; i < t.hosts_.size(); ++i) impl.host_by_name.emplace(t.hosts_[i].name, HostId(static_cast<std::uint32_t>(i)));
@@ -382,6 +394,10 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
         for (const auto& x : t.domains_) {
             f << x.name << static_cast<int>(x.multi_node) << x.usable_hosts << static_cast<int>(x.hosts.size());
             for (auto h : x.hosts) f << h;
+            for (auto g : x.gpus) f << g;
+        }
+        for (const auto& x : t.nvswitches_) {
+            f << x.host << x.pci_bus << x.gbps << x.nvl_domain << static_cast<int>(x.gpus.size());
             for (auto g : x.gpus) f << g;
         }
         // Warnings are not hashed: they name input paths, and the fingerprint must

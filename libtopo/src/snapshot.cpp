@@ -180,10 +180,18 @@ std::string body(const Topology& t) {
     }
     write_table(out, "nvl_domains", {"name", "multi_node", "usable_hosts", "hosts", "gpus"}, rows, false);
 
+    rows.clear();
+    for (const auto& s : t.nvswitches()) {
+        json gs = json::array();
+        for (auto g : s.gpus) gs.push_back(t.gpu(g).index);
+        rows.push_back(json::array({s.host.index(), s.pci_bus, s.gbps, gs}));
+    }
+    write_table(out, "nvswitches", {"host", "pci_bus", "gbps", "gpus"}, rows, false);
+
     const Summary s = t.summary();
     json sum = {{"hosts", s.hosts}, {"compute_hosts", s.compute_hosts}, {"service_hosts", s.service_hosts},
                 {"gpus", s.gpus}, {"nics", s.nics}, {"switches", s.switches}, {"tiers", s.tiers},
-                {"rails", s.rails}, {"nvlink_domains", s.nvlink_domains}, {"groups", t.groups().size()}};
+                {"rails", s.rails}, {"nvlink_domains", s.nvlink_domains}, {"nvswitches", s.nvswitches}, {"groups", t.groups().size()}};
     out += "  \"summary\": " + dumps(sum) + ",\n";
     out += "  \"warnings\": " + dumps(json(std::vector<std::string>(t.warnings().begin(), t.warnings().end()))) + "\n";
     return out;
@@ -456,6 +464,28 @@ Result<TopologyPtr> from_snapshot_json(std::string_view text, const std::string&
                 for (const auto& h : r[3]) d.hosts.emplace_back(host_at(h));
                 std::sort(d.hosts.begin(), d.hosts.end());
                 declared.push_back(std::move(d));
+            }
+        }
+        where = "nvswitches";
+        if (doc["version"].get<int>() >= 2) {  // version 1 snapshots predate NVSwitch entities
+            const json& ns = table_rows(doc, "nvswitches", {"host", "pci_bus", "gbps", "gpus"});
+            auto& out = TopologyAccess::nvswitches(t);
+            for (const auto& r : ns) {
+                NvSwitch s;
+                const std::uint32_t hi = host_at(r[0]);
+                s.host = HostId(hi);
+                s.pci_bus = r[1].get<std::string>();
+                s.gbps = r[2].get<double>();
+                for (const auto& gi : r[3]) {
+                    const int want = gi.get<int>();
+                    std::optional<GpuId> id;
+                    for (auto g : hosts[hi].gpus) {
+                        if (gpus[g.index()].index == want) id = g;
+                    }
+                    if (!id) throw TableError{"nvswitches: " + hosts[hi].name + " has no GPU " + std::to_string(want)};
+                    s.gpus.push_back(*id);
+                }
+                out.push_back(std::move(s));
             }
         }
         if (doc.contains("warnings") && doc["warnings"].is_array()) {

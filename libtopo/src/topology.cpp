@@ -192,6 +192,7 @@ Summary Topology::summary() const {
     s.tiers = tiers_;
     s.rails = rails_;
     s.nvlink_domains = static_cast<int>(domains_.size());
+    s.nvswitches = static_cast<int>(nvswitches_.size());
     s.links = static_cast<int>(links_.size());
     return s;
 }

@@ -50,6 +50,7 @@ struct TopologyAccess {
     static std::vector<Link>& links(Topology& t) { return t.links_; }
     static std::vector<GpuNicPath>& gpu_nic(Topology& t) { return t.gpu_nic_; }
     static std::vector<NvLinkPair>& nvlinks(Topology& t) { return t.nvlinks_; }
+    static std::vector<NvSwitch>& nvswitches(Topology& t) { return t.nvswitches_; }
     static std::vector<std::string>& warnings(Topology& t) { return t.warnings_; }
     static Topology::Impl& impl(Topology& t) { return *t.impl_; }
 

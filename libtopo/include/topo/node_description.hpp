@@ -34,6 +34,13 @@ struct NodeDescription {
         double gbps = 0;        ///< bandwidth if known
     };
 
+    /// An NVSwitch of the host (DGX-2, HGX A100/H100 baseboards) and the GPUs cabled
+    /// to it with their NVLink bandwidth.
+    struct NvSwitchDesc {
+        std::string pci_bus;    ///< "0000:b7:00.0"
+        std::vector<std::pair<int, double>> gpus;  ///< (GpuDesc position, GB/s)
+    };
+
     std::string source;         ///< file it came from, for messages
     std::string hostname;       ///< host name found in the file, may be empty
     int numa_nodes = 0;
@@ -43,6 +50,8 @@ struct NodeDescription {
     std::vector<std::vector<PathClass>> gpu_nic;
     /// NVLink connections between GPUs (each unordered pair once, a < b).
     std::vector<NvPair> nvlinks;
+    /// NVSwitches, in PCI bus order.
+    std::vector<NvSwitchDesc> nvswitches;
     std::vector<std::string> warnings;
 };
 

@@ -16,7 +16,7 @@
 namespace topo {
 
 inline constexpr std::string_view kSnapshotSchema = "topoplace.snapshot";
-inline constexpr int kSnapshotVersion = 1;
+inline constexpr int kSnapshotVersion = 2;  // 2: nvswitches table
 
 /// Serialise. Never fails.
 [[nodiscard]] std::string to_snapshot_json(const Topology& t);

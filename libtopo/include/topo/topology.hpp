@@ -126,6 +126,15 @@ struct NvLinkPair {
     double gbps = 0;      ///< from hwloc NVLinkBandwidth, 0 if unknown
 };
 
+/// An NVSwitch inside a host: GPUs of that host reach each other through it.
+struct NvSwitch {
+    HostId host;
+    std::string pci_bus;          ///< stable identity within the host
+    std::vector<GpuId> gpus;      ///< GPUs cabled to it
+    double gbps = 0;              ///< NVLink bandwidth of one GPU to it (max over GPUs)
+    DomainId nvl_domain;          ///< the NVLink domain its GPUs form (inferred)
+};
+
 /// Hosts that share exactly the same set of leaf switches (one scalable unit in a
 /// rail-optimized fabric).
 struct LeafGroup {
@@ -145,6 +154,7 @@ struct Summary {
     int tiers = 0;
     int rails = 0;
     int nvlink_domains = 0;
+    int nvswitches = 0;
     int links = 0;
 };
 
@@ -162,6 +172,7 @@ public:
     [[nodiscard]] std::span<const LeafGroup> groups() const noexcept { return groups_; }
     [[nodiscard]] std::span<const GpuNicPath> gpu_nic_paths() const noexcept { return gpu_nic_; }
     [[nodiscard]] std::span<const NvLinkPair> nvlinks() const noexcept { return nvlinks_; }
+    [[nodiscard]] std::span<const NvSwitch> nvswitches() const noexcept { return nvswitches_; }
 
     [[nodiscard]] const Host& host(HostId id) const { return hosts_.at(id.index()); }
     [[nodiscard]] const Gpu& gpu(GpuId id) const { return gpus_.at(id.index()); }
@@ -227,6 +238,7 @@ private:
     std::vector<LeafGroup> groups_;
     std::vector<GpuNicPath> gpu_nic_;
     std::vector<NvLinkPair> nvlinks_;
+    std::vector<NvSwitch> nvswitches_;
     std::vector<std::string> warnings_;
     int tiers_ = 0;
     int rails_ = 0;

@@ -275,6 +275,16 @@ void read_gpu_links(hwloc_topology_t t, const char* matrix_name, const std::map<
                     cell = std::max(cell, v);
                 } else if (gj < 0 && is_nvswitch(pci_of(m->objs[j]))) {
                     to_switch[static_cast<std::size_t>(gi)] += v;
+                    const std::string bus = pci_bus_id(pci_of(m->objs[j]));
+                    for (auto& sw : nd.nvswitches) {
+                        if (sw.pci_bus != bus) continue;
+                        auto it = std::find_if(sw.gpus.begin(), sw.gpus.end(), [&](const auto& e) { return e.first == gi; });
+                        if (it == sw.gpus.end()) {
+                            sw.gpus.emplace_back(gi, v * 8.0 / 1000.0);
+                        } else {
+                            it->second = std::max(it->second, v * 8.0 / 1000.0);
+                        }
+                    }
                 }
             }
         }
@@ -421,8 +431,14 @@ NodeDescription describe(hwloc_topology_t t, const std::string& source) {
         }
     }
 
+    for (hwloc_obj_t pci = hwloc_get_next_pcidev(t, nullptr); pci != nullptr; pci = hwloc_get_next_pcidev(t, pci)) {
+        if (is_nvswitch(pci)) nd.nvswitches.push_back(NodeDescription::NvSwitchDesc{pci_bus_id(pci), {}});
+    }
+    std::sort(nd.nvswitches.begin(), nd.nvswitches.end(),
+              [](const auto& x, const auto& y) { return x.pci_bus < y.pci_bus; });
     read_gpu_links(t, "NVLinkBandwidth", gpu_of, nd);
     read_gpu_links(t, "XGMIBandwidth", gpu_of, nd);
+    for (auto& sw : nd.nvswitches) std::sort(sw.gpus.begin(), sw.gpus.end());
     std::sort(nd.nvlinks.begin(), nd.nvlinks.end(),
               [](const auto& x, const auto& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
     return nd;

@@ -14,7 +14,9 @@
 #include <string>
 #include <vector>
 
+#include <topo/builder.hpp>
 #include <topo/hwloc_reader.hpp>
+#include <topo/snapshot.hpp>
 
 namespace topo {
 namespace {
@@ -301,6 +303,39 @@ TEST(HwlocLive, ThisMachineLoads) {
     } else {
         EXPECT_TRUE(r->gpu_nic.empty());
     }
+}
+
+TEST(HwlocReader, Dgx2hNvSwitchesAreEntitiesOfTheModel) {
+    auto r = read_hwloc_xml(fixture("hwloc-nvidia-dgx2h-v100x16-nvswitch.xml"));
+    ASSERT_TRUE(r) << r.error().to_string();
+    // DGX-2H: 12 NVSwitches on two baseboards; each V100 has one NVLink to each of the
+    // 6 switches of its baseboard (25 GB/s = 200 Gbit/s).
+    ASSERT_EQ(r->nvswitches.size(), 12U);
+    std::size_t cabled = 0;
+    for (const auto& sw : r->nvswitches) {
+        EXPECT_FALSE(sw.pci_bus.empty());
+        cabled += sw.gpus.size();
+        for (const auto& [g, gbps] : sw.gpus) EXPECT_DOUBLE_EQ(gbps, 200.0) << sw.pci_bus << " gpu " << g;
+    }
+    EXPECT_EQ(cabled, 16U * 6U);
+
+    TopologyBuilder b;
+    b.add_host("dgx2h", HostRole::Compute);
+    b.apply_node_description("dgx2h", std::move(*r));
+    auto t = std::move(b).freeze();
+    ASSERT_TRUE(t) << t.error().to_string();
+    ASSERT_EQ((*t)->nvswitches().size(), 12U);
+    EXPECT_EQ((*t)->summary().nvswitches, 12);
+    // all 16 GPUs form one NVLink domain through the switches, and every switch is in it
+    ASSERT_EQ((*t)->nvl_domains().size(), 1U);
+    for (const auto& sw : (*t)->nvswitches()) {
+        EXPECT_EQ(sw.nvl_domain, (*t)->gpu(GpuId(0)).nvl_domain);
+        EXPECT_EQ(sw.gpus.size(), 8U);
+    }
+    auto back = from_snapshot_json(to_snapshot_json(**t), "dgx2h.json");
+    ASSERT_TRUE(back) << back.error().to_string();
+    EXPECT_EQ((*back)->nvswitches().size(), 12U);
+    EXPECT_EQ((*back)->fingerprint(), (*t)->fingerprint());
 }
 
 }  // namespace

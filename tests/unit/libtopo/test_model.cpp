@@ -109,7 +109,7 @@ TEST(Model, SnapshotRoundTripsByteForByte) {
     EXPECT_EQ(to_snapshot_json(**back), a);
     EXPECT_EQ((*back)->fingerprint(), t->fingerprint());
     EXPECT_NE(a.find("\"schema\": \"topoplace.snapshot\""), std::string::npos);
-    EXPECT_NE(a.find("\"version\": 1"), std::string::npos);
+    EXPECT_NE(a.find("\"version\": 2"), std::string::npos);
 }
 
 TEST(Model, SnapshotErrorsNameTheFile) {

@@ -139,3 +139,28 @@ TEST(SnapshotLoad, CorruptTablesAreParseErrorsNotCrashes) {
     ASSERT_FALSE(m);
     EXPECT_EQ(m.error().code, Errc::Parse);
 }
+
+TEST(SnapshotLoad, VersionOneFilesStillLoad) {
+    TopologyBuilder b;
+    ASSERT_TRUE(load_cluster_spec(std::string(TOPO_FIXTURES) + "/specs/gb200-nvl72x4.yaml", b));
+    auto t = std::move(b).freeze();
+    ASSERT_TRUE(t);
+    std::string v2 = to_snapshot_json(**t);
+    ASSERT_NE(v2.find("\"version\": 2,"), std::string::npos);
+    // a version-1 writer wrote neither the nvswitches table nor its summary key
+    std::string v1 = v2;
+    v1.replace(v1.find("\"version\": 2,"), 13, "\"version\": 1,");
+    const auto a = v1.find("  \"nvswitches\": {");
+    ASSERT_NE(a, std::string::npos);
+    v1.erase(a, v1.find('\n', a) + 1 - a);
+    auto back = from_snapshot_json(v1, "v1.json");
+    ASSERT_TRUE(back) << back.error().to_string();
+    EXPECT_EQ((*back)->fingerprint(), (*t)->fingerprint());
+    // and a version-2 file without the table is an error that says which table
+    std::string broken = v2;
+    const auto c = broken.find("  \"nvswitches\": {");
+    broken.erase(c, broken.find('\n', c) + 1 - c);
+    auto bad = from_snapshot_json(broken, "v2.json");
+    ASSERT_FALSE(bad);
+    EXPECT_NE(bad.error().message.find("nvswitches"), std::string::npos) << bad.error().message;
+}
