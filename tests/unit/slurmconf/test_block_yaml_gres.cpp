@@ -745,6 +745,48 @@ TEST(SlurmWarnings, DeeperThanSlurmsLevelLimit) {
     for (const auto& w : ok->warnings) EXPECT_EQ(w.find("switch levels"), std::string::npos);
 }
 
+// ---------------------------------------------------------------- more real fabrics: tree, block, yaml goldens
+
+TEST(SlurmGoldenReal, TreeBlockYamlOnMoreFabrics) {
+    for (const auto& [file, stem] : std::vector<std::pair<std::string, std::string>>{
+             {"topograph-dgxh100-ndr-plane1.ibnetdiscover.txt", "topograph-dgxh100-ndr-plane1"},
+             {"plafrim2-subnet0-qdr.ibnetdiscover-s-p.txt", "plafrim2-subnet0-qdr"},
+             {"superbench-faked-hdr-3tier.ibnetdiscover-f.txt", "superbench-hdr-3tier"}}) {
+        SCOPED_TRACE(file);
+        auto t = import_ib(file);
+        ASSERT_TRUE(t);
+        TreeOptions to;
+        to.source_label = file;
+        auto tc = generate_tree_conf(*t, to);
+        ASSERT_TRUE(tc) << tc.error().to_string();
+        EXPECT_NE(tc->text.find("Minimum Slurm version: 22.05"), std::string::npos);
+        auto tp = parse_conf(tc->text);
+        EXPECT_FALSE(tp.switches.empty());
+        BlockOptions bo;
+        bo.source_label = file;
+        auto bc = generate_block_conf(*t, bo);
+        ASSERT_TRUE(bc) << bc.error().to_string();
+        EXPECT_NE(bc->text.find("Minimum Slurm version: 24.05"), std::string::npos);
+        auto bp = parse_conf(bc->text);
+        EXPECT_EQ(bp.node_names(), tp.node_names());  // every host of the tree is in a block
+        YamlOptions yo;
+        yo.tree = to;
+        yo.block = bo;
+        yo.want_block = YamlOptions::Want::Yes;
+        auto yc = generate_topology_yaml(*t, yo);
+        ASSERT_TRUE(yc) << yc.error().to_string();
+        EXPECT_NE(yc->text.find("Minimum Slurm version: 25.05"), std::string::npos);
+        auto yp = parse_topology_yaml(yc->text, stem + ".topology.yaml");
+        ASSERT_TRUE(yp) << yp.error().to_string();
+        ASSERT_EQ(yp->size(), 2U);
+        EXPECT_EQ((*yp)[0].node_names(), tp.node_names());
+        EXPECT_EQ((*yp)[1].blocks.size(), bp.blocks.size());
+        expect_golden(stem + ".topology.conf", tc->text);
+        expect_golden(stem + ".block.conf", bc->text);
+        expect_golden(stem + ".topology.yaml", yc->text);
+    }
+}
+
 // ---------------------------------------------------------------- goldens for the NVL72 cluster file
 
 TEST(SlurmGolden, Nvl72TreeAndGres) {
