@@ -602,7 +602,8 @@ Status Engine::run(PolicyRun& out, int run_index, int runs) {
             switch (e.type) {
                 case Ev::Arrival: {
                     auto& j = jobs_[static_cast<std::size_t>(e.a)];
-                    if (j.nodes > static_cast<int>(hosts_.size()) || (!j.exclusive && j.gph > max_gpus_)) {
+                    const int want = tj[static_cast<std::size_t>(e.a)].gpus_per_node;
+                    if (j.nodes > static_cast<int>(hosts_.size()) || (max_gpus_ > 0 && want > max_gpus_)) {
                         j.rejected = true;
                         ++out.rejected;
                         --open_;
