@@ -242,19 +242,7 @@ Result<TopologyPtr> TopologyBuilder::freeze() && {
         t.hosts_.push_back(std::move(h));
     }
 
-    // ---- links: one per NIC on the fabric, then switch cables (deduplicated)
-    for (std::size_t i = 0; i < t.nics_.size(); ++i) {
-        const Nic& n = t.nics_[i];
-        if (!n.leaf.valid()) continue;
-        Link l;
-        l.kind = n.provenance == Provenance::Declared ? LinkKind::Declared : LinkKind::Ib;
-        l.nic = NicId(static_cast<std::uint32_t>(i));
-        l.a = n.leaf;
-        l.port_a = n.leaf_port;
-        l.gbps = n.rate_gbps;
-        l.rate = n.rate;
-        t.links_.push_back(std::move(l));
-    }
+    // ---- switch cables (deduplicated); finish() adds one link per NIC on the fabric
     using CableKey = std::tuple<std::uint32_t, int, std::uint32_t, int>;
     std::map<CableKey, Link> cables;
     for (const auto& pl : links_) {

@@ -118,6 +118,28 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
     t.groups_.clear();
     t.domains_.clear();
 
+    // ---- links: one per NIC on the fabric (in NIC order), then the switch cables
+    {
+        std::vector<Link> all;
+        all.reserve(t.nics_.size() + t.links_.size());
+        for (std::size_t i = 0; i < t.nics_.size(); ++i) {
+            const Nic& n = t.nics_[i];
+            if (!n.leaf.valid()) continue;
+            Link l;
+            l.kind = n.provenance == Provenance::Declared ? LinkKind::Declared : LinkKind::Ib;
+            l.nic = NicId(static_cast<std::uint32_t>(i));
+            l.a = n.leaf;
+            l.port_a = n.leaf_port;
+            l.gbps = n.rate_gbps;
+            l.rate = n.rate;
+            all.push_back(std::move(l));
+        }
+        for (auto& l : t.links_) {
+            if (!l.nic.valid()) all.push_back(std::move(l));
+        }
+        t.links_ = std::move(all);
+    }
+
     // ---- switch graph from the cables
     std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
     for (const auto& l : t.links_) {

@@ -350,19 +350,6 @@ Result<TopologyPtr> from_snapshot_json(std::string_view text, const std::string&
             }
         }
         doc.erase("nics");  // free each table once consumed: keeps peak memory down
-        // NIC cables come first among the links, in NIC order (as TopologyBuilder makes them).
-        for (std::size_t i = 0; i < nics.size(); ++i) {
-            const Nic& n = nics[i];
-            if (!n.leaf.valid()) continue;
-            Link l;
-            l.kind = n.provenance == Provenance::Declared ? LinkKind::Declared : LinkKind::Ib;
-            l.nic = NicId(static_cast<std::uint32_t>(i));
-            l.a = n.leaf;
-            l.port_a = n.leaf_port;
-            l.gbps = n.rate_gbps;
-            l.rate = n.rate;
-            links.push_back(std::move(l));
-        }
         where = "gpus";
         {
             const json& gs = table_rows(

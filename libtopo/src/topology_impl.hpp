@@ -55,7 +55,7 @@ struct TopologyAccess {
     static Topology::Impl& impl(Topology& t) { return *t.impl_; }
 
     /// Expects: switches, hosts (with nics/gpus lists), nics (host, leaf), gpus, links
-    /// (NIC links first, then switch cables with a < b, sorted), gpu_nic sorted by
+    /// (switch cables only, a < b, sorted; NIC links are made here), gpu_nic sorted by
     /// (gpu, nic), nvlinks sorted by (a, b) and unique. Overwrites every inferred field.
     static Result<TopologyPtr> finish(std::shared_ptr<Topology> topo, const std::vector<DeclaredDomain>& declared);
 };
