@@ -9,3 +9,9 @@ if(TARGET topo_placement)
   topo_target_defaults(topo_placement_tests)
   gtest_discover_tests(topo_placement_tests DISCOVERY_MODE PRE_TEST PROPERTIES LABELS unit)
 endif()
+
+# Live Slurm 22.05 lab (64 slurmd on this machine): the slurm-tree model against
+# slurmctld's own choices on a 3-level tree, and jobs placed through topoplace.
+# Root and the Debian slurm packages needed. Run with: ctest -L lab
+add_test(NAME lab.place COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lab/t-place.sh $<TARGET_FILE:topoplace>)
+set_tests_properties(lab.place PROPERTIES LABELS lab TIMEOUT 900 RUN_SERIAL TRUE SKIP_RETURN_CODE 77)
