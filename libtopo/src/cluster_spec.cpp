@@ -10,18 +10,12 @@
 #include <topo/text_input.hpp>
 #include <topo/topology.hpp>
 #include <yaml-cpp/yaml.h>
+#include "yaml_util.hpp"
 
 namespace topo {
 namespace {
 
 // ---- strict YAML access with line numbers ----
-
-int yline(const YAML::Node& n) {
-    if (!n.IsDefined()) {
-        return 0;
-    }
-    return n.Mark().line >= 0 ? n.Mark().line + 1 : 0;
-}
 
 struct Reader {
     const std::string& file;

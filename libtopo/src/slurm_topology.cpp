@@ -13,6 +13,7 @@
 #include <topo/text_input.hpp>
 #include <topo/topology.hpp>
 #include <yaml-cpp/yaml.h>
+#include "yaml_util.hpp"
 
 namespace topo {
 namespace {
@@ -344,14 +345,6 @@ Status validate_blocks(SlurmTopology& t, int sizes_line) {
 }
 
 // ---- topology.yaml ----
-
-// 1-based line of a node; 0 for a missing node (yaml-cpp throws on Mark() of those).
-int yline(const YAML::Node& n) {
-    if (!n.IsDefined()) {
-        return 0;
-    }
-    return n.Mark().line >= 0 ? n.Mark().line + 1 : 0;
-}
 
 struct YamlCtx {
     const std::string& file;

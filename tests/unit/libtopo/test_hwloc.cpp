@@ -18,28 +18,13 @@
 #include <topo/hwloc_reader.hpp>
 #include <topo/snapshot.hpp>
 
+#include "node_helpers.hpp"
+
 namespace topo {
 namespace {
 
-std::string fixture(const std::string& name) {
-    return std::string(TOPO_FIXTURES) + "/hwloc/" + name;
-}
-
-/// NICs with the best PathClass to GPU `g`, in NIC order (the answer
-/// Topology::nearest_nics gives once the description is applied).
-std::vector<std::string> nearest_nics(const NodeDescription& nd, std::size_t g, PathClass* best_out = nullptr) {
-    std::vector<std::string> out;
-    if (g >= nd.gpu_nic.size()) return out;
-    PathClass best = PathClass::Unknown;
-    for (auto c : nd.gpu_nic[g])
-        best = std::min(best, c);
-    if (best_out != nullptr) *best_out = best;
-    if (best == PathClass::Unknown) return out;
-    for (std::size_t j = 0; j < nd.nics.size(); ++j) {
-        if (nd.gpu_nic[g][j] == best) out.push_back(nd.nics[j].name);
-    }
-    return out;
-}
+std::string fixture(const std::string& name) { return test::fixture_path("hwloc", name); }
+using test::nearest_nics;
 
 const NodeDescription::NvPair* find_pair(const NodeDescription& nd, int a, int b) {
     for (const auto& p : nd.nvlinks) {

@@ -12,30 +12,18 @@
 #include <topo/nvidia_smi_topo.hpp>
 #include <topo/text_input.hpp>
 
+#include "node_helpers.hpp"
+
 namespace topo {
 namespace {
 
-std::string local_fixture(const std::string& name) {
-    return std::string(TOPO_FIXTURES) + "/nvidia-smi-topo/" + name;
-}
+std::string local_fixture(const std::string& name) { return test::fixture_path("nvidia-smi-topo", name); }
 
 std::string shared_fixture(const std::string& name) {
     return std::string(TOPO_SHARED_FIXTURES) + "/nvidia-smi-topo/" + name;
 }
 
-std::vector<std::string> nearest_nics(const NodeDescription& nd, std::size_t g, PathClass* best_out = nullptr) {
-    std::vector<std::string> out;
-    if (g >= nd.gpu_nic.size()) return out;
-    PathClass best = PathClass::Unknown;
-    for (auto c : nd.gpu_nic[g])
-        best = std::min(best, c);
-    if (best_out != nullptr) *best_out = best;
-    if (best == PathClass::Unknown) return out;
-    for (std::size_t j = 0; j < nd.nics.size(); ++j) {
-        if (nd.gpu_nic[g][j] == best) out.push_back(nd.nics[j].name);
-    }
-    return out;
-}
+using test::nearest_nics;
 
 struct Expect {
     const char* file;
