@@ -59,7 +59,10 @@ const std::vector<Row>& rows() {
         {"wait: p95", [](const Replay&, const PolicyRun& p) { return human_duration(p.p95_wait_s); }},
         {"wait: max", [](const Replay&, const PolicyRun& p) { return human_duration(p.max_wait_s); }},
         {"makespan", [](const Replay&, const PolicyRun& p) { return human_duration(p.makespan_s); }},
-        {"utilization", [](const Replay&, const PolicyRun& p) { return fmt("%.1f %%", 100 * p.utilization); }},
+        {"utilization (while jobs arrive)",
+         [](const Replay&, const PolicyRun& p) { return fmt("%.1f %%", 100 * p.utilization); }},
+        {"utilization (whole makespan)",
+         [](const Replay&, const PolicyRun& p) { return fmt("%.1f %%", 100 * p.utilization_all); }},
         {"fragmentation", [](const Replay&, const PolicyRun& p) { return fmt("%.3f", p.fragmentation); }},
         {"goodput", [](const Replay&, const PolicyRun& p) { return fmt("%.1f %%", 100 * p.goodput); }},
         {"ETTR", [](const Replay&, const PolicyRun& p) { return fmt("%.3f", p.ettr); }},
@@ -119,6 +122,19 @@ std::string line_chart(const std::string& id, const std::string& title, const st
     const double B = 45;
     if (xmax <= 0) xmax = 1;
     if (ymax <= 0) ymax = 1;
+    // Round the x range up to 4 ticks of a 1/2/2.5/5 x 10^k step.
+    {
+        const double raw = xmax / 4;
+        const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+        double step = mag;
+        for (double m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+            if (m * mag >= raw) {
+                step = m * mag;
+                break;
+            }
+        }
+        xmax = step * 4;
+    }
     auto X = [&](double x) { return L + (W - L - R) * std::clamp(x / xmax, 0.0, 1.0); };
     auto Y = [&](double y) { return H - B - (H - T - B) * std::clamp(y / ymax, 0.0, 1.0); };
     std::string s = "<svg id=\"" + id + "\" class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
@@ -346,6 +362,7 @@ std::string render_json(const Replay& r, const ReportContext& ctx) {
         m["wait_max_s"] = p.max_wait_s;
         m["makespan_s"] = p.makespan_s;
         m["utilization"] = p.utilization;
+        m["utilization_whole_makespan"] = p.utilization_all;
         m["fragmentation"] = p.fragmentation;
         m["goodput"] = p.goodput;
         m["ettr"] = p.ettr;
@@ -439,7 +456,9 @@ std::string render_html(const Replay& r, const ReportContext& ctx) {
     h += "</div>\n<h2>Definitions</h2>\n<ul class=\"meta\">\n"
          "<li><b>leaf groups</b>: hosts sharing the same leaf switches (one scalable unit); the lower bound is the "
          "fewest groups any placement could have used in that state.</li>\n"
-         "<li><b>fragmentation</b>: time average of 1 &minus; (idle nodes in the best leaf group) / min(idle nodes, "
+         "<li><b>utilization</b> and <b>fragmentation</b> are time averages from the first to the last submit "
+         "(the loaded part); the whole-makespan utilization includes the drain after the last arrival.</li>\n"
+         "<li><b>fragmentation</b>: 1 &minus; (idle nodes in the best leaf group) / min(idle nodes, "
          "largest group size).</li>\n"
          "<li><b>goodput</b>: useful GPU-time / allocated GPU-time (lost work = time since the last checkpoint plus "
          "the restart cost). <b>ETTR</b>: work / (end &minus; first start), GPU-time weighted.</li>\n"

@@ -671,8 +671,25 @@ Status Engine::run(PolicyRun& out, int run_index, int runs) {
         out.p95_groups = percentile(groups_, 0.95);
     }
     if (out.makespan_s > 0) {
-        out.utilization = busy_area_ / (total_units_ * out.makespan_s);
+        out.utilization_all = busy_area_ / (total_units_ * out.makespan_s);
+        out.utilization = out.utilization_all;
         out.fragmentation = frag_area_ / out.makespan_s;
+    }
+    // The loaded window: first to last submit (the drain after the last arrival says
+    // more about the trace's longest job than about the policy).
+    const double t_last = tj.empty() ? t0 : tj.back().submit_s;
+    if (t_last > t0) {
+        double busy = 0;
+        double frag = 0;
+        for (std::size_t i = 0; i < steps_.size(); ++i) {
+            const double a = std::max(steps_[i].t, t0);
+            const double b = std::min(i + 1 < steps_.size() ? steps_[i + 1].t : end_t, t_last);
+            if (b <= a) continue;
+            busy += steps_[i].busy * (b - a);
+            frag += steps_[i].frag * (b - a);
+        }
+        out.utilization = busy / (total_units_ * (t_last - t0));
+        out.fragmentation = frag / (t_last - t0);
     }
     out.goodput = allocated_ > 0 ? useful_ / allocated_ : 0;
     out.ettr = ettr_den_ > 0 ? ettr_num_ / ettr_den_ : 0;

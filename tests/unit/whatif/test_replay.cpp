@@ -102,7 +102,9 @@ TEST(Replay, TinyCaseByHand) {
     EXPECT_DOUBLE_EQ(p.p95_wait_s, 90);  // linear interpolation between 0 and 100 at 0.95*2
     EXPECT_DOUBLE_EQ(p.makespan_s, 150);
     // GPU-seconds: A 16*100 + C 16*30 + B 32*50 = 3680 of 32*150.
-    EXPECT_DOUBLE_EQ(p.utilization, 3680.0 / 4800);
+    EXPECT_DOUBLE_EQ(p.utilization_all, 3680.0 / 4800);
+    // While jobs arrive (0..10 s) only A runs: 16 of 32 GPUs.
+    EXPECT_DOUBLE_EQ(p.utilization, 0.5);
     // Idle hosts always form whole leaves: no fragmentation.
     EXPECT_DOUBLE_EQ(p.fragmentation, 0);
     EXPECT_DOUBLE_EQ(p.goodput, 1);

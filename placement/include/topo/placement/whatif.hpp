@@ -65,8 +65,10 @@ struct PolicyRun {
     double p95_wait_s = 0;
     double max_wait_s = 0;
     double makespan_s = 0;         ///< last end - first submit
-    double utilization = 0;        ///< allocated GPU-seconds / (GPUs x makespan)
-    double fragmentation = 0;      ///< time-weighted mean (docs/whatif.md)
+    double utilization = 0;        ///< allocated GPU-seconds / (GPUs x span) while jobs arrive
+                                   ///< (first to last submit: the loaded part of the replay)
+    double utilization_all = 0;    ///< same over the whole makespan (includes the drain tail)
+    double fragmentation = 0;      ///< time-weighted mean while jobs arrive (docs/whatif.md)
     double goodput = 0;            ///< useful GPU-seconds / allocated GPU-seconds
     double ettr = 0;               ///< GPU-time-weighted sum(work) / sum(end - first start)
     int failures = 0;              ///< failures that hit the cluster during the replay
