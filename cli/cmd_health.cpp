@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // topoplace health check|list|flag|clear|gate: node health probes, the flag store and
 // the drain lifecycle with Slurm (see docs/health.md).
+#include <nlohmann/json.hpp>
+
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -9,9 +11,6 @@
 #include <memory>
 #include <string>
 #include <system_error>
-#include <unistd.h>
-
-#include <nlohmann/json.hpp>
 
 #include <topo/health/check.hpp>
 #include <topo/health/slurm.hpp>
@@ -20,6 +19,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include <unistd.h>
 
 namespace topo::cli {
 
@@ -52,7 +52,9 @@ struct HealthOptions {
     std::string fail_mode = "closed";
 };
 
-std::int64_t now_unix() { return static_cast<std::int64_t>(std::time(nullptr)); }
+std::int64_t now_unix() {
+    return static_cast<std::int64_t>(std::time(nullptr));
+}
 
 Result<h::Store> open_store_for_write(const std::string& dir) {
     std::error_code ec;
@@ -74,8 +76,9 @@ std::string fmt_time(std::int64_t t) {
 }
 
 nlohmann::json record_json(const h::Record& r) {
-    return {{"node", r.node},     {"verdict", h::verdict_name(r.verdict)}, {"reason", r.reason},
-            {"source", r.source}, {"since", r.since},                      {"last_check", r.last_check}};
+    return {{"node", r.node},     {"verdict", h::verdict_name(r.verdict)},
+            {"reason", r.reason}, {"source", r.source},
+            {"since", r.since},   {"last_check", r.last_check}};
 }
 
 int run_check(const HealthOptions& o) {
@@ -99,7 +102,8 @@ int run_check(const HealthOptions& o) {
         slurm_node = *sn;
         slurm_name = sn->name;
     }
-    if (!h::valid_node_name(slurm_name)) return report(Error(Errc::InvalidArgument, "invalid node name '" + slurm_name + "'"));
+    if (!h::valid_node_name(slurm_name))
+        return report(Error(Errc::InvalidArgument, "invalid node name '" + slurm_name + "'"));
 
     if (!o.snapshot.empty()) {
         auto t = load_snapshot(o.snapshot);
@@ -116,12 +120,16 @@ int run_check(const HealthOptions& o) {
     std::optional<Error> store_err;
     if (!o.no_store) {
         auto s = open_store_for_write(o.store);
-        if (s) store = std::move(*s);
-        else store_err = s.error();
+        if (s)
+            store = std::move(*s);
+        else
+            store_err = s.error();
     }
     if (!o.no_state) {
-        if (!o.state.empty()) co.state_file = o.state;
-        else if (store) co.state_file = o.store + "/." + slurm_name + ".counters";
+        if (!o.state.empty())
+            co.state_file = o.state;
+        else if (store)
+            co.state_file = o.store + "/." + slurm_name + ".counters";
     }
 
     h::CheckReport rep = h::run_check(co);
@@ -199,7 +207,8 @@ int run_list(const HealthOptions& o) {
     if (!l) return report(l.error());
     if (o.json) {
         nlohmann::json j = nlohmann::json::array();
-        for (const auto& r : *l) j.push_back(record_json(r));
+        for (const auto& r : *l)
+            j.push_back(record_json(r));
         std::cout << j.dump(2) << "\n";
         return kOk;
     }
@@ -211,7 +220,8 @@ int run_list(const HealthOptions& o) {
 }
 
 int run_flag(const HealthOptions& o) {
-    if (!h::valid_node_name(o.target)) return report(Error(Errc::InvalidArgument, "invalid node name '" + o.target + "'"));
+    if (!h::valid_node_name(o.target))
+        return report(Error(Errc::InvalidArgument, "invalid node name '" + o.target + "'"));
     if (o.reason.empty()) return report(Error(Errc::InvalidArgument, "flag needs --reason"));
     auto s = open_store_for_write(o.store);
     if (!s) return report(s.error());
@@ -230,7 +240,8 @@ int run_flag(const HealthOptions& o) {
 }
 
 int run_clear(const HealthOptions& o) {
-    if (!h::valid_node_name(o.target)) return report(Error(Errc::InvalidArgument, "invalid node name '" + o.target + "'"));
+    if (!h::valid_node_name(o.target))
+        return report(Error(Errc::InvalidArgument, "invalid node name '" + o.target + "'"));
     auto s = h::Store::open(o.store);
     if (!s) return report(s.error());
     if (auto st = s->remove(o.target); !st) return report(st.error());
@@ -259,7 +270,8 @@ Runner add_health(CLI::App& app) {
     check->add_option("--node", o->node, "Slurm node name (default: $SLURMD_NODENAME, else the short host name)");
     check->add_flag("--json", o->json, "print the result as JSON");
     check->add_option("--timeout", o->timeout_s, "bound on the whole check, seconds")->capture_default_str();
-    check->add_option("--probe-timeout", o->probe_timeout_s, "bound on each probe (built-in and site), seconds")->capture_default_str();
+    check->add_option("--probe-timeout", o->probe_timeout_s, "bound on each probe (built-in and site), seconds")
+        ->capture_default_str();
     check->add_option("--probe-dir", o->probe_dir, "directory of site probe executables (run in name order)");
     check->add_option("--store", o->store, "flag store directory")->capture_default_str();
     check->add_flag("--no-store", o->no_store, "do not record the result in the flag store");
@@ -269,8 +281,8 @@ Runner add_health(CLI::App& app) {
     check->add_option("--prometheus", o->prometheus, "write node_exporter textfile metrics to FILE (atomically)");
     check->add_option("--state", o->state, "IB error counter state file (default: <store>/.<node>.counters)");
     check->add_flag("--no-state", o->no_state, "do not follow error counters between runs");
-    check->add_option("--error-threshold", o->error_threshold,
-                      "max growth of one IB error counter between two checks")->capture_default_str();
+    check->add_option("--error-threshold", o->error_threshold, "max growth of one IB error counter between two checks")
+        ->capture_default_str();
     check->add_option("--scontrol", o->scontrol, "scontrol program")->capture_default_str();
 
     auto* list = sub->add_subcommand("list", "Show the flag store");

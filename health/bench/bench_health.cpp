@@ -11,12 +11,13 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <unistd.h>
 
 #include <topo/builder.hpp>
 #include <topo/cluster_spec.hpp>
 #include <topo/health/check.hpp>
 #include <topo/health/store.hpp>
+
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 using namespace topo;
@@ -28,6 +29,7 @@ struct Fixture {
     fs::path dir;
     CheckOptions opts;
     std::string store;
+
     Fixture() {
         std::string t = (fs::temp_directory_path() / "topo-bench-health-XXXXXX").string();
         dir = ::mkdtemp(t.data());
@@ -56,6 +58,7 @@ struct Fixture {
         r.source = "check";
         if (!s->put(r)) std::abort();
     }
+
     ~Fixture() {
         std::error_code ec;
         fs::remove_all(dir, ec);
@@ -75,6 +78,7 @@ void BM_CheckBuiltinProbes(benchmark::State& state) {  // baseline
         benchmark::DoNotOptimize(rep);
     }
 }
+
 BENCHMARK(BM_CheckBuiltinProbes)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_CheckFull(benchmark::State& state) {
@@ -86,6 +90,7 @@ void BM_CheckFull(benchmark::State& state) {
         benchmark::DoNotOptimize(rep);
     }
 }
+
 BENCHMARK(BM_CheckFull)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_GateRead(benchmark::State& state) {
@@ -97,6 +102,7 @@ void BM_GateRead(benchmark::State& state) {
         benchmark::DoNotOptimize(d);
     }
 }
+
 BENCHMARK(BM_GateRead)->Unit(benchmark::kMicrosecond);
 
 /// Prints the ratio and the verdict against the 1 s target after the runs.
@@ -111,6 +117,7 @@ public:
         }
         ConsoleReporter::ReportRuns(runs);
     }
+
     void Finalize() override {
         ConsoleReporter::Finalize();
         if (base_ > 0 && full_ > 0)

@@ -1,23 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
 // Health probes: InfiniBand (sysfs + libibumad), GPUs (PCI sysfs, /dev/nvidiaN, NVML,
 // kernel XID messages), site probe directory; the bounded check that runs them.
-#include <topo/health/check.hpp>
-
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <future>
+#include <set>
+#include <sstream>
+#include <system_error>
+#include <thread>
+
+#include <topo/health/check.hpp>
+
+#include "errno_text.hpp"
 #include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
-#include <fstream>
-#include <future>
-#include <system_error>
-#include <thread>
-#include <set>
-#include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,11 +37,14 @@ using clock = std::chrono::steady_clock;
 std::string join_root(const std::string& root, const std::string& p) {
     if (root.empty() || root == "/") return p;
     std::string r = root;
-    while (r.size() > 1 && r.back() == '/') r.pop_back();
+    while (r.size() > 1 && r.back() == '/')
+        r.pop_back();
     return r + p;
 }
 
-bool is_real_root(const std::string& root) { return root.empty() || root == "/"; }
+bool is_real_root(const std::string& root) {
+    return root.empty() || root == "/";
+}
 
 /// First line of a small sysfs file, trimmed; nullopt when unreadable.
 std::optional<std::string> read_line(const std::string& path) {
@@ -53,7 +58,8 @@ std::optional<std::string> read_line(const std::string& path) {
     if (n < 0) return std::nullopt;
     std::string s(buf, static_cast<std::size_t>(n));
     if (auto nl = s.find('\n'); nl != std::string::npos) s.resize(nl);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\r' || s.back() == '\t')) s.pop_back();
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\r' || s.back() == '\t'))
+        s.pop_back();
     return s;
 }
 
@@ -61,7 +67,7 @@ std::vector<std::string> list_dir(const std::string& path) {
     std::vector<std::string> out;
     DIR* d = ::opendir(path.c_str());
     if (d == nullptr) return out;
-    while (auto* e = ::readdir(d)) {
+    while (auto* e = ::readdir(d)) {  // NOLINT(concurrency-mt-unsafe): one DIR per call
         std::string n = e->d_name;
         if (n != "." && n != "..") out.push_back(n);
     }
@@ -70,13 +76,24 @@ std::vector<std::string> list_dir(const std::string& path) {
     return out;
 }
 
+std::string join(const std::vector<std::string>& parts) {
+    std::string s;
+    for (const auto& p : parts) {
+        if (!s.empty()) s += ", ";
+        s += p;
+    }
+    return s;
+}
+
 bool dir_exists(const std::string& p) {
     struct stat st {};
+
     return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 std::optional<std::int64_t> to_i64(std::string_view v) {
-    while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
+    while (!v.empty() && v.front() == ' ')
+        v.remove_prefix(1);
     std::int64_t x = 0;
     auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
     if (ec != std::errc{} || p == v.data()) return std::nullopt;
@@ -95,7 +112,8 @@ std::optional<double> parse_rate(const std::string& s) {
 std::string state_word(const std::string& s) {
     auto c = s.find(':');
     std::string w = c == std::string::npos ? s : s.substr(c + 1);
-    while (!w.empty() && w.front() == ' ') w.erase(0, 1);
+    while (!w.empty() && w.front() == ' ')
+        w.erase(0, 1);
     return w;
 }
 
@@ -157,7 +175,7 @@ std::optional<std::vector<HcaView>> ib_from_umad(std::string& note) {
         return std::nullopt;
     }
     using init_fn = int (*)();
-    using names_fn = int (*)(char (*)[UMAD_CA_NAME_LEN], int);
+    using names_fn = int (*)(char(*)[UMAD_CA_NAME_LEN], int);
     using getca_fn = int (*)(const char*, umad_ca_t*);
     using relca_fn = int (*)(umad_ca_t*);
     auto init = reinterpret_cast<init_fn>(::dlsym(h, "umad_init"));
@@ -188,9 +206,9 @@ std::optional<std::vector<HcaView>> ib_from_umad(std::string& note) {
             PortView pv;
             pv.num = up->portnum;
             static const char* states[] = {"NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER"};
-            static const char* phys[] = {"NOP",      "Sleep",    "Polling", "Disabled",
-                                         "PortConfigurationTraining", "LinkUp", "LinkErrorRecovery",
-                                         "Phy Test"};
+            static const char* phys[] = {
+                "NOP",     "Sleep", "Polling", "Disabled", "PortConfigurationTraining", "LinkUp", "LinkErrorRecovery",
+                "Phy Test"};
             pv.state = up->state < 6 ? states[up->state] : std::to_string(up->state);
             pv.phys_state = up->phys_state < 8 ? phys[up->phys_state] : std::to_string(up->phys_state);
             pv.rate_gbps = up->rate;
@@ -245,12 +263,14 @@ std::optional<NvmlView> nvml_query() {
         // NVML_MEMORY_ERROR_TYPE_UNCORRECTED = 1, NVML_VOLATILE_ECC = 0; 0 = NVML_SUCCESS
         unsigned long long unc = 0;
         if (ecc != nullptr && ecc(dev, 1, 0, &unc) == 0 && unc > 0)
-            v.problems.push_back("GPU " + std::to_string(i) + " " + std::to_string(unc) +
-                                 " uncorrected ECC errors since boot");
+            v.problems.push_back("GPU " + std::to_string(i) + " " + std::to_string(unc)
+                                 + " uncorrected ECC errors since boot");
         unsigned corr = 0, uncr = 0, pending = 0, failure = 0;
         if (remap != nullptr && remap(dev, &corr, &uncr, &pending, &failure) == 0) {
-            if (failure != 0) v.problems.push_back("GPU " + std::to_string(i) + " row remapping failed");
-            else if (pending != 0) v.problems.push_back("GPU " + std::to_string(i) + " row remapping pending (reset needed)");
+            if (failure != 0)
+                v.problems.push_back("GPU " + std::to_string(i) + " row remapping failed");
+            else if (pending != 0)
+                v.problems.push_back("GPU " + std::to_string(i) + " row remapping pending (reset needed)");
         }
     }
     if (shutdown != nullptr) shutdown();
@@ -369,14 +389,15 @@ Result<CounterState> load_state(const std::string& path) {
 Status save_state(const std::string& path, const CounterState& s) {
     std::string tmp = path + ".tmp.XXXXXX";
     int fd = ::mkstemp(tmp.data());
-    if (fd < 0) return fail(Errc::Io, "cannot create " + path + ".tmp: " + std::strerror(errno));
+    if (fd < 0) return fail(Errc::Io, "cannot create " + path + ".tmp: " + detail::errno_text(errno));
     std::string text = "# topoplace health counter state\n";
-    for (const auto& [k, v] : s) text += k + " " + std::to_string(v) + "\n";
+    for (const auto& [k, v] : s)
+        text += k + " " + std::to_string(v) + "\n";
     bool ok = ::fchmod(fd, 0644) == 0 && ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
     ok = ::close(fd) == 0 && ok;
     if (!ok || ::rename(tmp.c_str(), path.c_str()) != 0) {
         ::unlink(tmp.c_str());
-        return fail(Errc::Io, "cannot write " + path + ": " + std::strerror(errno));
+        return fail(Errc::Io, "cannot write " + path + ": " + detail::errno_text(errno));
     }
     return Ok{};
 }
@@ -392,8 +413,10 @@ ProbeResult probe_ib(const CheckOptions& o, const CounterState& prev, CounterSta
 #ifdef TOPO_HAVE_UMAD_H
     if (o.use_umad && is_real_root(o.root)) {
         std::string note;
-        if (auto u = ib_from_umad(note)) hcas = std::move(*u);
-        else hcas = ib_from_sysfs(o.root);
+        if (auto u = ib_from_umad(note))
+            hcas = std::move(*u);
+        else
+            hcas = ib_from_sysfs(o.root);
         source = note;
     } else {
         hcas = ib_from_sysfs(o.root);
@@ -404,21 +427,25 @@ ProbeResult probe_ib(const CheckOptions& o, const CounterState& prev, CounterSta
     std::vector<std::string> problems;
     const Expected& e = o.expected;
     std::set<std::string> present;
-    for (const auto& h : hcas) present.insert(h.name);
+    for (const auto& h : hcas)
+        present.insert(h.name);
 
     // Which HCAs to judge: the expected ones by name; else all present ones.
     std::vector<const HcaView*> judged;
     if (e.known && !e.hcas.empty()) {
         for (const auto& want : e.hcas) {
             auto it = std::find_if(hcas.begin(), hcas.end(), [&](const HcaView& h) { return h.name == want; });
-            if (it == hcas.end()) problems.push_back(want + " missing");
-            else judged.push_back(&*it);
+            if (it == hcas.end())
+                problems.push_back(want + " missing");
+            else
+                judged.push_back(&*it);
         }
     } else {
-        for (const auto& h : hcas) judged.push_back(&h);
+        for (const auto& h : hcas)
+            judged.push_back(&h);
         if (e.known && static_cast<int>(hcas.size()) < e.hca_count)
-            problems.push_back(std::to_string(hcas.size()) + " HCAs present, " + std::to_string(e.hca_count) +
-                               " expected");
+            problems.push_back(std::to_string(hcas.size()) + " HCAs present, " + std::to_string(e.hca_count)
+                               + " expected");
     }
     int ports = 0;
     for (const HcaView* h : judged) {
@@ -429,14 +456,15 @@ ProbeResult probe_ib(const CheckOptions& o, const CounterState& prev, CounterSta
             if (p.state != "ACTIVE") problems.push_back(id + " state " + p.state);
             if (p.phys_state != "LinkUp") problems.push_back(id + " physical state " + p.phys_state);
             if (e.min_rate_gbps > 0 && p.state == "ACTIVE") {
-                if (p.rate_gbps < 0) problems.push_back(id + " rate unreadable");
+                if (p.rate_gbps < 0)
+                    problems.push_back(id + " rate unreadable");
                 else if (p.rate_gbps + 1e-6 < e.min_rate_gbps)
-                    problems.push_back(id + " rate " + (p.rate_text.empty() ? fmt_rate(p.rate_gbps) : p.rate_text) +
-                                       " below expected " + fmt_rate(e.min_rate_gbps) + " Gb/sec");
+                    problems.push_back(id + " rate " + (p.rate_text.empty() ? fmt_rate(p.rate_gbps) : p.rate_text)
+                                       + " below expected " + fmt_rate(e.min_rate_gbps) + " Gb/sec");
             }
             // Error counters: sysfs (the fake tree, or the real one: libibumad has none).
-            const std::string cdir = join_root(o.root, "/sys/class/infiniband/" + h->name + "/ports/" +
-                                                           std::to_string(p.num) + "/counters/");
+            const std::string cdir = join_root(
+                o.root, "/sys/class/infiniband/" + h->name + "/ports/" + std::to_string(p.num) + "/counters/");
             for (const char* c : kIbErrorCounters) {
                 auto v = read_line(cdir + c);
                 if (!v) continue;
@@ -448,23 +476,24 @@ ProbeResult probe_ib(const CheckOptions& o, const CounterState& prev, CounterSta
                 if (it == prev.end() || *n < it->second) continue;  // first run or counters reset
                 std::int64_t grew = *n - it->second;
                 if (grew > o.error_threshold)
-                    problems.push_back(id + " " + c + " grew by " + std::to_string(grew) + " since the last check (" +
-                                       std::to_string(it->second) + " -> " + std::to_string(*n) + ", threshold " +
-                                       std::to_string(o.error_threshold) + ")");
+                    problems.push_back(id + " " + c + " grew by " + std::to_string(grew) + " since the last check ("
+                                       + std::to_string(it->second) + " -> " + std::to_string(*n) + ", threshold "
+                                       + std::to_string(o.error_threshold) + ")");
             }
         }
     }
     r.seconds = std::chrono::duration<double>(clock::now() - t0).count();
     if (!problems.empty()) {
         r.ok = false;
-        for (std::size_t i = 0; i < problems.size(); ++i) r.reason += (i ? ", " : "") + problems[i];
+        r.reason = join(problems);
         return r;
     }
-    if (judged.empty()) r.reason = "no HCA present or expected (" + source + ")";
+    if (judged.empty())
+        r.reason = "no HCA present or expected (" + source + ")";
     else
-        r.reason = std::to_string(judged.size()) + " HCAs, " + std::to_string(ports) + " ports ACTIVE/LinkUp" +
-                   (e.min_rate_gbps > 0 ? " >= " + fmt_rate(e.min_rate_gbps) + " Gb/sec" : std::string()) + " (" +
-                   source + ")";
+        r.reason = std::to_string(judged.size()) + " HCAs, " + std::to_string(ports) + " ports ACTIVE/LinkUp"
+                   + (e.min_rate_gbps > 0 ? " >= " + fmt_rate(e.min_rate_gbps) + " Gb/sec" : std::string()) + " ("
+                   + source + ")";
     return r;
 }
 
@@ -492,23 +521,26 @@ ProbeResult probe_gpu(const CheckOptions& o, const CounterState& prev, CounterSt
     // Device nodes /dev/nvidia<N>.
     int dev_count = 0;
     for (const auto& d : list_dir(join_root(o.root, "/dev"))) {
-        if (d.size() > 6 && d.rfind("nvidia", 0) == 0 &&
-            std::all_of(d.begin() + 6, d.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        if (d.size() > 6 && d.rfind("nvidia", 0) == 0
+            && std::all_of(d.begin() + 6, d.end(), [](char c) { return c >= '0' && c <= '9'; }))
             ++dev_count;
     }
     seen.push_back(std::to_string(dev_count) + " /dev/nvidiaN");
     if (want > 0) {
         if (pci_count >= 0 && pci_count < want)
-            problems.push_back(std::to_string(pci_count) + " of " + std::to_string(want) + " NVIDIA GPUs on the PCI bus");
+            problems.push_back(std::to_string(pci_count) + " of " + std::to_string(want)
+                               + " NVIDIA GPUs on the PCI bus");
         if (dev_count < want)
-            problems.push_back(std::to_string(dev_count) + " of " + std::to_string(want) + " /dev/nvidiaN device nodes");
+            problems.push_back(std::to_string(dev_count) + " of " + std::to_string(want)
+                               + " /dev/nvidiaN device nodes");
     }
     if (o.use_nvml && is_real_root(o.root)) {
         if (auto nv = nvml_query()) {
             seen.push_back(std::to_string(nv->count) + " NVML");
             if (want > 0 && nv->count < want)
                 problems.push_back(std::to_string(nv->count) + " of " + std::to_string(want) + " GPUs visible to NVML");
-            for (auto& p : nv->problems) problems.push_back(std::move(p));
+            for (auto& p : nv->problems)
+                problems.push_back(std::move(p));
         }
     }
     // XIDs from the kernel log since the last run.
@@ -518,18 +550,19 @@ ProbeResult probe_gpu(const CheckOptions& o, const CounterState& prev, CounterSt
     bool kmsg_readable = false;
     auto xids = scan_xids(o.root, last_seq, max_seq, kmsg_readable);
     if (kmsg_readable) next["kmsg_seq"] = max_seq;
-    for (auto& x : xids) problems.push_back(std::move(x));
+    for (auto& x : xids)
+        problems.push_back(std::move(x));
 
     r.seconds = std::chrono::duration<double>(clock::now() - t0).count();
     std::string seen_s;
-    for (std::size_t i = 0; i < seen.size(); ++i) seen_s += (i ? ", " : "") + seen[i];
+    seen_s = join(seen);
     if (!problems.empty()) {
         r.ok = false;
-        for (std::size_t i = 0; i < problems.size(); ++i) r.reason += (i ? ", " : "") + problems[i];
+        r.reason = join(problems);
         return r;
     }
-    r.reason = (want > 0 ? std::to_string(want) + " GPUs expected; " : std::string("no GPU expected; ")) + seen_s +
-               (kmsg_readable ? "; no fatal XID" : "");
+    r.reason = (want > 0 ? std::to_string(want) + " GPUs expected; " : std::string("no GPU expected; ")) + seen_s
+               + (kmsg_readable ? "; no fatal XID" : "");
     return r;
 }
 
@@ -543,7 +576,9 @@ std::vector<ProbeResult> probe_site(const CheckOptions& o, clock::time_point dea
     for (const auto& f : list_dir(o.probe_dir)) {
         if (f.front() == '.' || f.back() == '~') continue;
         const std::string path = o.probe_dir + "/" + f;
+
         struct stat st {};
+
         if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || (st.st_mode & S_IXUSR) == 0) continue;
         ProbeResult r;
         r.name = "site:" + f;
@@ -561,7 +596,8 @@ std::vector<ProbeResult> probe_site(const CheckOptions& o, clock::time_point dea
         std::string first;
         std::istringstream in(pr.out);
         for (std::string l; std::getline(in, l);) {
-            while (!l.empty() && (l.back() == '\r' || l.back() == ' ')) l.pop_back();
+            while (!l.empty() && (l.back() == '\r' || l.back() == ' '))
+                l.pop_back();
             if (!l.empty()) {
                 first = l;
                 break;
@@ -575,7 +611,8 @@ std::vector<ProbeResult> probe_site(const CheckOptions& o, clock::time_point dea
             r.reason = b;
         } else if (!pr.started || pr.exit_code != 0) {
             r.ok = false;
-            r.reason = pr.signal ? "killed by signal " + std::to_string(pr.signal) : "exit " + std::to_string(pr.exit_code);
+            r.reason = pr.signal != 0 ? "killed by signal " + std::to_string(pr.signal)
+                                      : "exit " + std::to_string(pr.exit_code);
             if (!first.empty()) r.reason += ": " + first;
         } else {
             r.reason = first.empty() ? "ok" : first;
@@ -600,6 +637,7 @@ ProbeResult run_builtin(const std::string& name, std::chrono::milliseconds limit
         CounterState next;
         std::promise<ProbeResult> done;
     };
+
     auto sh = std::make_shared<Shared>();
     sh->o = o;
     sh->prev = prev;
@@ -620,7 +658,8 @@ ProbeResult run_builtin(const std::string& name, std::chrono::milliseconds limit
         return {name, false, b, static_cast<double>(limit.count()) / 1000.0};
     }
     ProbeResult r = fut.get();
-    for (auto& [k, v] : sh->next) next[k] = v;
+    for (auto& [k, v] : sh->next)
+        next[k] = v;
     return r;
 }
 
@@ -634,18 +673,22 @@ CheckReport run_check(const CheckOptions& o) {
     CounterState prev;
     if (!o.state_file.empty()) {
         auto s = load_state(o.state_file);
-        if (s) prev = std::move(*s);
-        else rep.probes.push_back({"state", true, "ignored unreadable state: " + s.error().to_string(), 0});
+        if (s)
+            prev = std::move(*s);
+        else
+            rep.probes.push_back({"state", true, "ignored unreadable state: " + s.error().to_string(), 0});
     }
     CounterState next;
     rep.probes.push_back(run_builtin("ib", std::min(left(), o.builtin_timeout), &probe_ib, o, prev, next));
     rep.probes.push_back(run_builtin("gpu", std::min(left(), o.builtin_timeout), &probe_gpu, o, prev, next));
-    for (auto& p : probe_site(o, deadline)) rep.probes.push_back(std::move(p));
+    for (auto& p : probe_site(o, deadline))
+        rep.probes.push_back(std::move(p));
     if (!o.state_file.empty()) {
         if (auto st = save_state(o.state_file, next); !st)
             rep.probes.push_back({"state", true, "not saved: " + st.error().to_string(), 0});
     }
-    for (const auto& p : rep.probes) rep.ok = rep.ok && p.ok;
+    for (const auto& p : rep.probes)
+        rep.ok = rep.ok && p.ok;
     rep.seconds = std::chrono::duration<double>(clock::now() - t0).count();
     return rep;
 }
@@ -659,7 +702,10 @@ std::string prom_escape(const std::string& s) {
     std::string o;
     for (char c : s) {
         if (c == '\\' || c == '"') o += '\\';
-        if (c == '\n') { o += "\\n"; continue; }
+        if (c == '\n') {
+            o += "\\n";
+            continue;
+        }
         o += c;
     }
     return o;
@@ -673,7 +719,8 @@ std::string prometheus_text(const CheckReport& rep, const std::string& node, std
     s += "# TYPE topoplace_health_probe_ok gauge\n";
     for (const auto& p : rep.probes) {
         if (p.name == "state") continue;
-        s += "topoplace_health_probe_ok{node=\"" + n + "\",probe=\"" + prom_escape(p.name) + "\"} " + (p.ok ? "1" : "0") + "\n";
+        s += "topoplace_health_probe_ok{node=\"" + n + "\",probe=\"" + prom_escape(p.name) + "\"} " + (p.ok ? "1" : "0")
+             + "\n";
     }
     s += "# HELP topoplace_health_probe_duration_seconds Time one probe took.\n";
     s += "# TYPE topoplace_health_probe_duration_seconds gauge\n";
@@ -681,7 +728,8 @@ std::string prometheus_text(const CheckReport& rep, const std::string& node, std
     for (const auto& p : rep.probes) {
         if (p.name == "state") continue;
         std::snprintf(b, sizeof b, "%.6f", p.seconds);
-        s += "topoplace_health_probe_duration_seconds{node=\"" + n + "\",probe=\"" + prom_escape(p.name) + "\"} " + b + "\n";
+        s += "topoplace_health_probe_duration_seconds{node=\"" + n + "\",probe=\"" + prom_escape(p.name) + "\"} " + b
+             + "\n";
     }
     s += "# HELP topoplace_health_ok 1 when every probe passed.\n# TYPE topoplace_health_ok gauge\n";
     s += "topoplace_health_ok{node=\"" + n + "\"} " + (rep.ok ? "1" : "0") + "\n";
@@ -702,13 +750,13 @@ Status write_file_atomic(const std::string& path, const std::string& text) {
     // A leading dot: node_exporter only reads *.prom, so the temp file is never collected.
     std::string tmp = dir + "/." + base + ".tmp.XXXXXX";
     int fd = ::mkstemp(tmp.data());
-    if (fd < 0) return fail(Errc::Io, "cannot create a temporary file in " + dir + ": " + std::strerror(errno));
+    if (fd < 0) return fail(Errc::Io, "cannot create a temporary file in " + dir + ": " + detail::errno_text(errno));
     bool ok = ::fchmod(fd, 0644) == 0 && ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
     ok = ::close(fd) == 0 && ok;
     if (!ok || ::rename(tmp.c_str(), path.c_str()) != 0) {
         int e = errno;
         ::unlink(tmp.c_str());
-        return fail(Errc::Io, "cannot write " + path + ": " + std::strerror(e));
+        return fail(Errc::Io, "cannot write " + path + ": " + detail::errno_text(e));
     }
     return Ok{};
 }

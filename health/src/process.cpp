@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // Run a program with a hard timeout; a hung program (and everything it started in its
 // process group) is killed with SIGKILL at the deadline.
-#include <topo/health/check.hpp>
-
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <ctime>
+
+#include <topo/health/check.hpp>
+
+#include "errno_text.hpp"
 #include <fcntl.h>
 #include <poll.h>
-#include <ctime>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -27,18 +29,19 @@ ProcResult run_process(const std::vector<std::string>& argv, std::chrono::millis
     int pfd[2];
     if (::pipe2(pfd, O_CLOEXEC) != 0) {
         res.started = false;
-        res.out = std::string("pipe: ") + std::strerror(errno);
+        res.out = std::string("pipe: ") + detail::errno_text(errno);
         return res;
     }
     std::vector<char*> args;
     args.reserve(argv.size() + 1);
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    for (const auto& a : argv)
+        args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
 
     pid_t pid = ::fork();
     if (pid < 0) {
         res.started = false;
-        res.out = std::string("fork: ") + std::strerror(errno);
+        res.out = std::string("fork: ") + detail::errno_text(errno);
         ::close(pfd[0]);
         ::close(pfd[1]);
         return res;
@@ -48,17 +51,19 @@ ProcResult run_process(const std::vector<std::string>& argv, std::chrono::millis
         int devnull = ::open("/dev/null", O_RDWR);
         if (devnull >= 0) ::dup2(devnull, 0);
         ::dup2(pfd[1], 1);
-        if (merge_stderr) ::dup2(pfd[1], 2);
-        else if (devnull >= 0) ::dup2(devnull, 2);
+        if (merge_stderr)
+            ::dup2(pfd[1], 2);
+        else if (devnull >= 0)
+            ::dup2(devnull, 2);
         // Reset signal dispositions a parent (slurmd) may have changed.
         ::signal(SIGPIPE, SIG_DFL);
         ::signal(SIGTERM, SIG_DFL);
         ::signal(SIGINT, SIG_DFL);
         ::execvp(args[0], args.data());
         const char* m = "cannot execute: ";
-        (void)!::write(2, m, std::strlen(m));
-        (void)!::write(2, args[0], std::strlen(args[0]));
-        (void)!::write(2, "\n", 1);
+        [[maybe_unused]] auto w1 = ::write(2, m, std::strlen(m));
+        [[maybe_unused]] auto w2 = ::write(2, args[0], std::strlen(args[0]));
+        [[maybe_unused]] auto w3 = ::write(2, "\n", 1);
         ::_exit(127);
     }
     ::setpgid(pid, pid);  // also in the parent: no race with the kill below
@@ -89,12 +94,18 @@ ProcResult run_process(const std::vector<std::string>& argv, std::chrono::millis
         }
         if (eof && !exited) {
             // Output closed but the program still runs (it closed stdout): wait in 1 ms steps.
-            struct timespec ts {0, 1000000};
+            struct timespec ts {
+                0, 1000000
+            };
+
             ::nanosleep(&ts, nullptr);
             continue;
         }
         if (!eof) {
-            struct pollfd p {pfd[0], POLLIN, 0};
+            struct pollfd p {
+                pfd[0], POLLIN, 0
+            };
+
             int wait_ms = exited ? 50 : 20;
             int pr = ::poll(&p, 1, wait_ms);
             if (pr > 0) {
@@ -112,8 +123,10 @@ ProcResult run_process(const std::vector<std::string>& argv, std::chrono::millis
     ::close(pfd[0]);
     res.seconds = std::chrono::duration<double>(clock::now() - t0).count();
     if (res.timed_out) return res;
-    if (WIFEXITED(status)) res.exit_code = WEXITSTATUS(status);
-    else if (WIFSIGNALED(status)) res.signal = WTERMSIG(status);
+    if (WIFEXITED(status))
+        res.exit_code = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status))
+        res.signal = WTERMSIG(status);
     return res;
 }
 

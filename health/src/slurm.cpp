@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Drain / resume through the real scontrol, with topoplace's own reason prefix.
-#include <topo/health/slurm.hpp>
-
 #include <cstdlib>
-#include <unistd.h>
 
 #include <topo/health/check.hpp>
+#include <topo/health/slurm.hpp>
+
+#include <unistd.h>
 
 namespace topo::health {
 
@@ -15,7 +15,8 @@ namespace {
 std::string field(std::string_view line, std::string_view key) {
     std::string k = " " + std::string(key) + "=";
     std::size_t p = 0;
-    if (line.substr(0, k.size() - 1) == k.substr(1)) p = 0;
+    if (line.substr(0, k.size() - 1) == k.substr(1))
+        p = 0;
     else {
         p = line.find(k);
         if (p == std::string_view::npos) return {};
@@ -35,7 +36,8 @@ std::string reason_field(std::string_view line) {
     for (auto b = v.find(" ["); b != std::string_view::npos; b = v.find(" [", b + 1)) {
         auto close = v.find(']', b);
         auto at = v.find('@', b);
-        if (close != std::string_view::npos && at != std::string_view::npos && at < close) return std::string(v.substr(0, b));
+        if (close != std::string_view::npos && at != std::string_view::npos && at < close)
+            return std::string(v.substr(0, b));
     }
     // No suffix: up to the next " Key=" field, else the end of the line.
     std::size_t end = v.size();
@@ -43,8 +45,8 @@ std::string reason_field(std::string_view line) {
         if (v[i] != ' ') continue;
         auto eq = v.find('=', i + 1);
         auto sp = v.find(' ', i + 1);
-        if (eq != std::string_view::npos && (sp == std::string_view::npos || eq < sp) && eq > i + 1 &&
-            std::isupper(static_cast<unsigned char>(v[i + 1]))) {
+        if (eq != std::string_view::npos && (sp == std::string_view::npos || eq < sp) && eq > i + 1
+            && std::isupper(static_cast<unsigned char>(v[i + 1])) != 0) {
             end = i;
             break;
         }
@@ -54,8 +56,13 @@ std::string reason_field(std::string_view line) {
 
 }  // namespace
 
-bool SlurmNode::drained() const { return state.find("DRAIN") != std::string::npos; }
-bool SlurmNode::ours() const { return reason.rfind(kReasonPrefix, 0) == 0; }
+bool SlurmNode::drained() const {
+    return state.find("DRAIN") != std::string::npos;
+}
+
+bool SlurmNode::ours() const {
+    return reason.rfind(kReasonPrefix, 0) == 0;
+}
 
 std::vector<SlurmNode> parse_scontrol_nodes(std::string_view text) {
     std::vector<SlurmNode> out;
@@ -79,13 +86,14 @@ std::vector<SlurmNode> parse_scontrol_nodes(std::string_view text) {
 std::string short_name(std::string_view host) {
     auto d = host.find('.');
     // An IPv4 address is not a host name with a domain.
-    bool numeric = !host.empty() && std::isdigit(static_cast<unsigned char>(host.front()));
+    bool numeric = !host.empty() && std::isdigit(static_cast<unsigned char>(host.front())) != 0;
     if (d == std::string_view::npos || numeric) return std::string(host);
     return std::string(host.substr(0, d));
 }
 
 std::string default_node_name(const std::string& explicit_name) {
     if (!explicit_name.empty()) return explicit_name;
+    // NOLINTNEXTLINE(concurrency-mt-unsafe): called once by the CLI, before any thread
     if (const char* s = std::getenv("SLURMD_NODENAME"); s != nullptr && *s != '\0') return s;
     char buf[256] = {};
     if (::gethostname(buf, sizeof buf - 1) != 0) return {};
@@ -97,12 +105,14 @@ Result<std::string> Scontrol::run(const std::vector<std::string>& args) const {
     argv.insert(argv.end(), args.begin(), args.end());
     auto r = run_process(argv, timeout, true);
     std::string cmd;
-    for (const auto& a : argv) cmd += (cmd.empty() ? "" : " ") + a;
+    for (const auto& a : argv)
+        cmd += (cmd.empty() ? "" : " ") + a;
     if (r.timed_out) return fail(Errc::Unsupported, "`" + cmd + "` timed out");
     if (r.exit_code == 127) return fail(Errc::Unsupported, "cannot run " + program + ": " + r.out);
     if (r.exit_code != 0) {
         std::string out = r.out;
-        while (!out.empty() && out.back() == '\n') out.pop_back();
+        while (!out.empty() && out.back() == '\n')
+            out.pop_back();
         return fail(Errc::Unsupported, "`" + cmd + "` failed (exit " + std::to_string(r.exit_code) + "): " + out);
     }
     return r.out;
@@ -121,13 +131,15 @@ Result<SlurmNode> Scontrol::find_node(std::string_view name) const {
     if (!all) return fail(all.error());
     std::vector<SlurmNode> hits;
     for (auto& n : parse_scontrol_nodes(*all)) {
-        if (n.name == want || short_name(n.hostname) == want || n.addr == std::string(name)) hits.push_back(std::move(n));
+        if (n.name == want || short_name(n.hostname) == want || n.addr == std::string(name))
+            hits.push_back(std::move(n));
     }
-    if (hits.empty()) return fail(Errc::NotFound, "Slurm has no node named '" + std::string(name) + "' (NodeName or NodeHostName)");
+    if (hits.empty())
+        return fail(Errc::NotFound, "Slurm has no node named '" + std::string(name) + "' (NodeName or NodeHostName)");
     if (hits.size() > 1)
-        return fail(Errc::InvalidArgument, "host name '" + std::string(name) + "' matches " + std::to_string(hits.size()) +
-                                               " Slurm nodes (e.g. " + hits[0].name + ", " + hits[1].name +
-                                               "); give the NodeName with --node");
+        return fail(Errc::InvalidArgument, "host name '" + std::string(name) + "' matches "
+                                               + std::to_string(hits.size()) + " Slurm nodes (e.g. " + hits[0].name
+                                               + ", " + hits[1].name + "); give the NodeName with --node");
     return hits.front();
 }
 
@@ -149,10 +161,14 @@ Status Scontrol::resume(const std::string& node) const {
 
 const char* action_name(Action a) noexcept {
     switch (a) {
-        case Action::None: return "none";
-        case Action::Drained: return "drained";
-        case Action::Resumed: return "resumed";
-        case Action::KeptManualDrain: return "kept-manual-drain";
+        case Action::None:
+            return "none";
+        case Action::Drained:
+            return "drained";
+        case Action::Resumed:
+            return "resumed";
+        case Action::KeptManualDrain:
+            return "kept-manual-drain";
     }
     return "none";
 }

@@ -9,17 +9,18 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <sys/stat.h>
-#include <fcntl.h>
-#include <grp.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <topo/builder.hpp>
 #include <topo/cluster_spec.hpp>
 #include <topo/health/check.hpp>
 #include <topo/health/slurm.hpp>
 #include <topo/health/store.hpp>
+
+#include <fcntl.h>
+#include <grp.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 using namespace topo;
@@ -44,11 +45,13 @@ std::string slurp(const fs::path& p) {
 
 struct TempDir {
     fs::path path;
+
     TempDir() {
         std::string t = (fs::temp_directory_path() / "topo-health-XXXXXX").string();
         path = ::mkdtemp(t.data());
         fs::permissions(path, fs::perms(0755));
     }
+
     ~TempDir() {
         std::error_code ec;
         fs::remove_all(path, ec);
@@ -72,13 +75,16 @@ Expected dgx_expected() {
 struct Tree {
     TempDir tmp;
     fs::path root;
+
     explicit Tree(const std::string& name = "dgx-h100-ndr") {
         root = tmp.path / "root";
         fs::copy(kFix + "/" + name, root, fs::copy_options::recursive);
     }
+
     fs::path port(const std::string& hca, int p = 1) const {
         return root / "sys/class/infiniband" / hca / "ports" / std::to_string(p);
     }
+
     CheckOptions opts() const {
         CheckOptions o;
         o.root = root.string();
@@ -91,6 +97,7 @@ ProbeResult ib(const CheckOptions& o) {
     CounterState prev, next;
     return probe_ib(o, prev, next);
 }
+
 ProbeResult gpu(const CheckOptions& o) {
     CounterState prev, next;
     return probe_gpu(o, prev, next);
@@ -295,7 +302,8 @@ TEST(HealthGpu, FatalXidSinceLastRun) {
            "the bus.\n";
     auto rep = run_check(o);
     EXPECT_FALSE(rep.ok);
-    EXPECT_EQ(rep.summary(), "gpu: Xid (PCI:0000:43:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.");
+    EXPECT_EQ(rep.summary(),
+              "gpu: Xid (PCI:0000:43:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.");
     // Reported once: the next run starts after that kernel log record.
     EXPECT_TRUE(run_check(o).ok);
 }
@@ -349,7 +357,8 @@ TEST(HealthSite, HungProbeKilledWithItsProcessGroup) {
     EXPECT_EQ(rep.probes[2].reason, "killed after 0.3 s (timeout)");
     EXPECT_LT(rep.probes[2].seconds, 5.0);  // sanity only: it did not wait for sleep 300
     pid_t child = std::stoi(slurp(pidfile));
-    for (int i = 0; i < 100 && pid_alive(child); ++i) ::usleep(10000);
+    for (int i = 0; i < 100 && pid_alive(child); ++i)
+        ::usleep(10000);
     EXPECT_FALSE(pid_alive(child)) << "background child " << child << " of the hung probe survived";
 }
 
@@ -407,7 +416,8 @@ TEST(HealthPrometheus, OneGaugePerProbeWrittenAtomically) {
     ASSERT_TRUE(write_file_atomic(out.string(), text));
     EXPECT_EQ(slurp(out), text);
     int files = 0;
-    for ([[maybe_unused]] auto& e : fs::directory_iterator(t.tmp.path)) ++files;
+    for ([[maybe_unused]] auto& e : fs::directory_iterator(t.tmp.path))
+        ++files;
     EXPECT_EQ(files, 2);  // root/ and topoplace.prom: no temporary file left over
 }
 
@@ -417,7 +427,9 @@ namespace {
 struct StoreDir {
     TempDir tmp;
     std::string dir;
+
     StoreDir() { dir = (tmp.path / "health").string(); }
+
     Store open() {
         StoreOptions so;
         so.create = true;
@@ -427,6 +439,7 @@ struct StoreDir {
         return std::move(*s);
     }
 };
+
 Record rec(const std::string& node, Verdict v, const std::string& reason = {}) {
     Record r;
     r.node = node;
@@ -461,7 +474,9 @@ TEST(HealthStore, RoundTripListRemove) {
     auto u = unhealthy_nodes(s);
     ASSERT_TRUE(u);
     EXPECT_EQ(*u, std::vector<std::string>{"n002"});
+
     struct stat st {};
+
     ASSERT_EQ(::stat((d.dir + "/n002").c_str(), &st), 0);
     EXPECT_EQ(st.st_mode & 07777, 0644U);
     ASSERT_TRUE(s.remove("n002"));
@@ -470,7 +485,8 @@ TEST(HealthStore, RoundTripListRemove) {
     EXPECT_TRUE(u2->empty());
     // Nothing but the records: no temp files left behind.
     int files = 0;
-    for ([[maybe_unused]] auto& e : fs::directory_iterator(d.dir)) ++files;
+    for ([[maybe_unused]] auto& e : fs::directory_iterator(d.dir))
+        ++files;
     EXPECT_EQ(files, 1);
 }
 
@@ -518,8 +534,8 @@ TEST(HealthStore, WorldWritableFileRefusedFailOpenOrClosed) {
     auto g = s.get("n001");
     ASSERT_FALSE(g);
     EXPECT_EQ(g.error().code, Errc::Unsupported);
-    EXPECT_EQ(g.error().message, "health store: refusing " + d.dir +
-                                     "/n001: mode 0646 is group/world writable (tampered; fix with chmod go-w)");
+    EXPECT_EQ(g.error().message, "health store: refusing " + d.dir
+                                     + "/n001: mode 0646 is group/world writable (tampered; fix with chmod go-w)");
     StoreOptions so;
     so.trusted_uid = ::geteuid();
     auto open_d = gate(d.dir, "n001", FailMode::Open, so);
@@ -589,8 +605,9 @@ TEST(HealthStoreSecurity, ForeignOwnedRecordAndDirectoryRefused) {
     ASSERT_EQ(::chown((d.dir + "/n001").c_str(), 65534, 65534), 0);
     auto g = s->get("n001");
     ASSERT_FALSE(g);
-    EXPECT_EQ(g.error().message, "health store: refusing " + d.dir +
-                                     "/n001: owned by uid 65534, not by uid 0 (tampered or forged; see docs/health.md)");
+    EXPECT_EQ(g.error().message,
+              "health store: refusing " + d.dir
+                  + "/n001: owned by uid 65534, not by uid 0 (tampered or forged; see docs/health.md)");
     ASSERT_EQ(::chown(d.dir.c_str(), 65534, 65534), 0);
     auto o = Store::open(d.dir, {});
     ASSERT_FALSE(o);
@@ -612,13 +629,14 @@ TEST(HealthStoreSecurity, NonRootCannotFlagClearOrForge) {
     ASSERT_GE(pid, 0);
     if (pid == 0) {
         // The child becomes nobody and tries everything; exit code = bitmask of successes.
-        if (::setgroups(0, nullptr) != 0 || ::setresgid(65534, 65534, 65534) != 0 || ::setresuid(65534, 65534, 65534) != 0)
+        if (::setgroups(0, nullptr) != 0 || ::setresgid(65534, 65534, 65534) != 0
+            || ::setresuid(65534, 65534, 65534) != 0)
             ::_exit(100);
         int got = 0;
         auto st = Store::open(d.dir, {});
-        if (!st) ::_exit(101);  // reading stays possible
-        if (st->put(rec("n001", Verdict::Healthy))) got |= 1;        // clear by overwrite
-        if (st->remove("n001")) got |= 2;                            // clear
+        if (!st) ::_exit(101);                                             // reading stays possible
+        if (st->put(rec("n001", Verdict::Healthy))) got |= 1;              // clear by overwrite
+        if (st->remove("n001")) got |= 2;                                  // clear
         if (st->put(rec("n002", Verdict::Unhealthy, "forged"))) got |= 4;  // flag
         // Bypass the library: write a file straight into the store.
         if (std::ofstream(d.dir + "/n003") << "topoplace-health 1\nnode=n003\nverdict=unhealthy\n") got |= 8;

@@ -18,10 +18,10 @@ namespace topo::health {
 
 /// What the node should have, from the snapshot (or nothing known).
 struct Expected {
-    bool known = false;                 ///< the node is in the snapshot
-    std::vector<std::string> hcas;      ///< device names, e.g. "mlx5_0" (unnamed NICs are counted only)
-    int hca_count = 0;                  ///< NICs of the host in the snapshot
-    double min_rate_gbps = 0;           ///< lowest expected port rate (0 = unchecked)
+    bool known = false;             ///< the node is in the snapshot
+    std::vector<std::string> hcas;  ///< device names, e.g. "mlx5_0" (unnamed NICs are counted only)
+    int hca_count = 0;              ///< NICs of the host in the snapshot
+    double min_rate_gbps = 0;       ///< lowest expected port rate (0 = unchecked)
     int gpus = 0;
 };
 
@@ -29,23 +29,23 @@ struct Expected {
 [[nodiscard]] Expected expected_for(const Topology& t, const std::string& node);
 
 struct ProbeResult {
-    std::string name;      ///< "ib", "gpu", "site:<file>"
+    std::string name;  ///< "ib", "gpu", "site:<file>"
     bool ok = true;
-    std::string reason;    ///< one line; why it failed, or what was seen
+    std::string reason;  ///< one line; why it failed, or what was seen
     double seconds = 0;
 };
 
 struct CheckOptions {
-    std::string root = "/";                  ///< prefix for /sys, /dev (tests: a fake tree)
+    std::string root = "/";  ///< prefix for /sys, /dev (tests: a fake tree)
     Expected expected;
-    std::string probe_dir;                   ///< site probes (executables), empty = none
-    std::chrono::milliseconds probe_timeout{10000};  ///< per site probe
+    std::string probe_dir;                             ///< site probes (executables), empty = none
+    std::chrono::milliseconds probe_timeout{10000};    ///< per site probe
     std::chrono::milliseconds builtin_timeout{10000};  ///< per built-in probe (ib, gpu)
-    std::chrono::milliseconds total_timeout{50000};  ///< whole check (Slurm kills at 60 s)
-    std::string state_file;                  ///< last counter values, empty = no growth check
-    std::int64_t error_threshold = 10;       ///< max growth of one IB error counter between runs
-    bool use_umad = true;                    ///< libibumad (dlopen) when root is "/"
-    bool use_nvml = true;                    ///< NVML (dlopen) when root is "/"
+    std::chrono::milliseconds total_timeout{50000};    ///< whole check (Slurm kills at 60 s)
+    std::string state_file;                            ///< last counter values, empty = no growth check
+    std::int64_t error_threshold = 10;                 ///< max growth of one IB error counter between runs
+    bool use_umad = true;                              ///< libibumad (dlopen) when root is "/"
+    bool use_nvml = true;                              ///< NVML (dlopen) when root is "/"
 };
 
 struct CheckReport {
@@ -58,7 +58,7 @@ struct CheckReport {
 
 /// The IB error counters followed between runs (sysfs names under ports/<p>/counters/).
 inline constexpr const char* kIbErrorCounters[] = {"symbol_error", "link_downed", "link_error_recovery",
-                                                    "port_rcv_errors"};
+                                                   "port_rcv_errors"};
 
 /// Counter values of the previous run: "mlx5_0/1/symbol_error" -> value; plus "kmsg_seq".
 using CounterState = std::map<std::string, std::int64_t>;
@@ -71,7 +71,8 @@ using CounterState = std::map<std::string, std::int64_t>;
 /// GPUs: expected count of NVIDIA devices (PCI functions, /dev/nvidiaN, NVML), XID/ECC.
 [[nodiscard]] ProbeResult probe_gpu(const CheckOptions& o, const CounterState& prev, CounterState& next);
 /// Site probes: every executable regular file in o.probe_dir, in name order.
-[[nodiscard]] std::vector<ProbeResult> probe_site(const CheckOptions& o, std::chrono::steady_clock::time_point deadline);
+[[nodiscard]] std::vector<ProbeResult> probe_site(const CheckOptions& o,
+                                                  std::chrono::steady_clock::time_point deadline);
 
 /// Run all probes within o.total_timeout; reads/writes o.state_file.
 [[nodiscard]] CheckReport run_check(const CheckOptions& o);
@@ -85,13 +86,14 @@ using CounterState = std::map<std::string, std::int64_t>;
 
 /// Result of running a program with a timeout.
 struct ProcResult {
-    int exit_code = -1;        ///< exit status, -1 when killed by a signal or timed out
+    int exit_code = -1;  ///< exit status, -1 when killed by a signal or timed out
     int signal = 0;
     bool timed_out = false;
     bool started = true;
-    std::string out;           ///< stdout (+ stderr when merged), capped at 64 KiB
+    std::string out;  ///< stdout (+ stderr when merged), capped at 64 KiB
     double seconds = 0;
 };
+
 /// fork+exec argv in its own process group; on timeout kill the whole group (SIGKILL).
 [[nodiscard]] ProcResult run_process(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                                      bool merge_stderr = true);

@@ -24,11 +24,11 @@ inline constexpr std::string_view kReasonPrefix = "topoplace:";
 
 /// One node as `scontrol show node --oneliner` prints it.
 struct SlurmNode {
-    std::string name;       ///< NodeName
-    std::string hostname;   ///< NodeHostName
-    std::string addr;       ///< NodeAddr
-    std::string state;      ///< e.g. "IDLE+DRAIN", "MIXED+DRAIN", "ALLOCATED"
-    std::string reason;     ///< without the trailing " [user@time]"
+    std::string name;                    ///< NodeName
+    std::string hostname;                ///< NodeHostName
+    std::string addr;                    ///< NodeAddr
+    std::string state;                   ///< e.g. "IDLE+DRAIN", "MIXED+DRAIN", "ALLOCATED"
+    std::string reason;                  ///< without the trailing " [user@time]"
     [[nodiscard]] bool drained() const;  ///< state has DRAIN (DRAINING/DRAINED)
     [[nodiscard]] bool ours() const;     ///< reason starts with "topoplace:"
 };
@@ -52,10 +52,10 @@ struct Scontrol {
 };
 
 enum class Action : std::uint8_t {
-    None,            ///< nothing to do (healthy and not drained by us, or already drained by us)
-    Drained,         ///< we drained it now
-    Resumed,         ///< we undrained our own drain
-    KeptManualDrain, ///< drained by someone else: left alone
+    None,             ///< nothing to do (healthy and not drained by us, or already drained by us)
+    Drained,          ///< we drained it now
+    Resumed,          ///< we undrained our own drain
+    KeptManualDrain,  ///< drained by someone else: left alone
 };
 [[nodiscard]] const char* action_name(Action a) noexcept;
 

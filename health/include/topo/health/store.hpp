@@ -21,27 +21,28 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <sys/types.h>
 #include <vector>
 
 #include <topo/result.hpp>
+
+#include <sys/types.h>
 
 namespace topo::health {
 
 enum class Verdict : std::uint8_t { Healthy, Unhealthy };
 
 struct Record {
-    std::string node;           ///< Slurm NodeName
+    std::string node;  ///< Slurm NodeName
     Verdict verdict = Verdict::Healthy;
-    std::string reason;         ///< one line, empty when healthy
-    std::string source;         ///< "check", "operator", probe name...
-    std::int64_t since = 0;     ///< unix seconds the verdict last changed
-    std::int64_t last_check = 0;///< unix seconds of the last check
+    std::string reason;           ///< one line, empty when healthy
+    std::string source;           ///< "check", "operator", probe name...
+    std::int64_t since = 0;       ///< unix seconds the verdict last changed
+    std::int64_t last_check = 0;  ///< unix seconds of the last check
 };
 
 struct StoreOptions {
-    uid_t trusted_uid = 0;      ///< owner the store must have (root)
-    bool create = false;        ///< create the directory if missing (writers only)
+    uid_t trusted_uid = 0;  ///< owner the store must have (root)
+    bool create = false;    ///< create the directory if missing (writers only)
 };
 
 class Store {
@@ -82,15 +83,14 @@ enum class FailMode : std::uint8_t { Open, Closed };
 
 /// The answer of a launch gate for one node.
 struct GateDecision {
-    bool allow = true;     ///< may a job start on this node?
+    bool allow = true;         ///< may a job start on this node?
     bool store_error = false;  ///< true when the decision comes from the fail mode
-    std::string message;   ///< why not / the store error (empty when allowed cleanly)
+    std::string message;       ///< why not / the store error (empty when allowed cleanly)
 };
 
 /// Open `dir`, read the record of `node`, decide with `mode` when the store cannot be
 /// trusted. No record = healthy. The SPANK launch gate calls this on every launch.
-[[nodiscard]] GateDecision gate(const std::string& dir, std::string_view node, FailMode mode,
-                                StoreOptions opts = {});
+[[nodiscard]] GateDecision gate(const std::string& dir, std::string_view node, FailMode mode, StoreOptions opts = {});
 
 /// Names of the nodes whose record is Unhealthy, sorted. Placement never chooses them.
 /// Errors: those of Store::list() (a tampered record file refuses the whole list).
