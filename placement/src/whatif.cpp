@@ -95,9 +95,16 @@ double percentile(const std::vector<double>& sorted, double p) {
 
 class Engine {
 public:
-    Engine(const Topology& topo, const Trace& trace, const SimOptions& opt, Policy policy, bool gate,
+    Engine(const placement::Placer& placer, const Trace& trace, const SimOptions& opt, Policy policy, bool gate,
            std::vector<Interval>* record)
-        : topo_(topo), trace_(trace), opt_(opt), policy_(policy), gate_(gate), record_(record), state_(topo) {}
+        : placer_(placer),
+          topo_(placer.topology()),
+          trace_(trace),
+          opt_(opt),
+          policy_(policy),
+          gate_(gate),
+          record_(record),
+          state_(topo_) {}
 
     Status run(PolicyRun& out, int run_index, int runs);
 
@@ -120,6 +127,7 @@ private:
     void observe(double now);
     void record_placement(const JobRt& j, const placement::Placement& p);
 
+    const placement::Placer& placer_;  // indexes built once per topology, shared by runs
     const Topology& topo_;
     const Trace& trace_;
     const SimOptions& opt_;
@@ -436,7 +444,7 @@ Result<bool> Engine::try_start(int j, double now) {
     req.gpus_per_node = job.req_gpn;
     req.exclusive = job.exclusive;
     ++out_->place_calls;
-    auto p = placement::place(topo_, state_, req, policy_);
+    auto p = placer_.place(state_, req, policy_);
     if (!p) {
         const auto& e = p.error();
         if (e.code == Errc::Busy) return false;
@@ -755,11 +763,12 @@ Result<Replay> simulate(const Topology& topo, const Trace& trace, const SimOptio
     r.offered_load = offered_load(trace, r.hosts);
     if (opt.failures != nullptr) r.failures = opt.failures->summary;
     const int runs = static_cast<int>(opt.policies.size() * opt.gates.size());
+    const placement::Placer placer(topo);
     int k = 0;
     for (bool gate : opt.gates) {
         for (Policy p : opt.policies) {
             PolicyRun pr;
-            Engine e(topo, trace, opt, p, gate, nullptr);
+            Engine e(placer, trace, opt, p, gate, nullptr);
             if (auto st = e.run(pr, k, runs); !st) return fail(st.error());
             r.runs.push_back(std::move(pr));
             ++k;
@@ -773,7 +782,8 @@ Result<std::vector<Interval>> replay_intervals(const Topology& topo, const Trace
                                                const SimOptions& opt) {
     std::vector<Interval> iv;
     PolicyRun pr;
-    Engine e(topo, trace, opt, policy, gate, &iv);
+    const placement::Placer placer(topo);
+    Engine e(placer, trace, opt, policy, gate, &iv);
     if (auto st = e.run(pr, 0, 1); !st) return fail(st.error());
     return iv;
 }
