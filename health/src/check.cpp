@@ -430,9 +430,17 @@ ProbeResult probe_ib(const CheckOptions& o, const CounterState& prev, CounterSta
     for (const auto& h : hcas)
         present.insert(h.name);
 
-    // Which HCAs to judge: the expected ones by name; else all present ones.
+    // Which HCAs to judge: the expected ones by name; else all present ones, by count.
+    // When none of the snapshot's names exists but other HCAs do, the names are another
+    // scheme (UFM "HCA-1", persistent "ibp3s0" vs "mlx5_0"): count instead of reporting
+    // every HCA missing and draining every node of the cluster.
+    std::string note;
+    const bool by_name = e.known && !e.hcas.empty() &&
+                         (hcas.empty() || std::any_of(e.hcas.begin(), e.hcas.end(),
+                                                      [&](const std::string& n) { return present.count(n) != 0; }));
+    if (e.known && !e.hcas.empty() && !by_name) note = "; snapshot names (" + e.hcas.front() + "...) not in sysfs: counted";
     std::vector<const HcaView*> judged;
-    if (e.known && !e.hcas.empty()) {
+    if (by_name) {
         for (const auto& want : e.hcas) {
             auto it = std::find_if(hcas.begin(), hcas.end(), [&](const HcaView& h) { return h.name == want; });
             if (it == hcas.end())
@@ -485,7 +493,7 @@ ProbeResult probe_ib(const CheckOptions& o, const CounterState& prev, CounterSta
     r.seconds = std::chrono::duration<double>(clock::now() - t0).count();
     if (!problems.empty()) {
         r.ok = false;
-        r.reason = join(problems);
+        r.reason = join(problems) + note;
         return r;
     }
     if (judged.empty())
@@ -493,7 +501,7 @@ ProbeResult probe_ib(const CheckOptions& o, const CounterState& prev, CounterSta
     else
         r.reason = std::to_string(judged.size()) + " HCAs, " + std::to_string(ports) + " ports ACTIVE/LinkUp"
                    + (e.min_rate_gbps > 0 ? " >= " + fmt_rate(e.min_rate_gbps) + " Gb/sec" : std::string()) + " ("
-                   + source + ")";
+                   + source + ")" + note;
     return r;
 }
 

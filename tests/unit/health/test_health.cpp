@@ -153,6 +153,20 @@ TEST(HealthIb, MissingHcaUnnamedCount) {
     EXPECT_EQ(r.reason, "10 HCAs present, 11 expected");
 }
 
+TEST(HealthIb, SnapshotNamesOfAnotherSchemeAreCounted) {
+    Tree t;
+    auto o = t.opts();
+    o.expected.hcas = {"HCA-1", "HCA-2", "HCA-3", "HCA-4", "HCA-5", "HCA-6", "HCA-7", "HCA-8"};  // UFM-style names
+    auto r = ib(o);
+    EXPECT_TRUE(r.ok) << r.reason;
+    EXPECT_EQ(r.reason, "10 HCAs, 10 ports ACTIVE/LinkUp >= 400 Gb/sec (sysfs); snapshot names (HCA-1...) not in sysfs: "
+                        "counted");
+    o.expected.hca_count = 11;
+    auto bad = ib(o);
+    EXPECT_FALSE(bad.ok);
+    EXPECT_EQ(bad.reason, "10 HCAs present, 11 expected; snapshot names (HCA-1...) not in sysfs: counted");
+}
+
 TEST(HealthIb, PortDownPolling) {
     Tree t;
     write(t.port("mlx5_9") / "state", "1: DOWN\n");
