@@ -23,6 +23,7 @@ struct Cand {
     int groups = 0;
     int level = 0;
     int children = 0;
+    int leaf_switches = 0;  ///< physical leaf switches of a single-group candidate
     long free = 0;
     int sw = -1;
     std::vector<int> pool;  ///< leaves allowed (after choosing the children subset)
@@ -165,7 +166,9 @@ bool choose_topo(const Work& w, Choice& out) {
             c.pool = s.leaves;
         }
         c.free = free_of(w, c.pool);
-        if (best.sw < 0 || std::tie(c.groups, c.level, c.children, c.free) < std::tie(best.groups, best.level, best.children, best.free)) {
+        if (s.level == 0) c.leaf_switches = ix.leaf_switch_count[static_cast<std::size_t>(x)];
+        if (best.sw < 0 || std::tie(c.groups, c.level, c.children, c.leaf_switches, c.free) <
+                               std::tie(best.groups, best.level, best.children, best.leaf_switches, best.free)) {
             if (best.sw < 0 || std::tie(c.groups, c.level) != std::tie(best.groups, best.level)) candidates_at_best = 0;
             best = std::move(c);
         }
@@ -180,8 +183,13 @@ bool choose_topo(const Work& w, Choice& out) {
         const int cp = w.leaf_cap[static_cast<std::size_t>(l)];
         if (cp > 0) avail.emplace_back(cp, l);
     }
-    std::sort(avail.begin(), avail.end(), [](const auto& a, const auto& b) {
-        return a.first != b.first ? a.first > b.first : a.second < b.second;
+    // capacity descending; among equal ones fewer physical leaf switches (a group that
+    // lost a rail cable has fewer), then the lowest index
+    std::sort(avail.begin(), avail.end(), [&](const auto& a, const auto& b) {
+        if (a.first != b.first) return a.first > b.first;
+        const int sa = ix.leaf_switch_count[static_cast<std::size_t>(a.second)];
+        const int sb = ix.leaf_switch_count[static_cast<std::size_t>(b.second)];
+        return sa != sb ? sa < sb : a.second < b.second;
     });
     std::vector<bool> used(avail.size(), false);
     int r = D;

@@ -211,6 +211,43 @@ TEST(Place, RailAlignedSkipsHostsMissingARail) {
     EXPECT_EQ(q.error().code, Errc::Unsatisfiable);
 }
 
+TEST(Place, LeafSwitchesAndGroupsOnRailFabrics) {
+    auto t = testing::rail_fabric(4, 4, 4, 2);  // 4 SUs x 4 hosts, 4 rails, pods of 2
+    ASSERT_TRUE(t);
+    ClusterState s(*t);
+    auto p = place(*t, s, nodes(6));
+    ASSERT_TRUE(p) << p.error().to_string();
+    EXPECT_EQ(p->groups.size(), 2U);
+    EXPECT_EQ(p->leaves.size(), 8U);  // 2 SUs x 4 rail leaves
+    EXPECT_EQ(p->lower_bound_groups, 2);
+    EXPECT_EQ(p->lower_bound_leaves, 8);
+    EXPECT_EQ(p->max_tier, 1);  // the two SUs of one pod
+}
+
+TEST(Place, FewestLeafSwitchesWhenGroupsDiffer) {
+    // g00x hosts have 2 rail NICs (2 leaf switches), h00x hosts one NIC: equal free
+    // capacity, so the group with one leaf switch is preferred and the bound says 1.
+    testing::Fab f;
+    f.sw("spine");
+    for (const char* l : {"la-r0", "la-r1", "lb"}) f.sw(l).link(l, "spine");
+    for (int i = 1; i <= 4; ++i) f.host(testing::num("g", i), {"la-r0", "la-r1"}, 8);
+    for (int i = 1; i <= 4; ++i) f.host(testing::num("h", i), {"lb"}, 8);
+    auto t = f.freeze();
+    ASSERT_TRUE(t);
+    ClusterState s(*t);
+    auto p = place(*t, s, nodes(3));
+    ASSERT_TRUE(p) << p.error().to_string();
+    EXPECT_EQ(p->lower_bound_groups, 1);
+    EXPECT_EQ(p->lower_bound_leaves, 1);
+    EXPECT_EQ(p->leaves.size(), 1U);
+    // 6 hosts: one of each group, 3 leaf switches, and the knapsack bound agrees
+    auto q = place(*t, s, nodes(6));
+    ASSERT_TRUE(q);
+    EXPECT_EQ(q->lower_bound_groups, 2);
+    EXPECT_EQ(q->lower_bound_leaves, 3);
+    EXPECT_EQ(q->leaves.size(), 3U);
+}
+
 TopologyPtr nvl_fabric() {
     // 2 leaves x 8 hosts; NVLink domains of 4 hosts: nvl1 = n001-004, nvl2 = n005-008
     // (leaf01), nvl3 = n009-012, nvl4 = n013-016 (leaf02); usable 3 of 4 in nvl4.
