@@ -52,6 +52,10 @@ if [ "${TOPO_SKIP_FUZZ:-0}" != 1 ]; then
       fuzz_snapshot)      build/dev/cli/topoplace discover --ibnetdiscover tests/fixtures/ibnetdiscover/ufm-lab-small.ibnetdiscover.txt \
                              -o "$work/lab.json" 2>/dev/null || true ;;
       fuzz_cluster_spec)  cp tests/fixtures/specs/*.yaml "$work"/ ;;
+      fuzz_state)         cp tests/fixtures/placement/*.txt tests/fixtures/placement/*.json "$work"/ 2>/dev/null || true
+                          printf 'NodeName=n001 State=IDLE+DRAIN Gres=gpu:4 GresUsed=gpu:0 Reason=x\n' > "$work/s1" ;;
+      fuzz_trace)         cp tests/fixtures/failures/*.csv "$work"/
+                          for t in tests/fixtures/traces/*; do head -c 3000 "$t" > "$work/$(basename "$t")"; done ;;
     esac
     echo "fuzz: $name"
     "$f" -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=2048 -print_final_stats=0 "$work" 2>"$work.log" \
