@@ -20,9 +20,10 @@
 # T_SPANK_SKIP_GATE=1 (skip the ~4 min requeue part).
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
-TOPOPLACE="${1:-topoplace}"
-SO_BUILT="${2:-}"
-LABTOOL="${3:-}"
+abs() { if [ -e "$1" ]; then readlink -f "$1"; else command -v "$1" || echo "$1"; fi; }   # the test cds away
+TOPOPLACE="$(abs "${1:-topoplace}")"
+SO_BUILT="$(abs "${2:-}")"
+LABTOOL="$(abs "${3:-}")"
 FIX="$HERE/../fixtures/lab"
 
 export LAB_DIR="${LAB_DIR:-/tmp/tplab-spank}"
@@ -210,15 +211,18 @@ for _ in $(seq 100); do [ "$(squeue -h -t R | wc -l)" = ${#BUSYJOB[@]} ] && brea
 check "busy state: 35 nodes allocated, 29 idle" bash -c "[ \$(sinfo -h -N -t idle -o %N | sort -u | wc -l) = 29 ]"
 
 scontrol show nodes --oneliner > "$WORK/nodes.txt"
-read -r PRED PREDC < <("$LABTOOL" place "$SNAP" 6 < "$WORK/nodes.txt")
-echo "     place() predicts: $PRED (groups $(groups_of "$PRED"), spines $(spines_of "$PRED")), plan constraint $PREDC"
+read -r LPRED PREDC < <("$LABTOOL" place "$SNAP" 6 < "$WORK/nodes.txt")
+PRED=$("$TOPOPLACE" place "$SNAP" -N 6 --state "$WORK/nodes.txt" 2>"$WORK/place.err" | sed -n 's/^Policy=topo NodeList=\([^ ]*\) .*/\1/p')
+if [ -n "$PRED" ] && [ "$PRED" = "$LPRED" ]; then ok "topoplace place predicts $PRED (groups $(groups_of "$PRED"), spines $(spines_of "$PRED")); place() in the library agrees; plan constraint $PREDC"
+else bad "topoplace place predicts the same hosts as the library" "cli='$PRED' ($(cat "$WORK/place.err")) library='$LPRED'"; PRED=$LPRED; fi
+SPRED=$("$TOPOPLACE" place "$SNAP" -N 6 --state "$WORK/nodes.txt" --policy slurm-tree 2>/dev/null | sed -n 's/^Policy=slurm-tree NodeList=\([^ ]*\) .*/\1/p')
 
 # Slurm alone (no plugin in the client, same cluster)
 j=$(SLURM_CONF=$NOPLUG sbatch --parsable --exclusive -N6 -o /dev/null --wrap 'sleep 1200')
 IFS='|' read -r st nodes _ <<<"$(wait_state "$j" RUNNING 30)"
 g0=$(groups_of "$nodes"); s0=$(spines_of "$nodes")
 if [ "$st" = RUNNING ] && [ "$(count "$g0")" -gt "$(count "$(groups_of "$PRED")")" ] && [ "$nodes" != "$PRED" ]; then
-  ok "without the plugin Slurm splits the 6-node job: $nodes ($(count "$g0") leaf groups, $(count "$s0") spines)"
+  ok "without the plugin Slurm splits the 6-node job: $nodes ($(count "$g0") leaf groups, $(count "$s0") spines; topoplace place --policy slurm-tree predicted $SPRED)"
 else bad "without the plugin Slurm splits the 6-node job" "state=$st nodes=$nodes groups=$g0 spines=$s0 predicted=$PRED"; fi
 scancel "$j"; for _ in $(seq 100); do [ -z "$(squeue -h -j "$j" -t R,CG 2>/dev/null)" ] && break; sleep 0.2; done
 
@@ -255,10 +259,17 @@ out=$(timeout 60 srun --topo=pack -N1 -n2 --exclusive --gpus-per-task=4 bash -c 
 if grep -qx 'T0|0,1,2,3|=mlx5_0|mlx5_0:1|0|2|0' <<<"$out" && grep -qx 'T1|4,5,6,7|=mlx5_1|mlx5_1:1|1|2|0' <<<"$out"; then
   ok "srun task env: GPUs 0-3 -> NCCL_IB_HCA==mlx5_0 (rail 0), GPUs 4-7 -> =mlx5_1 (rail 1), TOPOPLACE_LEAVES=2 (one leaf per rail), TIER=0"
 else bad "srun task env: NICs nearest to each task's GPUs" "$out"; fi
+nplans() { grep -c 'lua: topoplace: uid 0 pack plan' "$LAB_DIR/log/slurmctld.log"; }
+p0=$(nplans)
 out=$(NCCL_IB_HCA=mine timeout 60 srun --topo=pack -N2 --exclusive --gres=gpu:h100:8 bash -c \
   'echo "$NCCL_IB_HCA|$UCX_NET_DEVICES|$TOPOPLACE_GROUPS|$TOPOPLACE_TIER"' 2>&1 | sort -u)
 if [ "$out" = 'mine|mlx5_0:1,mlx5_1:1|1|0' ]; then ok "user's NCCL_IB_HCA kept; 8 GPUs -> UCX_NET_DEVICES=mlx5_0:1,mlx5_1:1; 2 nodes in 1 group, tier 0"
 else bad "user's NCCL_IB_HCA kept, others set" "$out"; fi
+p1=$(nplans)
+timeout 60 salloc --topo=pack -N2 --exclusive true >/dev/null 2>&1
+p2=$(nplans)
+if [ "$p1" = $((p0 + 1)) ] && [ "$p2" = $((p1 + 1)) ]; then ok "srun and salloc allocations carry the plan to job_submit.lua too"
+else bad "srun and salloc allocations carry the plan" "lua plan lines: $p0 -> $p1 (srun) -> $p2 (salloc)"; fi
 out=$(timeout 60 srun -N1 --gres=gpu:h100:2 bash -c 'echo "${NCCL_IB_HCA:-unset}"' 2>&1)
 if [ "$out" = unset ]; then ok "default=off and no --topo: no rail environment"; else bad "default=off: no rail environment" "$out"; fi
 bj=$(sbatch --parsable --topo=pack -N1 -n2 --gres=gpu:h100:8 -o "$WORK/batch-env.out" \
