@@ -201,6 +201,12 @@ int run_check(const HealthOptions& o) {
 }
 
 int run_list(const HealthOptions& o) {
+    std::error_code ec;
+    if (!std::filesystem::exists(std::filesystem::symlink_status(o.store, ec))) {
+        std::fprintf(stderr, "topoplace: no health store at %s yet (no node was checked or flagged)\n", o.store.c_str());
+        if (o.json) std::cout << "[]\n";
+        return kOk;
+    }
     auto s = h::Store::open(o.store);
     if (!s) return report(s.error());
     auto l = s->list();

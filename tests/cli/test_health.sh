@@ -58,6 +58,9 @@ check "prometheus: failing probe is 0" grep -q '^topoplace_health_probe_ok{node=
 check "no sleep 600 left behind" bash -c "! pgrep -f '^sleep 600$' -P 1 >/dev/null"
 
 # ------------------------------------------------------------ store commands
+expect_rc 0 "list of a store never created" "$T" health list --store "$TMP/never" --json
+check "empty JSON list" grep -qx '\[\]' "$TMP/out"
+err_has "no health store at $TMP/never yet"
 expect_rc 0 "list" "$T" health list --store "$STORE"
 check "list: dgx001 unhealthy from the check" grep -q '^dgx001 *unhealthy *check .*site:20-hang: killed after 0.3 s' "$TMP/out"
 if [ "$(id -u)" = 0 ]; then
