@@ -168,7 +168,14 @@ struct Figures {
 };
 std::map<std::string, Figures> g_figures;
 
-void BM_Place(benchmark::State& state, Policy pol) {
+/// `hot`: every decision on the same state (a scheduler deciding on its current state,
+/// or a what-if replay); otherwise the cases rotate over 20 states (cold caches).
+void run_place(benchmark::State& state, Policy pol, bool hot);
+
+void BM_Place(benchmark::State& state, Policy pol) { run_place(state, pol, false); }
+void BM_PlaceHot(benchmark::State& state, Policy pol) { run_place(state, pol, true); }
+
+void run_place(benchmark::State& state, Policy pol, bool hot) {
     World& w = world();
     std::vector<double> us;
     std::vector<double> cpu;
@@ -182,7 +189,7 @@ void BM_Place(benchmark::State& state, Policy pol) {
         ++i;
         const double c0 = thread_cpu_us();
         const auto t0 = std::chrono::steady_clock::now();
-        auto p = w.placer->place(w.states[static_cast<std::size_t>(c.state)], c.req, pol);
+        auto p = w.placer->place(w.states[hot ? 0U : static_cast<std::size_t>(c.state)], c.req, pol);
         const auto t1 = std::chrono::steady_clock::now();
         const double c1 = thread_cpu_us();
         cpu.push_back(c1 - c0);
@@ -215,12 +222,14 @@ void BM_Place(benchmark::State& state, Policy pol) {
     state.counters["cpu_p50_us"] = f.cpu_p50;
     state.counters["cpu_p99_us"] = f.cpu_p99;
     state.counters["mean_groups"] = f.groups;
-    g_figures[policy_name(pol)] = f;
+    g_figures[std::string(policy_name(pol)) + (hot ? " hot" : "")] = f;
 }
 
 BENCHMARK_CAPTURE(BM_Place, topo, Policy::Topo)->Iterations(20000)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_Place, slurm_tree, Policy::SlurmTree)->Iterations(20000)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_Place, linear, Policy::Linear)->Iterations(20000)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_PlaceHot, topo, Policy::Topo)->Iterations(20000)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_PlaceHot, slurm_tree, Policy::SlurmTree)->Iterations(20000)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 
@@ -237,18 +246,22 @@ int main(int argc, char** argv) {
     benchmark::Shutdown();
     std::printf("\nwall = steady_clock per decision; cpu = this thread's CPU time per decision (robust to a loaded "
                 "machine)\n");
-    std::printf("%-11s %9s %9s %9s %9s %11s %11s %8s %7s %12s\n", "policy", "p50_us", "p99_us", "max_us", "mean_us",
+    std::printf("%-14s %9s %9s %9s %9s %11s %11s %8s %7s %12s\n", "policy", "p50_us", "p99_us", "max_us", "mean_us",
                 "cpu_p50_us", "cpu_p99_us", "placed", "failed", "mean_groups");
-    for (const char* n : {"topo", "slurm-tree", "linear"}) {
+    for (const char* n : {"topo", "slurm-tree", "linear", "topo hot", "slurm-tree hot"}) {
         auto it = g_figures.find(n);
         if (it == g_figures.end()) continue;
         const auto& f = it->second;
-        std::printf("%-11s %9.1f %9.1f %9.1f %9.1f %11.1f %11.1f %8ld %7ld %12.3f\n", n, f.p50, f.p99, f.max, f.mean,
+        std::printf("%-14s %9.1f %9.1f %9.1f %9.1f %11.1f %11.1f %8ld %7ld %12.3f\n", n, f.p50, f.p99, f.max, f.mean,
                     f.cpu_p50, f.cpu_p99, f.placed, f.failed, f.groups);
     }
-    if (g_figures.count("topo") && g_figures.count("slurm-tree")) {
-        const auto& a = g_figures["topo"];
-        const auto& b = g_figures["slurm-tree"];
+    for (const char* sfx : {"", " hot"}) {
+        const std::string ka = std::string("topo") + sfx;
+        const std::string kb = std::string("slurm-tree") + sfx;
+        if (!g_figures.count(ka) || !g_figures.count(kb)) continue;
+        const auto& a = g_figures[ka];
+        const auto& b = g_figures[kb];
+        std::printf("%s:\n", *sfx ? "same state (hot)" : "20 states rotating (cold)");
         std::printf("ratio slurm-tree/topo: wall p50 %.2fx, p99 %.2fx, mean %.2fx; cpu p50 %.2fx, p99 %.2fx "
                     "(target >= 10x)\n",
                     b.p50 / a.p50, b.p99 / a.p99, b.mean / a.mean, b.cpu_p50 / a.cpu_p50, b.cpu_p99 / a.cpu_p99);
