@@ -8,6 +8,11 @@ if(TARGET topo_health)
   topo_target_defaults(topo_health_tests)
   gtest_discover_tests(topo_health_tests DISCOVERY_MODE PRE_TEST PROPERTIES LABELS unit)
 
+  # The ib probe's libibumad path on an ibsim-simulated port (skipped without ibsim).
+  add_test(NAME ibsim.health COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/unit/health/t-health-ibsim.sh
+           $<TARGET_FILE:topoplace> ${TOPO_FIXTURES})
+  set_tests_properties(ibsim.health PROPERTIES LABELS ibsim SKIP_RETURN_CODE 77 TIMEOUT 120)
+
   # Live Slurm 22.05 lab: drain / resume / manual drain / running job (root + Slurm).
   add_test(NAME lab.health COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lab/t-health.sh $<TARGET_FILE:topoplace>)
   set_tests_properties(lab.health PROPERTIES LABELS lab TIMEOUT 600 RUN_SERIAL TRUE SKIP_RETURN_CODE 77)
