@@ -7,6 +7,7 @@
 
 #include <dlfcn.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -232,6 +233,12 @@ int decide(spank_t sp, Ctx& c) {
         return 0;
     }
     if (c.cfg.snapshot.empty()) return on_error(c, "no snapshot= in plugstack.conf");
+    using clock = std::chrono::steady_clock;
+    auto ms = [](clock::time_point a, clock::time_point b) {
+        return std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(b - a).count() / 1000.0)
+            .substr(0, 5);
+    };
+    const auto t0 = clock::now();
     auto topo = load_snapshot(c.cfg.snapshot);
     if (!topo) return on_error(c, "cannot load snapshot: " + topo.error().to_string());
     auto sr = read_request();
@@ -245,6 +252,7 @@ int decide(spank_t sp, Ctx& c) {
         slurm_error("topoplace: %s", req.error().message.c_str());
         return -1;
     }
+    const auto t1 = clock::now();
     auto st = load_state(**topo);
     if (!st) return on_error(c, st.error().to_string());
     std::vector<std::string> exclude;
@@ -263,6 +271,7 @@ int decide(spank_t sp, Ctx& c) {
             }
         }
     }
+    const auto t2 = clock::now();
     Result<placement::Placement> p = mode == Mode::Spread ? spread(**topo, *st, *req)
                                                            : placement::place(**topo, *st, *req);
     if (!p) {
@@ -275,6 +284,7 @@ int decide(spank_t sp, Ctx& c) {
         explain(c, "no placement fits now (" + p.error().message + "); the job is left to Slurm's topology/tree");
         return 0;
     }
+    const auto t3 = clock::now();
     Plan plan = make_plan(**topo, *p, mode, c.cfg.wait, exclude);
     for (const auto& [k, v] : plan_env(plan)) {
         if (v.empty()) continue;
@@ -287,6 +297,7 @@ int decide(spank_t sp, Ctx& c) {
                        std::to_string(plan.wait) + "s, tier " + std::to_string(plan.tier);
     if (!plan.exclude.empty()) text += ", exclude " + compress_hostlist(plan.exclude);
     if (!p->explanation.empty()) text += "; " + p->explanation;
+    text += " [ms: snapshot " + ms(t0, t1) + ", nodes+health " + ms(t1, t2) + ", place " + ms(t2, t3) + "]";
     explain(c, text);
     return 0;
 }

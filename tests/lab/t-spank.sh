@@ -302,6 +302,7 @@ for i in $(seq 20); do
   tsub sbatch --topo=pack -N1 -o /dev/null --wrap true >> "$WORK/t-pack"
 done
 mn=$(med < "$WORK/t-none"); mo=$(med < "$WORK/t-off"); mp=$(med < "$WORK/t-pack")
+echo "     decision cost (--topo-explain): $(sbatch --topo=pack --topo-explain -N1 -o /dev/null --wrap true 2>&1 | grep -o '\[ms:.*\]')"
 echo "     sbatch median over 20 (us): no plugin $mn, plugin loaded (--topo off) $mo ($(awk -v a="$mo" -v b="$mn" 'BEGIN{printf "%.2f", a/b}') x), --topo=pack with snapshot+slurm_load_node+place() $mp ($(awk -v a="$mp" -v b="$mn" 'BEGIN{printf "%.2f", a/b}') x; target <= 1.1 x)"
 "$LABTOOL" flag "$HEALTH" n064 "bench record" && gt=$("$LABTOOL" gate-bench "$HEALTH" n064 200) && "$LABTOOL" clear "$HEALTH" n064
 echo "     launch gate (store open + record read + verdict), median of 200: ${gt% *} us (target <= 10 ms)"
