@@ -82,6 +82,8 @@ struct Choice {
     std::vector<std::uint32_t> hosts;
     std::vector<int> gpus_per_host;  ///< parallel to hosts: GPUs to give (0 = none)
     std::string why;                 ///< policy-specific part of the explanation
+    int lb_groups = -1;              ///< topo: lower bounds found while searching (-1 = not set)
+    int lb_tier = -1;
 };
 
 /// Fill host_units and leaf_cap for `w` (state-aware unless w.ideal).

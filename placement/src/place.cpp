@@ -522,7 +522,14 @@ Result<Placement> Placer::place(const ClusterState& state, const Request& req, P
         if (run_policy(w, policy, c)) {
             // Bounds on the caps the policy saw: the whole cluster under the request's
             // constraints (topo with --nvl: inside the chosen NVLink domain).
-            const Bounds b = lower_bounds(w);
+            Bounds b;
+            if (c.lb_groups >= 0 && ix.uniform_leaf_switches) {
+                b.groups = c.lb_groups;
+                b.tier = c.lb_tier;
+                b.leaf_switches = c.lb_groups * (ix.leaf_switch_count.empty() ? 1 : ix.leaf_switch_count.front());
+            } else {
+                b = lower_bounds(w);
+            }
             Placement p = finish(w, c, policy, b);
             p.ignored = ignored;
             if (!ignored.empty()) {

@@ -26,7 +26,8 @@ struct Cand {
     int leaf_switches = 0;  ///< physical leaf switches of a single-group candidate
     long free = 0;
     int sw = -1;
-    std::vector<int> pool;  ///< leaves allowed (after choosing the children subset)
+    std::vector<int> pool;  ///< leaves allowed (level >= 2, after choosing the children
+                            ///< subset); empty = all leaves of `sw`
 };
 
 /// Fewest leaves of `caps` (any order) that hold `demand`; -1 when they cannot.
@@ -153,6 +154,9 @@ bool choose_topo(const Work& w, Choice& out) {
         if (total < D) continue;
         const int mg = min_groups(caps, D);
         if (mg < 0) continue;
+        // the lower bounds come for free from this scan (same as lower_bounds())
+        if (out.lb_tier < 0) out.lb_tier = s.level;
+        if (out.lb_groups < 0 || mg < out.lb_groups) out.lb_groups = mg;
         if (w.req.max_leaves > 0 && mg > w.req.max_leaves) continue;
         if (best.sw >= 0 && std::tie(mg, s.level) > std::tie(best.groups, best.level)) continue;
         Cand c;
@@ -161,11 +165,11 @@ bool choose_topo(const Work& w, Choice& out) {
         c.sw = x;
         if (s.level >= 2) {
             fewest_children(w, s, mg, c);
+            c.free = free_of(w, c.pool);
         } else {
             c.children = s.level == 0 ? 1 : mg;
-            c.pool = s.leaves;
+            c.free = total;  // pool = all of s.leaves (not copied)
         }
-        c.free = free_of(w, c.pool);
         if (s.level == 0) c.leaf_switches = ix.leaf_switch_count[static_cast<std::size_t>(x)];
         if (best.sw < 0 || std::tie(c.groups, c.level, c.children, c.leaf_switches, c.free) <
                                std::tie(best.groups, best.level, best.children, best.leaf_switches, best.free)) {
@@ -179,7 +183,7 @@ bool choose_topo(const Work& w, Choice& out) {
     // Inside the chosen pool: `groups` leaves, each the smallest that still lets the
     // remaining slots finish (largest-first would break the biggest holes).
     std::vector<std::pair<int, int>> avail;  // cap, leaf
-    for (int l : best.pool) {
+    for (int l : best.pool.empty() ? ix.sw[static_cast<std::size_t>(best.sw)].leaves : best.pool) {
         const int cp = w.leaf_cap[static_cast<std::size_t>(l)];
         if (cp > 0) avail.emplace_back(cp, l);
     }
