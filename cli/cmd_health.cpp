@@ -59,7 +59,10 @@ std::int64_t now_unix() {
 Result<h::Store> open_store_for_write(const std::string& dir) {
     std::error_code ec;
     auto parent = std::filesystem::path(dir).parent_path();
-    if (!parent.empty() && !std::filesystem::exists(parent, ec)) std::filesystem::create_directories(parent, ec);
+    if (!parent.empty() && !std::filesystem::exists(parent, ec)) {
+        std::filesystem::create_directories(parent, ec);
+        if (!ec) std::filesystem::permissions(parent, std::filesystem::perms(0755), ec);  // whatever the umask
+    }
     h::StoreOptions so;
     so.create = true;
     return h::Store::open(dir, so);
