@@ -434,6 +434,12 @@ std::string unsatisfiable_reason(const Work& w) {
         o << "needs " << w.gpn << " GPU(s) per host, the most any host has is " << max_gpus;
     } else if (w.req.one_nvl_domain && ix.domains.empty()) {
         o << "one NVLink domain requested, the topology has no multi-node NVLink domain";
+    } else if (w.req.one_nvl_domain) {
+        std::size_t most = 0;
+        for (const auto& d : ix.domains) {
+            most = std::max(most, d.usable > 0 ? std::min<std::size_t>(d.hosts.size(), static_cast<std::size_t>(d.usable)) : d.hosts.size());
+        }
+        o << "needs " << w.nodes << " host(s) in one NVLink domain, the largest domain allows " << most;
     } else if (units < w.demand) {
         o << "needs " << w.demand << (w.mode == UnitMode::Gpus ? " GPU(s)" : w.mode == UnitMode::Segments ? " segment(s)" : " host(s)")
           << ", an idle cluster offers " << units << " (" << placeable << " placeable host(s)";

@@ -48,6 +48,13 @@ err_has "busy"
 expect_rc 1 "busy with --json" "$TP" place "$TMP/tree.json" --nodes 40 --state "$ST" --json
 eq "json error kind" "$(jq_ "$TMP/out" "d['error']")" "busy"
 
+# NVLink domains (GB200 NVL72 racks, 16 of 18 trays usable)
+"$TP" discover --spec "$FX/specs/gb200-nvl72x4.yaml" -o "$TMP/gb.json" 2>/dev/null
+expect_rc 0 "16 hosts in one NVLink domain" "$TP" place "$TMP/gb.json" --nodes 16 --nvl --json
+eq "one domain" "$(jq_ "$TMP/out" "len(d['nvl_domains'])")" "1"
+expect_rc 1 "17 hosts in one NVLink domain" "$TP" place "$TMP/gb.json" --nodes 17 --nvl
+err_has "the largest domain allows 16"
+
 # exit 64: usage
 expect_rc 64 "no --nodes" "$TP" place "$TMP/tree.json"
 expect_rc 64 "bad policy" "$TP" place "$TMP/tree.json" --nodes 2 --policy best
