@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
-#include <time.h>
-
 #include <topo/builder.hpp>
 #include <topo/placement/place.hpp>
+
+#include <time.h>
 
 namespace {
 
@@ -43,12 +43,14 @@ TopologyPtr build_fabric() {
     };
     const int pods = kSus / kSusPerPod;
     for (int r = 0; r < kRails; ++r) {
-        for (int c = 0; c < kCoresPerRail; ++c) sw(num(("core-r" + std::to_string(r) + "-").c_str(), c, 2));
+        for (int c = 0; c < kCoresPerRail; ++c)
+            sw(num(("core-r" + std::to_string(r) + "-").c_str(), c, 2));
         for (int p = 0; p < pods; ++p) {
             for (int s = 0; s < kSpinesPerRail; ++s) {
                 const auto sp = "spine-p" + num("", p, 2) + "-r" + std::to_string(r) + "-" + std::to_string(s);
                 sw(sp);
-                for (int c = 0; c < kCoresPerRail; ++c) link(sp, num(("core-r" + std::to_string(r) + "-").c_str(), c, 2));
+                for (int c = 0; c < kCoresPerRail; ++c)
+                    link(sp, num(("core-r" + std::to_string(r) + "-").c_str(), c, 2));
             }
         }
     }
@@ -166,14 +168,20 @@ struct Figures {
     long placed = 0, failed = 0;
     double groups = 0;
 };
+
 std::map<std::string, Figures> g_figures;
 
 /// `hot`: every decision on the same state (a scheduler deciding on its current state,
 /// or a what-if replay); otherwise the cases rotate over 20 states (cold caches).
 void run_place(benchmark::State& state, Policy pol, bool hot);
 
-void BM_Place(benchmark::State& state, Policy pol) { run_place(state, pol, false); }
-void BM_PlaceHot(benchmark::State& state, Policy pol) { run_place(state, pol, true); }
+void BM_Place(benchmark::State& state, Policy pol) {
+    run_place(state, pol, false);
+}
+
+void BM_PlaceHot(benchmark::State& state, Policy pol) {
+    run_place(state, pol, true);
+}
 
 void run_place(benchmark::State& state, Policy pol, bool hot) {
     World& w = world();
@@ -211,7 +219,8 @@ void run_place(benchmark::State& state, Policy pol, bool hot) {
     f.p99 = us[std::min(us.size() - 1, us.size() * 99 / 100)];
     f.max = us.back();
     double sum = 0;
-    for (double x : us) sum += x;
+    for (double x : us)
+        sum += x;
     f.mean = sum / static_cast<double>(us.size());
     f.placed = placed;
     f.failed = failed;
@@ -238,14 +247,15 @@ int main(int argc, char** argv) {
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     World& w = world();
     const auto s = w.topo->summary();
-    std::printf("fabric: %d hosts, %d GPUs, %d switches, %d tiers, %d rails, %zu leaf groups; states %.0f %% busy; "
-                "Placer index built in %.1f ms\n",
-                s.hosts, s.gpus, s.switches, s.tiers, s.rails, w.topo->groups().size(), 100 * w.busy_share,
-                w.index_build_ms);
+    std::printf(
+        "fabric: %d hosts, %d GPUs, %d switches, %d tiers, %d rails, %zu leaf groups; states %.0f %% busy; "
+        "Placer index built in %.1f ms\n",
+        s.hosts, s.gpus, s.switches, s.tiers, s.rails, w.topo->groups().size(), 100 * w.busy_share, w.index_build_ms);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
-    std::printf("\nwall = steady_clock per decision; cpu = this thread's CPU time per decision (robust to a loaded "
-                "machine)\n");
+    std::printf(
+        "\nwall = steady_clock per decision; cpu = this thread's CPU time per decision (robust to a loaded "
+        "machine)\n");
     std::printf("%-14s %9s %9s %9s %9s %11s %11s %8s %7s %12s\n", "policy", "p50_us", "p99_us", "max_us", "mean_us",
                 "cpu_p50_us", "cpu_p99_us", "placed", "failed", "mean_groups");
     for (const char* n : {"topo", "slurm-tree", "linear", "topo hot", "slurm-tree hot"}) {
@@ -262,9 +272,10 @@ int main(int argc, char** argv) {
         const auto& a = g_figures[ka];
         const auto& b = g_figures[kb];
         std::printf("%s:\n", *sfx ? "same state (hot)" : "20 states rotating (cold)");
-        std::printf("ratio slurm-tree/topo: wall p50 %.2fx, p99 %.2fx, mean %.2fx; cpu p50 %.2fx, p99 %.2fx "
-                    "(target >= 10x)\n",
-                    b.p50 / a.p50, b.p99 / a.p99, b.mean / a.mean, b.cpu_p50 / a.cpu_p50, b.cpu_p99 / a.cpu_p99);
+        std::printf(
+            "ratio slurm-tree/topo: wall p50 %.2fx, p99 %.2fx, mean %.2fx; cpu p50 %.2fx, p99 %.2fx "
+            "(target >= 10x)\n",
+            b.p50 / a.p50, b.p99 / a.p99, b.mean / a.mean, b.cpu_p50 / a.cpu_p50, b.cpu_p99 / a.cpu_p99);
         std::printf("topo p99 target <= 200 us: wall %.1f us (%s), cpu %.1f us (%s)\n", a.p99,
                     a.p99 <= 200 ? "met" : "NOT met", a.cpu_p99, a.cpu_p99 <= 200 ? "met" : "NOT met");
     }

@@ -17,11 +17,15 @@ namespace {
 
 constexpr int kInf = std::numeric_limits<int>::max() / 4;
 
-std::string switch_label(const Switch& s) { return s.name.empty() ? s.guid : s.name; }
+std::string switch_label(const Switch& s) {
+    return s.name.empty() ? s.guid : s.name;
+}
 
 struct UnionFind {
     std::vector<int> p;
+
     explicit UnionFind(std::size_t n) : p(n) { std::iota(p.begin(), p.end(), 0); }
+
     int find(int x) {
         while (p[static_cast<std::size_t>(x)] != x) {
             p[static_cast<std::size_t>(x)] = p[static_cast<std::size_t>(p[static_cast<std::size_t>(x)])];
@@ -29,6 +33,7 @@ struct UnionFind {
         }
         return x;
     }
+
     void unite(int a, int b) {
         a = find(a);
         b = find(b);
@@ -46,7 +51,8 @@ Placer::Placer(const Topology& topo) : topo_(&topo), idx_(std::make_unique<Index
     ix.domain_of_host.assign(hosts.size(), -1);
     ix.all_rails.assign(hosts.size(), 1);
     ix.host_gpus.resize(hosts.size());
-    for (std::size_t h = 0; h < hosts.size(); ++h) ix.host_gpus[h] = static_cast<int>(hosts[h].gpus.size());
+    for (std::size_t h = 0; h < hosts.size(); ++h)
+        ix.host_gpus[h] = static_cast<int>(hosts[h].gpus.size());
 
     // Level 0: one leaf per group with a placeable (non-service) host.
     std::multimap<std::uint32_t, int> phys_to_slurm;
@@ -64,14 +70,17 @@ Placer::Placer(const Topology& topo) : topo_(&topo), idx_(std::make_unique<Index
         s.leaves = {leaf};
         s.name = grp.name;
         s.group = GroupId{g};
-        for (auto h : hs) ix.leaf_of_host[h] = leaf;
+        for (auto h : hs)
+            ix.leaf_of_host[h] = leaf;
         ix.leaf_hosts.push_back(std::move(hs));
         ix.leaf_switch_count.push_back(static_cast<int>(grp.leaves.size()));
-        for (auto l : grp.leaves) phys_to_slurm.emplace(l.index(), leaf);
+        for (auto l : grp.leaves)
+            phys_to_slurm.emplace(l.index(), leaf);
         ix.sw.push_back(std::move(s));
     }
     ix.n_leaves = static_cast<int>(ix.sw.size());
-    for (int c : ix.leaf_switch_count) ix.uniform_leaf_switches = ix.uniform_leaf_switches && c == ix.leaf_switch_count.front();
+    for (int c : ix.leaf_switch_count)
+        ix.uniform_leaf_switches = ix.uniform_leaf_switches && c == ix.leaf_switch_count.front();
 
     // Levels 1..max tier, merged by the set of children reached (as slurm-conf does).
     const auto nsw = topo.switches().size();
@@ -79,7 +88,8 @@ Placer::Placer(const Topology& topo) : topo_(&topo), idx_(std::make_unique<Index
     int max_tier = 0;
     for (std::uint32_t i = 0; i < nsw; ++i) {
         max_tier = std::max(max_tier, topo.switches()[i].tier);
-        for (auto u : topo.uplinks(SwitchId{i})) down[u.index()].push_back(i);
+        for (auto u : topo.uplinks(SwitchId{i}))
+            down[u.index()].push_back(i);
     }
     for (int k = 1; k <= max_tier; ++k) {
         std::map<std::vector<int>, std::vector<std::uint32_t>> by_children;
@@ -88,7 +98,8 @@ Placer::Placer(const Topology& topo) : topo_(&topo), idx_(std::make_unique<Index
             std::set<int> ch;
             for (auto dn : down[i]) {
                 auto [lo, hi] = phys_to_slurm.equal_range(dn);
-                for (auto it = lo; it != hi; ++it) ch.insert(it->second);
+                for (auto it = lo; it != hi; ++it)
+                    ch.insert(it->second);
             }
             if (ch.empty()) continue;
             by_children[std::vector<int>(ch.begin(), ch.end())].push_back(i);
@@ -100,12 +111,14 @@ Placer::Placer(const Topology& topo) : topo_(&topo), idx_(std::make_unique<Index
             s.level = k;
             s.children.assign(children.begin(), children.end());
             std::vector<std::string> labels;
-            for (auto p : phys) labels.push_back(switch_label(topo.switches()[p]));
+            for (auto p : phys)
+                labels.push_back(switch_label(topo.switches()[p]));
             std::sort(labels.begin(), labels.end(), [](const auto& a, const auto& b) { return natural_less(a, b); });
             s.name = labels.front();
             if (labels.size() > 1) s.name += "+" + std::to_string(labels.size() - 1);
             const int idx = static_cast<int>(ix.sw.size());
-            for (auto p : phys) phys_to_slurm.emplace(p, idx);
+            for (auto p : phys)
+                phys_to_slurm.emplace(p, idx);
             ix.sw.push_back(std::move(s));
         }
     }
@@ -143,21 +156,25 @@ Placer::Placer(const Topology& topo) : topo_(&topo), idx_(std::make_unique<Index
     for (auto& [part, roots] : roots_of) {
         if (roots.size() < 2) continue;
         bool covered = false;
-        for (int r : roots) covered = covered || static_cast<int>(ix.sw[static_cast<std::size_t>(r)].leaves.size()) == leaves_in[part];
+        for (int r : roots)
+            covered = covered || static_cast<int>(ix.sw[static_cast<std::size_t>(r)].leaves.size()) == leaves_in[part];
         if (covered) continue;
         Index::Sw s;
         s.children = roots;
-        for (int r : roots) s.level = std::max(s.level, ix.sw[static_cast<std::size_t>(r)].level + 1);
+        for (int r : roots)
+            s.level = std::max(s.level, ix.sw[static_cast<std::size_t>(r)].level + 1);
         s.name = "root" + std::to_string(part);
         ix.sw.push_back(std::move(s));
     }
     fill_leaves(n);
     ix.component.assign(static_cast<std::size_t>(ix.n_leaves), 0);
-    for (int l = 0; l < ix.n_leaves; ++l) ix.component[static_cast<std::size_t>(l)] = uf.find(l);
+    for (int l = 0; l < ix.n_leaves; ++l)
+        ix.component[static_cast<std::size_t>(l)] = uf.find(l);
 
     // Parents (the last switch listing a child wins, as in Slurm's table build).
     for (std::size_t i = 0; i < ix.sw.size(); ++i) {
-        for (int c : ix.sw[i].children) ix.sw[static_cast<std::size_t>(c)].parent = static_cast<int>(i);
+        for (int c : ix.sw[i].children)
+            ix.sw[static_cast<std::size_t>(c)].parent = static_cast<int>(i);
         ix.top_level = std::max(ix.top_level, ix.sw[i].level);
     }
 
@@ -188,8 +205,9 @@ Placer::Placer(const Topology& topo) : topo_(&topo), idx_(std::make_unique<Index
     }
     ix.by_level_order.resize(m);
     std::iota(ix.by_level_order.begin(), ix.by_level_order.end(), 0);
-    std::stable_sort(ix.by_level_order.begin(), ix.by_level_order.end(),
-                     [&](int a, int b) { return ix.sw[static_cast<std::size_t>(a)].level < ix.sw[static_cast<std::size_t>(b)].level; });
+    std::stable_sort(ix.by_level_order.begin(), ix.by_level_order.end(), [&](int a, int b) {
+        return ix.sw[static_cast<std::size_t>(a)].level < ix.sw[static_cast<std::size_t>(b)].level;
+    });
 
     // Rails: a host is rail-aligned when it has a NIC on every rail.
     const int rails = topo.rails();
@@ -221,7 +239,8 @@ Placer::Placer(const Topology& topo) : topo_(&topo), idx_(std::make_unique<Index
         }
         std::sort(x.hosts.begin(), x.hosts.end());
         const int di = static_cast<int>(ix.domains.size());
-        for (auto h : x.hosts) ix.domain_of_host[h] = di;
+        for (auto h : x.hosts)
+            ix.domain_of_host[h] = di;
         ix.domains.push_back(std::move(x));
     }
 }

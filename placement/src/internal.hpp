@@ -20,12 +20,13 @@ namespace topo::placement {
 struct Placer::Index {
     struct Sw {
         int level = 0;
-        int parent = -1;                ///< Slurm's switch_record_t.parent (last listed parent)
-        std::vector<int> children;      ///< switch indexes of the level below
-        std::vector<int> leaves;        ///< leaf indexes below (sorted); itself for a leaf
-        std::string name;               ///< for explanations
-        GroupId group;                  ///< leaves: the leaf group
+        int parent = -1;            ///< Slurm's switch_record_t.parent (last listed parent)
+        std::vector<int> children;  ///< switch indexes of the level below
+        std::vector<int> leaves;    ///< leaf indexes below (sorted); itself for a leaf
+        std::string name;           ///< for explanations
+        GroupId group;              ///< leaves: the leaf group
     };
+
     struct Domain {
         DomainId id;
         std::string name;
@@ -37,16 +38,16 @@ struct Placer::Index {
     int n_leaves = 0;
     int top_level = 0;
     std::vector<Sw> sw;
-    std::vector<int> dist;                  ///< sw x sw hop distance (Slurm switches_dist)
-    std::vector<int> leaf_of_host;          ///< -1 = not placeable
-    std::vector<int> domain_of_host;        ///< index into domains, -1 = none
-    std::vector<std::uint8_t> all_rails;    ///< host has a NIC on every rail
-    std::vector<int> host_gpus;             ///< GPUs the topology knows per host
+    std::vector<int> dist;                               ///< sw x sw hop distance (Slurm switches_dist)
+    std::vector<int> leaf_of_host;                       ///< -1 = not placeable
+    std::vector<int> domain_of_host;                     ///< index into domains, -1 = none
+    std::vector<std::uint8_t> all_rails;                 ///< host has a NIC on every rail
+    std::vector<int> host_gpus;                          ///< GPUs the topology knows per host
     std::vector<std::vector<std::uint32_t>> leaf_hosts;  ///< placeable hosts per leaf, id order
-    std::vector<int> leaf_switch_count;     ///< physical leaf switches of each leaf group
-    std::vector<int> component;             ///< per leaf: connected part
-    std::vector<int> by_level_order;        ///< switch indexes sorted by (level, index)
-    std::vector<Domain> domains;            ///< multi-node NVLink domains
+    std::vector<int> leaf_switch_count;                  ///< physical leaf switches of each leaf group
+    std::vector<int> component;                          ///< per leaf: connected part
+    std::vector<int> by_level_order;                     ///< switch indexes sorted by (level, index)
+    std::vector<Domain> domains;                         ///< multi-node NVLink domains
     bool uniform_leaf_switches = true;
 
     int d(int a, int b) const { return dist[static_cast<std::size_t>(a) * sw.size() + static_cast<std::size_t>(b)]; }
@@ -66,15 +67,15 @@ struct Work {
     const ClusterState* state = nullptr;
     Request req;
     UnitMode mode = UnitMode::Nodes;
-    int nodes = 0;        ///< hosts wanted (Nodes/Segments modes)
-    int gpn = 0;          ///< GPUs needed per host (0 = none)
-    int demand = 0;       ///< units wanted
-    int seg = 1;          ///< hosts per segment
-    bool ideal = false;   ///< evaluate on an idle, healthy cluster (Unsatisfiable test)
-    std::vector<std::uint8_t> excluded;   ///< per host
-    std::vector<int> host_units;          ///< per host: units it can give (0 = not eligible)
-    std::vector<int> leaf_cap;            ///< per leaf: units available
-    int restrict_domain = -1;             ///< only hosts of this domain (one_nvl_domain)
+    int nodes = 0;                       ///< hosts wanted (Nodes/Segments modes)
+    int gpn = 0;                         ///< GPUs needed per host (0 = none)
+    int demand = 0;                      ///< units wanted
+    int seg = 1;                         ///< hosts per segment
+    bool ideal = false;                  ///< evaluate on an idle, healthy cluster (Unsatisfiable test)
+    std::vector<std::uint8_t> excluded;  ///< per host
+    std::vector<int> host_units;         ///< per host: units it can give (0 = not eligible)
+    std::vector<int> leaf_cap;           ///< per leaf: units available
+    int restrict_domain = -1;            ///< only hosts of this domain (one_nvl_domain)
 };
 
 /// A policy's answer before the common finishing (sorting, metrics, bounds).
@@ -105,6 +106,7 @@ struct Bounds {
     int tier = -1;
     int leaf_switches = -1;
 };
+
 Bounds lower_bounds(const Work& w);
 
 }  // namespace topo::placement

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // place(): request normalisation, unit capacities, the common finishing of a placement
 // (metrics, lower bounds, explanation) and the Unsatisfiable/Busy distinction.
-#include <topo/placement/place.hpp>
-
 #include <algorithm>
 #include <map>
 #include <numeric>
 #include <set>
 #include <sstream>
+
+#include <topo/placement/place.hpp>
 
 #include "internal.hpp"
 
@@ -15,9 +15,12 @@ namespace topo::placement {
 
 const char* policy_name(Policy p) noexcept {
     switch (p) {
-        case Policy::Topo: return "topo";
-        case Policy::SlurmTree: return "slurm-tree";
-        case Policy::Linear: return "linear";
+        case Policy::Topo:
+            return "topo";
+        case Policy::SlurmTree:
+            return "slurm-tree";
+        case Policy::Linear:
+            return "linear";
     }
     return "topo";
 }
@@ -86,7 +89,8 @@ void compute_caps(Work& w) {
         }
         if (w.mode == UnitMode::Segments) {
             cap = 0;
-            for (const auto& cell : leaf_cells(w, l)) cap += static_cast<int>(cell.size()) / w.seg;
+            for (const auto& cell : leaf_cells(w, l))
+                cap += static_cast<int>(cell.size()) / w.seg;
         }
         w.leaf_cap[static_cast<std::size_t>(l)] = cap;
     }
@@ -113,7 +117,7 @@ int take_from_leaf(const Work& w, int leaf, int units, Choice& c) {
             for (auto h : el) {
                 if (taken == units) break;
                 c.hosts.push_back(h);
-                c.gpus_per_host.push_back(w.gpn > 0 ? w.gpn
+                c.gpus_per_host.push_back(w.gpn > 0         ? w.gpn
                                           : w.req.exclusive ? w.state->total_gpus(*w.topo, HostId{h})
                                                             : 0);
                 ++taken;
@@ -123,18 +127,21 @@ int take_from_leaf(const Work& w, int leaf, int units, Choice& c) {
         case UnitMode::Segments: {
             auto cells = leaf_cells(w, leaf);
             std::vector<int> cap(cells.size());
-            for (std::size_t i = 0; i < cells.size(); ++i) cap[i] = static_cast<int>(cells[i].size()) / w.seg;
+            for (std::size_t i = 0; i < cells.size(); ++i)
+                cap[i] = static_cast<int>(cells[i].size()) / w.seg;
             std::vector<std::size_t> pos(cells.size(), 0);
             while (taken < units) {
                 const int r = units - taken;
                 // smallest cell that holds all r segments, else the largest cell
                 int pick = -1;
                 for (std::size_t i = 0; i < cells.size(); ++i) {
-                    if (cap[i] >= r && (pick < 0 || cap[i] < cap[static_cast<std::size_t>(pick)])) pick = static_cast<int>(i);
+                    if (cap[i] >= r && (pick < 0 || cap[i] < cap[static_cast<std::size_t>(pick)]))
+                        pick = static_cast<int>(i);
                 }
                 if (pick < 0) {
                     for (std::size_t i = 0; i < cells.size(); ++i) {
-                        if (cap[i] > 0 && (pick < 0 || cap[i] > cap[static_cast<std::size_t>(pick)])) pick = static_cast<int>(i);
+                        if (cap[i] > 0 && (pick < 0 || cap[i] > cap[static_cast<std::size_t>(pick)]))
+                            pick = static_cast<int>(i);
                     }
                 }
                 if (pick < 0) break;
@@ -143,7 +150,7 @@ int take_from_leaf(const Work& w, int leaf, int units, Choice& c) {
                 for (int s = 0; s < k * w.seg; ++s) {
                     const auto h = cells[p][pos[p]++];
                     c.hosts.push_back(h);
-                    c.gpus_per_host.push_back(w.gpn > 0 ? w.gpn
+                    c.gpus_per_host.push_back(w.gpn > 0         ? w.gpn
                                               : w.req.exclusive ? w.state->total_gpus(*w.topo, HostId{h})
                                                                 : 0);
                 }
@@ -162,13 +169,15 @@ int take_from_leaf(const Work& w, int leaf, int units, Choice& c) {
                 const int r = units - taken;
                 int pick = -1;
                 for (std::size_t i = 0; i < el.size(); ++i) {  // best fit for the rest
-                    if (!used[i] && el[i].first >= r && (pick < 0 || el[i].first < el[static_cast<std::size_t>(pick)].first)) {
+                    if (!used[i] && el[i].first >= r
+                        && (pick < 0 || el[i].first < el[static_cast<std::size_t>(pick)].first)) {
                         pick = static_cast<int>(i);
                     }
                 }
                 if (pick < 0) {  // else the host with most free GPUs
                     for (std::size_t i = 0; i < el.size(); ++i) {
-                        if (!used[i] && (pick < 0 || el[i].first > el[static_cast<std::size_t>(pick)].first)) pick = static_cast<int>(i);
+                        if (!used[i] && (pick < 0 || el[i].first > el[static_cast<std::size_t>(pick)].first))
+                            pick = static_cast<int>(i);
                     }
                 }
                 if (pick < 0) break;
@@ -209,7 +218,8 @@ Bounds lower_bounds(const Work& w) {
         std::sort(caps.begin(), caps.end(), std::greater<>());
         int mg = 0;
         long acc = 0;
-        while (acc < w.demand) acc += caps[static_cast<std::size_t>(mg++)];
+        while (acc < w.demand)
+            acc += caps[static_cast<std::size_t>(mg++)];
         if (b.groups < 0 || mg < b.groups) {
             b.groups = mg;
             best_root = x;
@@ -227,7 +237,8 @@ Bounds lower_bounds(const Work& w) {
     for (int x : ix.by_level_order) {
         const auto& s = ix.sw[static_cast<std::size_t>(x)];
         if (w.req.max_tier >= 0 && s.level > w.req.max_tier) continue;
-        if (s.parent >= 0 && !(w.req.max_tier >= 0 && ix.sw[static_cast<std::size_t>(s.parent)].level > w.req.max_tier)) {
+        if (s.parent >= 0
+            && !(w.req.max_tier >= 0 && ix.sw[static_cast<std::size_t>(s.parent)].level > w.req.max_tier)) {
             continue;  // only the highest allowed switches
         }
         const int D = w.demand;
@@ -241,10 +252,12 @@ Bounds lower_bounds(const Work& w) {
                 if (dp[static_cast<std::size_t>(u)] < 0) continue;
                 const int nu = std::min(D, u + cp);
                 const int v = dp[static_cast<std::size_t>(u)] + wt;
-                if (dp[static_cast<std::size_t>(nu)] < 0 || v < dp[static_cast<std::size_t>(nu)]) dp[static_cast<std::size_t>(nu)] = v;
+                if (dp[static_cast<std::size_t>(nu)] < 0 || v < dp[static_cast<std::size_t>(nu)])
+                    dp[static_cast<std::size_t>(nu)] = v;
             }
         }
-        if (dp[static_cast<std::size_t>(D)] >= 0 && (best < 0 || dp[static_cast<std::size_t>(D)] < best)) best = dp[static_cast<std::size_t>(D)];
+        if (dp[static_cast<std::size_t>(D)] >= 0 && (best < 0 || dp[static_cast<std::size_t>(D)] < best))
+            best = dp[static_cast<std::size_t>(D)];
     }
     (void)best_root;
     b.leaf_switches = best;
@@ -303,11 +316,14 @@ Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
         used.push_back(l);
         const auto g = ix.sw[static_cast<std::size_t>(l)].group;
         p.groups.push_back(g);
-        for (auto s : t.groups()[g.index()].leaves) phys.insert(s.index());
+        for (auto s : t.groups()[g.index()].leaves)
+            phys.insert(s.index());
     }
     std::sort(p.groups.begin(), p.groups.end());
-    for (auto s : phys) p.leaves.push_back(SwitchId{s});
-    for (auto d : doms) p.nvl_domains.push_back(DomainId{d});
+    for (auto s : phys)
+        p.leaves.push_back(SwitchId{s});
+    for (auto d : doms)
+        p.nvl_domains.push_back(DomainId{d});
     // highest tier crossed: level of the lowest switch covering every used leaf
     p.max_tier = -1;
     if (used.size() <= 1) {
@@ -353,16 +369,19 @@ Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
     e << " on " << p.groups.size() << " leaf group(s) (" << p.leaves.size() << " leaf switch(es)), tier " << p.max_tier
       << "; lower bound " << b.groups << " group(s), tier " << b.tier << ". " << c.why;
     p.explanation = e.str();
-    while (!p.explanation.empty() && p.explanation.back() == ' ') p.explanation.pop_back();
+    while (!p.explanation.empty() && p.explanation.back() == ' ')
+        p.explanation.pop_back();
     return p;
 }
 
 /// topo with one_nvl_domain: the best domain that holds the job.
 bool choose_topo_nvl(Work& w, Choice& c) {
     const auto& ix = *w.ix;
+
     struct Best {
         int groups = 0, tier = 0, free = 0, dom = -1;
     } best;
+
     for (std::size_t d = 0; d < ix.domains.size(); ++d) {
         const auto& dom = ix.domains[d];
         if (dom.usable > 0 && w.nodes > dom.usable) continue;
@@ -371,9 +390,11 @@ bool choose_topo_nvl(Work& w, Choice& c) {
         Choice cd;
         if (!choose_topo(w, cd)) continue;
         int free = 0;
-        for (auto h : dom.hosts) free += w.host_units[h] > 0 ? 1 : 0;
+        for (auto h : dom.hosts)
+            free += w.host_units[h] > 0 ? 1 : 0;
         std::set<int> leaves;
-        for (auto h : cd.hosts) leaves.insert(ix.leaf_of_host[h]);
+        for (auto h : cd.hosts)
+            leaves.insert(ix.leaf_of_host[h]);
         std::vector<int> used(leaves.begin(), leaves.end());
         int tier = 0;
         if (used.size() > 1) {
@@ -394,8 +415,8 @@ bool choose_topo_nvl(Work& w, Choice& c) {
     w.restrict_domain = best.dom;
     if (best.dom < 0) return false;
     compute_caps(w);  // caps of the chosen domain, for the bounds
-    c.why = "NVLink domain " + ix.domains[static_cast<std::size_t>(best.dom)].name + " (best fit: " +
-            std::to_string(best.free) + " free host(s)); " + c.why;
+    c.why = "NVLink domain " + ix.domains[static_cast<std::size_t>(best.dom)].name
+            + " (best fit: " + std::to_string(best.free) + " free host(s)); " + c.why;
     return true;
 }
 
@@ -437,18 +458,25 @@ std::string unsatisfiable_reason(const Work& w) {
     } else if (w.req.one_nvl_domain) {
         std::size_t most = 0;
         for (const auto& d : ix.domains) {
-            most = std::max(most, d.usable > 0 ? std::min<std::size_t>(d.hosts.size(), static_cast<std::size_t>(d.usable)) : d.hosts.size());
+            most =
+                std::max(most, d.usable > 0 ? std::min<std::size_t>(d.hosts.size(), static_cast<std::size_t>(d.usable))
+                                            : d.hosts.size());
         }
         o << "needs " << w.nodes << " host(s) in one NVLink domain, the largest domain allows " << most;
     } else if (units < w.demand) {
-        o << "needs " << w.demand << (w.mode == UnitMode::Gpus ? " GPU(s)" : w.mode == UnitMode::Segments ? " segment(s)" : " host(s)")
+        o << "needs " << w.demand
+          << (w.mode == UnitMode::Gpus       ? " GPU(s)"
+              : w.mode == UnitMode::Segments ? " segment(s)"
+                                             : " host(s)")
           << ", an idle cluster offers " << units << " (" << placeable << " placeable host(s)";
         if (!w.req.excluded.empty()) o << ", " << w.req.excluded.size() << " excluded";
         if (w.req.rail_aligned) o << ", rail-aligned only";
         o << ")";
     } else {
         o << "no switch subtree, leaf-count or NVLink-domain limit allows " << w.demand
-          << (w.mode == UnitMode::Gpus ? " GPU(s)" : w.mode == UnitMode::Segments ? " segment(s)" : " host(s)");
+          << (w.mode == UnitMode::Gpus       ? " GPU(s)"
+              : w.mode == UnitMode::Segments ? " segment(s)"
+                                             : " host(s)");
         if (w.req.max_tier >= 0) o << " (max tier " << w.req.max_tier << ")";
         if (w.req.max_leaves > 0) o << " (max " << w.req.max_leaves << " leaf group(s))";
     }
@@ -461,9 +489,9 @@ Result<Placement> Placer::place(const ClusterState& state, const Request& req, P
     const Topology& t = *topo_;
     const Index& ix = *idx_;
     if (state.fingerprint() != t.fingerprint() || state.size() != t.hosts().size()) {
-        return fail(Errc::StaleState, "cluster state was built for another topology (fingerprint " +
-                                          state.fingerprint().substr(0, 12) + ", topology " +
-                                          t.fingerprint().substr(0, 12) + ")");
+        return fail(Errc::StaleState, "cluster state was built for another topology (fingerprint "
+                                          + state.fingerprint().substr(0, 12) + ", topology "
+                                          + t.fingerprint().substr(0, 12) + ")");
     }
     if (req.gpus_per_node < 0 || req.total_gpus < 0 || req.segment < 0 || req.max_leaves < 0 || req.max_tier < -1) {
         return fail(Errc::InvalidArgument, "negative GPU, segment, tier or leaf count in the request");
@@ -474,19 +502,20 @@ Result<Placement> Placer::place(const ClusterState& state, const Request& req, P
     w.state = &state;
     w.req = req;
     w.gpn = req.gpus_per_node;
-    const bool gpu_units = req.total_gpus > 0 && req.gpus_per_node == 0 && !req.exclusive && req.nodes_min <= 1 &&
-                           req.nodes_max <= 1 && req.segment == 0;
+    const bool gpu_units = req.total_gpus > 0 && req.gpus_per_node == 0 && !req.exclusive && req.nodes_min <= 1
+                           && req.nodes_max <= 1 && req.segment == 0;
     if (!gpu_units && req.nodes_min < 1) return fail(Errc::InvalidArgument, "node count must be at least 1");
     int nmax = req.nodes_max == 0 ? req.nodes_min : req.nodes_max;
     if (nmax < req.nodes_min) return fail(Errc::InvalidArgument, "node range max is below min");
     if (req.gpus_per_node > 0 && req.total_gpus > 0 && req.total_gpus != req.gpus_per_node * req.nodes_min) {
-        return fail(Errc::InvalidArgument, "give GPUs per node or total GPUs, not both (unless total = per node x nodes)");
+        return fail(Errc::InvalidArgument,
+                    "give GPUs per node or total GPUs, not both (unless total = per node x nodes)");
     }
     if (req.segment > 0) {
         if (req.nodes_min % req.segment != 0 || nmax % req.segment != 0) {
-            return fail(Errc::InvalidArgument, "node count " + std::to_string(req.nodes_min) +
-                                                   " is not a multiple of the segment size " +
-                                                   std::to_string(req.segment));
+            return fail(Errc::InvalidArgument, "node count " + std::to_string(req.nodes_min)
+                                                   + " is not a multiple of the segment size "
+                                                   + std::to_string(req.segment));
         }
     }
     if (!req.excluded.empty()) w.excluded.assign(t.hosts().size(), 0);
@@ -540,7 +569,8 @@ Result<Placement> Placer::place(const ClusterState& state, const Request& req, P
             p.ignored = ignored;
             if (!ignored.empty()) {
                 std::string s;
-                for (const auto& i : ignored) s += (s.empty() ? "" : ",") + i;
+                for (const auto& i : ignored)
+                    s += (s.empty() ? "" : ",") + i;
                 p.explanation += " Ignored (not expressible in this policy): " + s + ".";
             }
             return p;
@@ -562,12 +592,15 @@ Result<Placement> Placer::place(const ClusterState& state, const Request& req, P
     w.restrict_domain = -1;
     compute_caps(w);
     long free = 0;
-    for (auto u : w.host_units) free += u;
+    for (auto u : w.host_units)
+        free += u;
     const Bounds b = lower_bounds(w);
     std::ostringstream o;
     o << policy_name(policy) << ": cannot fit now: needs " << w.demand
-      << (w.mode == UnitMode::Gpus ? " GPU(s)" : w.mode == UnitMode::Segments ? " segment(s)" : " host(s)") << ", "
-      << free << " free";
+      << (w.mode == UnitMode::Gpus       ? " GPU(s)"
+          : w.mode == UnitMode::Segments ? " segment(s)"
+                                         : " host(s)")
+      << ", " << free << " free";
     if (b.groups < 0) {
         o << " and no allowed switch subtree holds enough";
     } else if (req.max_leaves > 0 && b.groups > req.max_leaves) {

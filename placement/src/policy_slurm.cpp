@@ -62,8 +62,8 @@ struct SlurmSel {
             return;
         }
         const int tcs = compare(i, best, rem);
-        if ((dist[static_cast<std::size_t>(i)] < dist[static_cast<std::size_t>(best)] && tcs >= 0) ||
-            (dist[static_cast<std::size_t>(i)] == dist[static_cast<std::size_t>(best)] && tcs > 0)) {
+        if ((dist[static_cast<std::size_t>(i)] < dist[static_cast<std::size_t>(best)] && tcs >= 0)
+            || (dist[static_cast<std::size_t>(i)] == dist[static_cast<std::size_t>(best)] && tcs > 0)) {
             best = i;
         }
     }
@@ -86,12 +86,14 @@ bool choose_slurm_tree(const Work& w, Choice& out) {
     std::vector<int> leaf_nodes(static_cast<std::size_t>(ix.n_leaves), 0);
     for (int l = 0; l < ix.n_leaves; ++l) {
         int c = 0;
-        for (auto h : ix.leaf_hosts[static_cast<std::size_t>(l)]) c += w.host_units[h] > 0 ? 1 : 0;
+        for (auto h : ix.leaf_hosts[static_cast<std::size_t>(l)])
+            c += w.host_units[h] > 0 ? 1 : 0;
         leaf_nodes[static_cast<std::size_t>(l)] = c;
     }
     for (std::size_t i = 0; i < m; ++i) {
         int c = 0;
-        for (int l : ix.sw[i].leaves) c += leaf_nodes[static_cast<std::size_t>(l)];
+        for (int l : ix.sw[i].leaves)
+            c += leaf_nodes[static_cast<std::size_t>(l)];
         sel.cnt[i] = c;
     }
     // Top switch: highest level with enough nodes; the last such one in table order.
@@ -104,16 +106,19 @@ bool choose_slurm_tree(const Work& w, Choice& out) {
     // Only nodes under the top switch remain (switch bitmaps AND top's bitmap).
     const auto& top_leaves = ix.sw[static_cast<std::size_t>(top)].leaves;
     std::vector<bool> under(static_cast<std::size_t>(ix.n_leaves), false);
-    for (int l : top_leaves) under[static_cast<std::size_t>(l)] = true;
+    for (int l : top_leaves)
+        under[static_cast<std::size_t>(l)] = true;
     long top_gpus = 0;
     for (std::size_t i = 0; i < m; ++i) {
         int c = 0;
-        for (int l : ix.sw[i].leaves) c += under[static_cast<std::size_t>(l)] ? leaf_nodes[static_cast<std::size_t>(l)] : 0;
+        for (int l : ix.sw[i].leaves)
+            c += under[static_cast<std::size_t>(l)] ? leaf_nodes[static_cast<std::size_t>(l)] : 0;
         sel.cnt[i] = c;
     }
     if (gpu_job) {
         for (int l : top_leaves) {
-            for (auto h : ix.leaf_hosts[static_cast<std::size_t>(l)]) top_gpus += w.host_units[h];
+            for (auto h : ix.leaf_hosts[static_cast<std::size_t>(l)])
+                top_gpus += w.host_units[h];
         }
         if (top_gpus < rem_gpus) return false;  // gres_sched_sufficient
     }
@@ -131,7 +136,8 @@ bool choose_slurm_tree(const Work& w, Choice& out) {
         if (prev_rem == rem_nodes && !gpu_job) break;  // stalled
         prev_rem = rem_nodes;
         int best = -1;
-        for (int i = 0; i < ix.n_leaves; ++i) sel.choose_best(dist, rem_nodes, i, best);
+        for (int i = 0; i < ix.n_leaves; ++i)
+            sel.choose_best(dist, rem_nodes, i, best);
         if (best == -1) break;
         for (std::size_t j = 0; j < m; ++j) {  // _topo_add_dist
             const long dj = ix.d(best, static_cast<int>(j));
@@ -164,7 +170,8 @@ bool choose_slurm_tree(const Work& w, Choice& out) {
     if (w.req.max_leaves > 0 && leaves_used > w.req.max_leaves) return false;
     std::ostringstream o;
     o << "Slurm 22.05 tree: top switch " << ix.sw[static_cast<std::size_t>(top)].name << ", leaves in order";
-    for (int l : order_used) o << " " << ix.sw[static_cast<std::size_t>(l)].name;
+    for (int l : order_used)
+        o << " " << ix.sw[static_cast<std::size_t>(l)].name;
     o << ".";
     out.why = o.str();
     return true;
@@ -188,6 +195,7 @@ bool choose_linear(const Work& w, Choice& out) {
             std::size_t start = 0, len = 0;
             long gpus = 0;
         };
+
         std::vector<Run> runs;
         for (std::size_t i = 0; i < nodes.size();) {
             if (w.host_units[nodes[i]] <= 0 || taken[i]) {
@@ -208,7 +216,8 @@ bool choose_linear(const Work& w, Choice& out) {
         };
         int best = -1;
         for (std::size_t i = 0; i < runs.size(); ++i) {  // smallest sufficient run
-            if (sufficient(runs[i]) && (best < 0 || runs[i].len < runs[static_cast<std::size_t>(best)].len)) best = static_cast<int>(i);
+            if (sufficient(runs[i]) && (best < 0 || runs[i].len < runs[static_cast<std::size_t>(best)].len))
+                best = static_cast<int>(i);
         }
         if (best < 0) {
             for (std::size_t i = 0; i < runs.size(); ++i) {  // else the largest

@@ -47,11 +47,13 @@ int min_groups(std::vector<int>& caps, int demand) {
 bool top_k_holds(const Work& w, const std::vector<int>& leaves, int k, int demand) {
     std::vector<int> caps;
     caps.reserve(leaves.size());
-    for (int l : leaves) caps.push_back(w.leaf_cap[static_cast<std::size_t>(l)]);
+    for (int l : leaves)
+        caps.push_back(w.leaf_cap[static_cast<std::size_t>(l)]);
     const auto kk = std::min<std::size_t>(static_cast<std::size_t>(k), caps.size());
     std::partial_sort(caps.begin(), caps.begin() + static_cast<std::ptrdiff_t>(kk), caps.end(), std::greater<>());
     long acc = 0;
-    for (std::size_t i = 0; i < kk; ++i) acc += caps[i];
+    for (std::size_t i = 0; i < kk; ++i)
+        acc += caps[i];
     return acc >= demand;
 }
 
@@ -69,7 +71,8 @@ std::vector<int> pooled_leaves(const Placer::Index& ix, const std::vector<int>& 
 
 long free_of(const Work& w, const std::vector<int>& leaves) {
     long f = 0;
-    for (int l : leaves) f += w.leaf_cap[static_cast<std::size_t>(l)];
+    for (int l : leaves)
+        f += w.leaf_cap[static_cast<std::size_t>(l)];
     return f;
 }
 
@@ -109,10 +112,12 @@ void fewest_children(const Work& w, const Placer::Index::Sw& s, int groups, Cand
     for (std::size_t i = 0; i < ch.size(); ++i) {
         const auto& l = ix.sw[static_cast<std::size_t>(ch[i])].leaves;
         std::vector<int> caps;
-        for (int x : l) caps.push_back(w.leaf_cap[static_cast<std::size_t>(x)]);
+        for (int x : l)
+            caps.push_back(w.leaf_cap[static_cast<std::size_t>(x)]);
         std::sort(caps.begin(), caps.end(), std::greater<>());
         long acc = 0;
-        for (std::size_t j = 0; j < caps.size() && static_cast<int>(j) < groups; ++j) acc += caps[j];
+        for (std::size_t j = 0; j < caps.size() && static_cast<int>(j) < groups; ++j)
+            acc += caps[j];
         order.emplace_back(-acc, static_cast<int>(i));
     }
     std::sort(order.begin(), order.end());
@@ -171,8 +176,9 @@ bool choose_topo(const Work& w, Choice& out) {
             c.free = total;  // pool = all of s.leaves (not copied)
         }
         if (s.level == 0) c.leaf_switches = ix.leaf_switch_count[static_cast<std::size_t>(x)];
-        if (best.sw < 0 || std::tie(c.groups, c.level, c.children, c.leaf_switches, c.free) <
-                               std::tie(best.groups, best.level, best.children, best.leaf_switches, best.free)) {
+        if (best.sw < 0
+            || std::tie(c.groups, c.level, c.children, c.leaf_switches, c.free)
+                   < std::tie(best.groups, best.level, best.children, best.leaf_switches, best.free)) {
             if (best.sw < 0 || std::tie(c.groups, c.level) != std::tie(best.groups, best.level)) candidates_at_best = 0;
             best = std::move(c);
         }
@@ -242,11 +248,13 @@ bool choose_topo(const Work& w, Choice& out) {
     }
     if (r > 0) return false;
     const auto& s = ix.sw[static_cast<std::size_t>(best.sw)];
-    out.why = "Chose " + std::string(s.level == 0 ? "leaf group " : "the subtree of ") + s.name + " (level " +
-              std::to_string(s.level) + ", " + std::to_string(best.free) + " free unit(s)";
+    out.why = "Chose " + std::string(s.level == 0 ? "leaf group " : "the subtree of ") + s.name + " (level "
+              + std::to_string(s.level) + ", " + std::to_string(best.free) + " free unit(s)";
     if (candidates_at_best > 1) out.why += ", tightest of " + std::to_string(candidates_at_best) + " that fit";
     out.why += ")";
-    if (s.level >= 2) out.why += " using " + std::to_string(best.children) + " of its " + std::to_string(s.children.size()) + " child switch(es)";
+    if (s.level >= 2)
+        out.why += " using " + std::to_string(best.children) + " of its " + std::to_string(s.children.size())
+                   + " child switch(es)";
     out.why += ".";
     return true;
 }

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // ClusterState and its two text inputs: `scontrol show nodes --oneliner` and the small
 // JSON form {"hosts": {"NAME": {"state": "...", "free_gpus": N}}}.
-#include <topo/placement/state.hpp>
-
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -10,23 +8,29 @@
 #include <charconv>
 
 #include <topo/hostlist.hpp>
+#include <topo/placement/state.hpp>
 
 namespace topo::placement {
 
 const char* node_state_name(NodeState s) noexcept {
     switch (s) {
-        case NodeState::Idle: return "idle";
-        case NodeState::Mixed: return "mixed";
-        case NodeState::Alloc: return "alloc";
-        case NodeState::Drain: return "drain";
-        case NodeState::Down: return "down";
-        case NodeState::Unknown: return "unknown";
+        case NodeState::Idle:
+            return "idle";
+        case NodeState::Mixed:
+            return "mixed";
+        case NodeState::Alloc:
+            return "alloc";
+        case NodeState::Drain:
+            return "drain";
+        case NodeState::Down:
+            return "down";
+        case NodeState::Unknown:
+            return "unknown";
     }
     return "unknown";
 }
 
-ClusterState::ClusterState(const Topology& topo)
-    : hosts_(topo.hosts().size()), fingerprint_(topo.fingerprint()) {}
+ClusterState::ClusterState(const Topology& topo) : hosts_(topo.hosts().size()), fingerprint_(topo.fingerprint()) {}
 
 int ClusterState::total_gpus(const Topology& topo, HostId h) const {
     const auto& s = at(h);
@@ -50,14 +54,17 @@ bool ClusterState::available(HostId h) const {
 namespace {
 
 std::string_view trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
+        s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+        s.remove_suffix(1);
     return s;
 }
 
 std::string upper(std::string_view s) {
     std::string o(s);
-    for (auto& c : o) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    for (auto& c : o)
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     return o;
 }
 
@@ -78,7 +85,8 @@ std::vector<std::pair<std::string_view, std::string_view>> split_fields(std::str
     std::vector<std::pair<std::string_view, std::string_view>> out;
     std::size_t i = 0;
     while (i < line.size()) {
-        while (i < line.size() && line[i] == ' ') ++i;
+        while (i < line.size() && line[i] == ' ')
+            ++i;
         if (i >= line.size()) break;
         const auto eq = line.find('=', i);
         if (eq == std::string_view::npos) break;
@@ -175,8 +183,9 @@ int tres_gpu_count(std::string_view v) {
 NodeState map_state(std::string_view text, std::string* note) {
     std::string s = upper(trim(text));
     bool not_responding = false;
-    if (!s.empty() && (s.back() == '*' || s.back() == '~' || s.back() == '#' || s.back() == '!' ||
-                       s.back() == '%' || s.back() == '$' || s.back() == '@' || s.back() == '^' || s.back() == '-')) {
+    if (!s.empty()
+        && (s.back() == '*' || s.back() == '~' || s.back() == '#' || s.back() == '!' || s.back() == '%'
+            || s.back() == '$' || s.back() == '@' || s.back() == '^' || s.back() == '-')) {
         not_responding = s.back() == '*';
         s.pop_back();
     }
@@ -225,8 +234,8 @@ NodeState map_state(std::string_view text, std::string* note) {
 /// Shared tail of both parsers: a name the topology does not know.
 void unknown_host(std::vector<std::string>* warnings, std::string_view file, int line, std::string_view name) {
     if (warnings == nullptr) return;
-    warnings->push_back(std::string(file) + ":" + std::to_string(line) + ": host \"" + std::string(name) +
-                        "\" is not in the topology; ignored");
+    warnings->push_back(std::string(file) + ":" + std::to_string(line) + ": host \"" + std::string(name)
+                        + "\" is not in the topology; ignored");
 }
 
 }  // namespace
@@ -247,8 +256,8 @@ Result<ClusterState> parse_scontrol_nodes(const Topology& topo, std::string_view
         if (line.empty() || line.front() == '#') continue;
         if (line.rfind("NodeName=", 0) != 0) {
             return fail(Errc::Parse,
-                        "expected a `scontrol show nodes --oneliner` line starting with NodeName=, got \"" +
-                            std::string(line.substr(0, 40)) + "\"",
+                        "expected a `scontrol show nodes --oneliner` line starting with NodeName=, got \""
+                            + std::string(line.substr(0, 40)) + "\"",
                         f, lineno);
         }
         std::string name;
@@ -317,7 +326,8 @@ Result<ClusterState> parse_state_json(const Topology& topo, std::string_view tex
         // e.byte is the 1-based offset of the error: turn it into a line.
         int line = 1;
         const auto upto = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
-        for (std::size_t i = 0; i < upto; ++i) line += text[i] == '\n' ? 1 : 0;
+        for (std::size_t i = 0; i < upto; ++i)
+            line += text[i] == '\n' ? 1 : 0;
         std::string msg = e.what();
         if (auto p = msg.find("syntax error"); p != std::string::npos) msg = msg.substr(p);
         return fail(Errc::Parse, "bad JSON: " + msg, f, line);
@@ -350,9 +360,9 @@ Result<ClusterState> parse_state_json(const Topology& topo, std::string_view tex
             }
             const auto s = v["state"].get<std::string>();
             static const std::pair<const char*, NodeState> kNames[] = {
-                {"idle", NodeState::Idle},   {"mixed", NodeState::Mixed}, {"mix", NodeState::Mixed},
-                {"alloc", NodeState::Alloc}, {"allocated", NodeState::Alloc}, {"drain", NodeState::Drain},
-                {"drained", NodeState::Drain}, {"down", NodeState::Down}, {"unknown", NodeState::Unknown}};
+                {"idle", NodeState::Idle},     {"mixed", NodeState::Mixed},     {"mix", NodeState::Mixed},
+                {"alloc", NodeState::Alloc},   {"allocated", NodeState::Alloc}, {"drain", NodeState::Drain},
+                {"drained", NodeState::Drain}, {"down", NodeState::Down},       {"unknown", NodeState::Unknown}};
             bool found = false;
             for (const auto& [n, st] : kNames) {
                 if (s == n) {
@@ -361,23 +371,23 @@ Result<ClusterState> parse_state_json(const Topology& topo, std::string_view tex
                 }
             }
             if (!found) {
-                return fail(Errc::Parse,
-                            "host \"" + name + "\": unknown state \"" + s +
-                                "\" (idle, mixed, alloc, drain, down, unknown)",
-                            f, line);
+                return fail(
+                    Errc::Parse,
+                    "host \"" + name + "\": unknown state \"" + s + "\" (idle, mixed, alloc, drain, down, unknown)", f,
+                    line);
             }
         }
         if (v.contains("free_gpus")) {
-            if (!v["free_gpus"].is_number_integer() || v["free_gpus"].get<long long>() < 0 ||
-                v["free_gpus"].get<long long>() > 1'000'000) {
+            if (!v["free_gpus"].is_number_integer() || v["free_gpus"].get<long long>() < 0
+                || v["free_gpus"].get<long long>() > 1'000'000) {
                 return fail(Errc::Parse, "host \"" + name + "\": \"free_gpus\" must be a non-negative integer", f,
                             line);
             }
             hs.free_gpus = static_cast<int>(v["free_gpus"].get<long long>());
         }
         if (v.contains("total_gpus")) {
-            if (!v["total_gpus"].is_number_integer() || v["total_gpus"].get<long long>() < 0 ||
-                v["total_gpus"].get<long long>() > 1'000'000) {
+            if (!v["total_gpus"].is_number_integer() || v["total_gpus"].get<long long>() < 0
+                || v["total_gpus"].get<long long>() > 1'000'000) {
                 return fail(Errc::Parse, "host \"" + name + "\": \"total_gpus\" must be a non-negative integer", f,
                             line);
             }

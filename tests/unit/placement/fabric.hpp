@@ -20,10 +20,12 @@ public:
         b_.add_switch(Switch{name, name, "", 64, -1, Provenance::Discovered});
         return *this;
     }
+
     Fab& link(const std::string& a, const std::string& c) {
         b_.add_switch_link(a, ++port_[a], c, ++port_[c], 400, "4xNDR");
         return *this;
     }
+
     /// Host with one NIC per listed leaf (rail = position) and `gpus` GPUs.
     Fab& host(const std::string& name, const std::vector<std::string>& leaves, int gpus = 0,
               HostRole role = HostRole::Compute) {
@@ -46,7 +48,9 @@ public:
         }
         return *this;
     }
+
     TopologyBuilder& builder() { return b_; }
+
     TopologyPtr freeze() {
         auto t = std::move(b_).freeze();
         EXPECT_TRUE(t.has_value()) << (t ? "" : t.error().to_string());
@@ -78,7 +82,8 @@ inline TopologyPtr three_level(int spines = 4, int leaves_per_spine = 4, int per
         for (int k = 0; k < leaves_per_spine; ++k, ++l) {
             const auto leaf = num("leaf", l, 2);
             f.sw(leaf).link(leaf, sp);
-            for (int i = 0; i < per_leaf; ++i) f.host(num("n", h++), {leaf}, gpus);
+            for (int i = 0; i < per_leaf; ++i)
+                f.host(num("n", h++), {leaf}, gpus);
         }
     }
     return f.freeze();
@@ -87,13 +92,16 @@ inline TopologyPtr three_level(int spines = 4, int leaves_per_spine = 4, int per
 /// 2-level fat tree: every leaf to every spine.
 inline TopologyPtr two_level(int leaves = 8, int per_leaf = 8, int spines = 2, int gpus = 8) {
     Fab f;
-    for (int s = 1; s <= spines; ++s) f.sw(num("spine", s, 2));
+    for (int s = 1; s <= spines; ++s)
+        f.sw(num("spine", s, 2));
     int h = 1;
     for (int l = 1; l <= leaves; ++l) {
         const auto leaf = num("leaf", l, 2);
         f.sw(leaf);
-        for (int s = 1; s <= spines; ++s) f.link(leaf, num("spine", s, 2));
-        for (int i = 0; i < per_leaf; ++i) f.host(num("n", h++), {leaf}, gpus);
+        for (int s = 1; s <= spines; ++s)
+            f.link(leaf, num("spine", s, 2));
+        for (int i = 0; i < per_leaf; ++i)
+            f.host(num("n", h++), {leaf}, gpus);
     }
     return f.freeze();
 }
@@ -119,7 +127,8 @@ inline TopologyPtr rail_fabric(int sus, int per_su, int rails, int sus_per_pod, 
             f.sw(leaf).link(leaf, "pod" + std::to_string(u / sus_per_pod) + "-spine-r" + std::to_string(r));
             leaves.push_back(leaf);
         }
-        for (int i = 0; i < per_su; ++i) f.host(num("gpu", h++, 4), leaves, gpus);
+        for (int i = 0; i < per_su; ++i)
+            f.host(num("gpu", h++, 4), leaves, gpus);
     }
     return f.freeze();
 }
@@ -127,7 +136,8 @@ inline TopologyPtr rail_fabric(int sus, int per_su, int rails, int sus_per_pod, 
 /// Names of a placement's hosts.
 inline std::vector<std::string> names(const Topology& t, const Placement& p) {
     std::vector<std::string> out;
-    for (auto h : p.hosts) out.push_back(t.host(h).name);
+    for (auto h : p.hosts)
+        out.push_back(t.host(h).name);
     return out;
 }
 

@@ -32,12 +32,24 @@ std::string to_scontrol(const Topology& t, const ClusterState& s, Rng& rng) {
         const auto& hs = s.at(HostId{h});
         std::string st;
         switch (hs.state) {
-            case NodeState::Idle: st = "IDLE"; break;
-            case NodeState::Mixed: st = "MIXED"; break;
-            case NodeState::Alloc: st = "ALLOCATED"; break;
-            case NodeState::Drain: st = "IDLE+DRAIN"; break;
-            case NodeState::Down: st = "DOWN*"; break;
-            case NodeState::Unknown: st = "UNKNOWN"; break;
+            case NodeState::Idle:
+                st = "IDLE";
+                break;
+            case NodeState::Mixed:
+                st = "MIXED";
+                break;
+            case NodeState::Alloc:
+                st = "ALLOCATED";
+                break;
+            case NodeState::Drain:
+                st = "IDLE+DRAIN";
+                break;
+            case NodeState::Down:
+                st = "DOWN*";
+                break;
+            case NodeState::Unknown:
+                st = "UNKNOWN";
+                break;
         }
         const int total = s.total_gpus(t, HostId{h});
         const int used = total - s.free_gpus(t, HostId{h});
@@ -49,7 +61,8 @@ std::string to_scontrol(const Topology& t, const ClusterState& s, Rng& rng) {
     }
     std::shuffle(lines.begin(), lines.end(), rng);
     std::string out;
-    for (const auto& l : lines) out += l + "\n";
+    for (const auto& l : lines)
+        out += l + "\n";
     return out;
 }
 
@@ -151,13 +164,15 @@ void check_valid(const Topology& t, const ClusterState& s, const Request& r, con
             const bool multi = d.valid() && t.nvl_domains()[d.index()].multi_node;
             cell[{t.host(h).group.index(), multi ? d.index() : 0xffffffffU}]++;
         }
-        for (auto [k, c] : cell) EXPECT_EQ(c % r.segment, 0) << "segment split";
+        for (auto [k, c] : cell)
+            EXPECT_EQ(c % r.segment, 0) << "segment split";
     }
     // The leaves listed are exactly the leaf switches of the chosen hosts.
     std::set<SwitchId> leaves;
     std::set<GroupId> groups;
     for (auto h : p.hosts) {
-        for (auto l : t.leaves_of(h)) leaves.insert(l);
+        for (auto l : t.leaves_of(h))
+            leaves.insert(l);
         groups.insert(t.group_of(h));
     }
     EXPECT_EQ(std::vector<SwitchId>(leaves.begin(), leaves.end()), p.leaves);
@@ -191,7 +206,8 @@ TEST(PlaceProperty, ThreeLevelTopoAtBothBoundsOnEveryProbe) {
         }
         // brute force: best sum per (leaves used, spines used)
         std::array<std::array<int, 5>, 17> best{};
-        for (auto& row : best) row.fill(-1);
+        for (auto& row : best)
+            row.fill(-1);
         for (unsigned mask = 0; mask < (1U << 16); ++mask) {
             int sum = 0, spines = 0;
             for (int sp = 0; sp < 4; ++sp) {
@@ -205,7 +221,8 @@ TEST(PlaceProperty, ThreeLevelTopoAtBothBoundsOnEveryProbe) {
             b = std::max(b, sum);
         }
         int total = 0;
-        for (int f : free) total += f;
+        for (int f : free)
+            total += f;
         for (int n = 2; n <= 16; ++n) {
             Request r;
             r.nodes_min = n;
@@ -255,10 +272,11 @@ TEST(PlaceProperty, ThreeLevelTopoAtBothBoundsOnEveryProbe) {
                 joint);
     std::printf("[ figures  ] topo:       fewest leaves %d/%d, fewest spines %d/%d\n", topo_leaves_ok, probes,
                 topo_spines_ok, probes);
-    std::printf("[ figures  ] slurm-tree: fewest leaves %d/%d (%.0f%%), fewest spines %d/%d (%.0f%%), "
-                "crossed spines needlessly on %d, more leaves than topo on %d\n",
-                slurm_leaves_ok, probes, 100.0 * slurm_leaves_ok / probes, slurm_spines_ok, probes,
-                100.0 * slurm_spines_ok / probes, slurm_needless, slurm_worse_leaves);
+    std::printf(
+        "[ figures  ] slurm-tree: fewest leaves %d/%d (%.0f%%), fewest spines %d/%d (%.0f%%), "
+        "crossed spines needlessly on %d, more leaves than topo on %d\n",
+        slurm_leaves_ok, probes, 100.0 * slurm_leaves_ok / probes, slurm_spines_ok, probes,
+        100.0 * slurm_spines_ok / probes, slurm_needless, slurm_worse_leaves);
     EXPECT_GT(probes, 3000);
     EXPECT_EQ(topo_leaves_ok, probes);
     // The baseline is not trivially optimal here (else this comparison proves nothing).
@@ -280,7 +298,8 @@ void run_random_requests(const Fixture& f, int states, unsigned seed) {
     int placed = 0, compared = 0, busy = 0, never = 0;
     long topo_groups = 0, slurm_groups = 0, linear_groups = 0;
     int max_gpus = 0;
-    for (std::uint32_t h = 0; h < t.hosts().size(); ++h) max_gpus = std::max(max_gpus, static_cast<int>(t.host(HostId{h}).gpus.size()));
+    for (std::uint32_t h = 0; h < t.hosts().size(); ++h)
+        max_gpus = std::max(max_gpus, static_cast<int>(t.host(HostId{h}).gpus.size()));
     const int n_hosts = static_cast<int>(t.hosts().size());
     for (int st = 0; st < states; ++st) {
         const ClusterState s = random_state(t, rng, f.block, max_gpus > 0);
@@ -289,7 +308,8 @@ void run_random_requests(const Fixture& f, int states, unsigned seed) {
         auto s2 = parse_scontrol_nodes(t, text, "shuffled.txt");
         ASSERT_TRUE(s2) << s2.error().to_string();
         // health flags come from the health store, not from scontrol
-        for (std::uint32_t h = 0; h < t.hosts().size(); ++h) s2->at(HostId{h}).unhealthy = s.at(HostId{h}).unhealthy;
+        for (std::uint32_t h = 0; h < t.hosts().size(); ++h)
+            s2->at(HostId{h}).unhealthy = s.at(HostId{h}).unhealthy;
         for (int probe = 0; probe < 12; ++probe) {
             Request r;
             const int cap = std::max(2, std::min(n_hosts / 3, 64));
@@ -305,7 +325,8 @@ void run_random_requests(const Fixture& f, int states, unsigned seed) {
             } else if (kind == 3) {
                 r.max_leaves = 1 + static_cast<int>(rng() % 3);
             } else if (kind == 4) {
-                for (int k = 0; k < 10; ++k) r.excluded.push_back(HostId{static_cast<std::uint32_t>(rng() % static_cast<unsigned>(n_hosts))});
+                for (int k = 0; k < 10; ++k)
+                    r.excluded.push_back(HostId{static_cast<std::uint32_t>(rng() % static_cast<unsigned>(n_hosts))});
             } else if (kind == 5) {
                 r.rail_aligned = true;
                 r.nodes_max = r.nodes_min + static_cast<int>(rng() % 4);
@@ -341,9 +362,10 @@ void run_random_requests(const Fixture& f, int states, unsigned seed) {
             if (!got.count(Policy::Topo) && r.total_gpus == 0) EXPECT_FALSE(got.count(Policy::SlurmTree)) << ctx;
         }
     }
-    std::printf("[ figures  ] %s: %d placed, %d busy, %d never; leaf groups summed over %d shared probes: "
-                "topo %ld, slurm-tree %ld, linear %ld\n",
-                f.name.c_str(), placed, busy, never, compared, topo_groups, slurm_groups, linear_groups);
+    std::printf(
+        "[ figures  ] %s: %d placed, %d busy, %d never; leaf groups summed over %d shared probes: "
+        "topo %ld, slurm-tree %ld, linear %ld\n",
+        f.name.c_str(), placed, busy, never, compared, topo_groups, slurm_groups, linear_groups);
     EXPECT_GT(placed, states * 3);
     EXPECT_GT(busy, 0);
 }

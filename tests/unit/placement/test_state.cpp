@@ -7,7 +7,9 @@
 namespace topo::placement {
 namespace {
 
-TopologyPtr small() { return testing::three_level(1, 2, 4); }
+TopologyPtr small() {
+    return testing::three_level(1, 2, 4);
+}
 
 TEST(State, ScontrolOnelinerStatesGpusAndReasons) {
     auto t = small();

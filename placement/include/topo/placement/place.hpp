@@ -28,37 +28,37 @@ enum class Policy : std::uint8_t {
 [[nodiscard]] Result<Policy> policy_from_name(std::string_view s);
 
 struct Request {
-    int nodes_min = 1;          ///< node count (or lower end of a range)
-    int nodes_max = 0;          ///< upper end of a range; 0 = nodes_min
-    int gpus_per_node = 0;      ///< GPUs needed on every chosen node (0 = none)
-    int total_gpus = 0;         ///< alternative to gpus_per_node (0 = unused)
-    bool exclusive = true;      ///< whole nodes (only idle nodes qualify)
-    int max_tier = -1;          ///< highest switch tier the job may cross (-1 = any)
-    int max_leaves = 0;         ///< most leaf groups the job may span (0 = any)
-    bool one_nvl_domain = false;///< all hosts in one (multi-node) NVLink domain
-    int segment = 0;            ///< hosts come in segments of this size, each inside one
-                                ///< leaf group / NVLink domain (0 = no segments)
-    bool rail_aligned = false;  ///< only hosts with a NIC on every rail
+    int nodes_min = 1;             ///< node count (or lower end of a range)
+    int nodes_max = 0;             ///< upper end of a range; 0 = nodes_min
+    int gpus_per_node = 0;         ///< GPUs needed on every chosen node (0 = none)
+    int total_gpus = 0;            ///< alternative to gpus_per_node (0 = unused)
+    bool exclusive = true;         ///< whole nodes (only idle nodes qualify)
+    int max_tier = -1;             ///< highest switch tier the job may cross (-1 = any)
+    int max_leaves = 0;            ///< most leaf groups the job may span (0 = any)
+    bool one_nvl_domain = false;   ///< all hosts in one (multi-node) NVLink domain
+    int segment = 0;               ///< hosts come in segments of this size, each inside one
+                                   ///< leaf group / NVLink domain (0 = no segments)
+    bool rail_aligned = false;     ///< only hosts with a NIC on every rail
     std::vector<HostId> excluded;  ///< never choose these
 };
 
 struct Placement {
     Policy policy = Policy::Topo;
-    std::vector<HostId> hosts;               ///< natural name order
-    std::vector<std::vector<int>> gpus;      ///< per host (parallel to hosts): GPU indices
-    std::vector<SwitchId> leaves;            ///< distinct leaf switches spanned
-    std::vector<GroupId> groups;             ///< distinct leaf groups spanned
-    int max_tier = 0;                        ///< highest tier crossed (0 = one leaf group)
-    long hop_sum = 0;                        ///< summed pairwise hop distance
-    int lower_bound_groups = 0;              ///< fewest leaf groups any placement could use now
-    int lower_bound_leaves = 0;              ///< fewest leaf switches any placement could use now
-    int lower_bound_tier = 0;                ///< lowest tier any placement could stay under now
-    std::vector<DomainId> nvl_domains;       ///< NVLink domains touched (multi-node ones)
-    std::string explanation;                 ///< short human text (one or a few lines)
+    std::vector<HostId> hosts;           ///< natural name order
+    std::vector<std::vector<int>> gpus;  ///< per host (parallel to hosts): GPU indices
+    std::vector<SwitchId> leaves;        ///< distinct leaf switches spanned
+    std::vector<GroupId> groups;         ///< distinct leaf groups spanned
+    int max_tier = 0;                    ///< highest tier crossed (0 = one leaf group)
+    long hop_sum = 0;                    ///< summed pairwise hop distance
+    int lower_bound_groups = 0;          ///< fewest leaf groups any placement could use now
+    int lower_bound_leaves = 0;          ///< fewest leaf switches any placement could use now
+    int lower_bound_tier = 0;            ///< lowest tier any placement could stay under now
+    std::vector<DomainId> nvl_domains;   ///< NVLink domains touched (multi-node ones)
+    std::string explanation;             ///< short human text (one or a few lines)
     /// Distinct switches of the Slurm-style tree touched, per level: [0] = leaf groups,
     /// [1] = spines (level-1 switches, merged per pod as in topology.conf), ...
     std::vector<int> switches_per_level;
-    int total_gpus = 0;                      ///< GPUs given to the job (sum over gpus)
+    int total_gpus = 0;  ///< GPUs given to the job (sum over gpus)
     /// Request parts this policy cannot express and ignored (baselines only: Slurm 22.05
     /// tree has no NVLink domains or segments), e.g. "one_nvl_domain"; empty for topo.
     std::vector<std::string> ignored;
@@ -79,6 +79,7 @@ public:
 
     [[nodiscard]] Result<Placement> place(const ClusterState& state, const Request& req,
                                           Policy policy = Policy::Topo) const;
+
     [[nodiscard]] const Topology& topology() const noexcept { return *topo_; }
 
     struct Index;  // private
@@ -92,7 +93,7 @@ private:
 /// Errors: Errc::Unsatisfiable when the request can never fit this topology (even on
 /// an empty cluster), Errc::Busy when it cannot fit now, Errc::InvalidArgument for an
 /// impossible request, Errc::StaleState when `state` belongs to another topology.
-[[nodiscard]] Result<Placement> place(const Topology& topo, const ClusterState& state,
-                                      const Request& req, Policy policy = Policy::Topo);
+[[nodiscard]] Result<Placement> place(const Topology& topo, const ClusterState& state, const Request& req,
+                                      Policy policy = Policy::Topo);
 
 }  // namespace topo::placement

@@ -20,12 +20,12 @@ enum class NodeState : std::uint8_t { Idle, Mixed, Alloc, Drain, Down, Unknown }
 
 struct HostState {
     NodeState state = NodeState::Idle;
-    int free_gpus = -1;         ///< -1 = all the host's GPUs are free
-    bool unhealthy = false;     ///< flagged by the health store
-    std::string reason;         ///< drain/health reason, if any
-    int total_gpus = -1;        ///< GPUs the host has (-1 = as many as the topology knows);
-                                ///< set from scontrol Gres= when the snapshot has no GPUs
-    std::vector<int> busy_gpus; ///< GPU indices known in use (GresUsed IDX:), sorted
+    int free_gpus = -1;          ///< -1 = all the host's GPUs are free
+    bool unhealthy = false;      ///< flagged by the health store
+    std::string reason;          ///< drain/health reason, if any
+    int total_gpus = -1;         ///< GPUs the host has (-1 = as many as the topology knows);
+                                 ///< set from scontrol Gres= when the snapshot has no GPUs
+    std::vector<int> busy_gpus;  ///< GPU indices known in use (GresUsed IDX:), sorted
 };
 
 class ClusterState {
@@ -34,8 +34,11 @@ public:
     explicit ClusterState(const Topology& topo);
 
     [[nodiscard]] HostState& at(HostId h) { return hosts_.at(h.index()); }
+
     [[nodiscard]] const HostState& at(HostId h) const { return hosts_.at(h.index()); }
+
     [[nodiscard]] std::size_t size() const noexcept { return hosts_.size(); }
+
     [[nodiscard]] const std::string& fingerprint() const noexcept { return fingerprint_; }
 
     /// GPUs free on a host now (the host's GPU count when free_gpus == -1).
@@ -58,8 +61,7 @@ private:
                                                         std::string_view file,
                                                         std::vector<std::string>* warnings = nullptr);
 /// Parse {"hosts": {"NAME": {"state": "idle|alloc|mixed|drain|down", "free_gpus": N}}}.
-[[nodiscard]] Result<ClusterState> parse_state_json(const Topology& topo, std::string_view text,
-                                                    std::string_view file,
+[[nodiscard]] Result<ClusterState> parse_state_json(const Topology& topo, std::string_view text, std::string_view file,
                                                     std::vector<std::string>* warnings = nullptr);
 
 }  // namespace topo::placement
