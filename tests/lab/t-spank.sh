@@ -253,6 +253,22 @@ if [ "$st" = RUNNING ] && [ "$(groups_of "$nodes")" = "$(groups_of "$PRED")" ] &
 else bad "stale plan lands inside the predicted groups" "state=$st nodes=$nodes groups=$(groups_of "$nodes") predicted=$PRED"; fi
 clear_jobs
 
+# spread: one host per leaf group in turn (groups in name order), on an idle cluster
+out=$(sbatch --parsable --exclusive --topo=spread --topo-explain -N4 -o /dev/null --wrap 'sleep 1200' 2>&1); j=$(tail -1 <<<"$out")
+IFS='|' read -r st nodes _ <<<"$(wait_state "$j" RUNNING 30)"
+if [ "$st" = RUNNING ] && [ "$nodes" = "n[001,005,009,013]" ]; then ok "--topo=spread -N4: one node in each of 4 leaf groups ($nodes, $(groups_of "$nodes"))"
+else bad "--topo=spread -N4 spreads over leaf groups" "state=$st nodes=$nodes; $out"; fi
+clear_jobs
+# requests that can never fit are refused before submission, with the engine's reason
+for args in "--topo-max-tier=0 -N5" "--topo-nvl -N2"; do
+  n0=$(grep -c '_slurm_rpc_submit_batch_job' "$LAB_DIR/log/slurmctld.log")
+  out=$(sbatch --exclusive $args -o /dev/null --wrap true 2>&1); rc=$?
+  n1=$(grep -c '_slurm_rpc_submit_batch_job' "$LAB_DIR/log/slurmctld.log")
+  if [ $rc != 0 ] && [ "$n0" = "$n1" ] && grep -q 'topoplace: the request can never be placed' <<<"$out"; then
+    ok "sbatch $args refused: $(grep -o 'can never fit:.*' <<<"$out" | head -1 | cut -c1-100)"
+  else bad "sbatch $args refused as unsatisfiable" "rc=$rc $out"; fi
+done
+
 # ---------------------------------------------------------------- 4. rail environment
 out=$(timeout 60 srun --topo=pack -N1 -n2 --exclusive --gpus-per-task=4 bash -c \
   'echo "T$SLURM_PROCID|$CUDA_VISIBLE_DEVICES|$NCCL_IB_HCA|$UCX_NET_DEVICES|$TOPOPLACE_RAILS|$TOPOPLACE_LEAVES|$TOPOPLACE_TIER"' 2>&1 | sort)
