@@ -94,7 +94,10 @@ void BM_Replay100k(benchmark::State& state, Policy policy) {
 
 }  // namespace
 
-BENCHMARK_CAPTURE(BM_Replay100k, linear_baseline, Policy::Linear)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_Replay100k, linear_baseline, Policy::Linear)
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond)
+    ->UseRealTime();
 BENCHMARK_CAPTURE(BM_Replay100k, topo, Policy::Topo)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_Replay100k, slurm_tree, Policy::SlurmTree)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
 

@@ -2,8 +2,6 @@
 // topoplace whatif SNAPSHOT (--trace FILE | --generate N [--load L]) [--policies P,...]
 //   [--failures FILE] [--checkpoint-interval S] [--restart-cost S] [--health-gate on|off|both]
 //   [--seed S] [--json] [--report DIR] [--progress]
-#include <unistd.h>
-
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -19,6 +17,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include <unistd.h>
 
 namespace topo::cli {
 
@@ -60,6 +59,7 @@ public:
                      std::string(static_cast<std::size_t>(kWidth - fill), '.').c_str(), pct);
         std::fflush(stderr);
     }
+
     void done() {
         if (last_ >= 0) std::fprintf(stderr, "\n");
     }
@@ -122,7 +122,8 @@ int run_whatif(const WhatifOptions& o) {
         trace = std::move(*tr);
         if (trace.jobs.empty()) {
             std::fprintf(stderr, "topoplace: %s: no replayable jobs\n", o.trace.c_str());
-            for (const auto& n : trace.notes) std::fprintf(stderr, "topoplace: note: %s\n", n.c_str());
+            for (const auto& n : trace.notes)
+                std::fprintf(stderr, "topoplace: note: %s\n", n.c_str());
             return kDataErr;
         }
     } else {
@@ -134,7 +135,8 @@ int run_whatif(const WhatifOptions& o) {
         auto hosts = whatif::compute_hosts(t);
         g.cluster_nodes = static_cast<int>(hosts.size());
         int gmax = 0;
-        for (HostId h : hosts) gmax = std::max(gmax, static_cast<int>(t.host(h).gpus.size()));
+        for (HostId h : hosts)
+            gmax = std::max(gmax, static_cast<int>(t.host(h).gpus.size()));
         g.gpus_per_node = gmax;
         if (!o.durations.empty()) {
             auto d = whatif::read_runtime_samples(o.durations);
@@ -145,7 +147,8 @@ int run_whatif(const WhatifOptions& o) {
         if (!tr) return report(tr.error());
         trace = std::move(*tr);
     }
-    for (const auto& n : trace.notes) std::fprintf(stderr, "topoplace: note: %s\n", n.c_str());
+    for (const auto& n : trace.notes)
+        std::fprintf(stderr, "topoplace: note: %s\n", n.c_str());
 
     ProgressBar bar;
     const bool show = o.progress || isatty(STDERR_FILENO) != 0;
@@ -235,7 +238,8 @@ Runner add_whatif(CLI::App& app) {
         std::string cmd = "topoplace whatif";
         cmd += " " + opts->snapshot;
         if (!opts->trace.empty()) cmd += " --trace " + opts->trace;
-        if (opts->generate > 0) cmd += " --generate " + std::to_string(opts->generate) + " --load " + fmt_double(opts->load);
+        if (opts->generate > 0)
+            cmd += " --generate " + std::to_string(opts->generate) + " --load " + fmt_double(opts->load);
         cmd += " --policies " + opts->policies + " --seed " + std::to_string(opts->seed);
         if (!opts->failures.empty()) cmd += " --failures " + opts->failures;
         if (opts->checkpoint_interval > 0) cmd += " --checkpoint-interval " + fmt_double(opts->checkpoint_interval);

@@ -1,6 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <topo/placement/failures.hpp>
-
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -9,6 +7,7 @@
 #include <optional>
 #include <regex>
 
+#include <topo/placement/failures.hpp>
 #include <topo/text_input.hpp>
 
 namespace topo::whatif {
@@ -17,7 +16,8 @@ namespace {
 
 std::string lower(std::string_view s) {
     std::string o(s);
-    for (auto& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (auto& c : o)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return o;
 }
 
@@ -53,7 +53,8 @@ Unexpected perr(const std::string& src, int line, std::string msg) {
 
 Status finish_model(FailureModel& m, const std::string& src, int line) {
     if (!(m.exposure_gpus > 0) || !(m.exposure_hours > 0)) {
-        return perr(src, line, "failure table has no exposure (GPU count and observation window): cannot derive a rate");
+        return perr(src, line,
+                    "failure table has no exposure (GPU count and observation window): cannot derive a rate");
     }
     if (!(m.events > 0)) return perr(src, line, "failure table counts no failures");
     m.per_gpu_hour = m.events / (m.exposure_gpus * m.exposure_hours);
@@ -102,7 +103,8 @@ Result<FailureModel> parse_failure_table(std::string_view text, const std::strin
     const int hline = static_cast<int>(h) + 1;
     auto head = split_csv(lines[h]);
     std::map<std::string, int> col;
-    for (std::size_t i = 0; i < head.size(); ++i) col.emplace(lower(head[i]), static_cast<int>(i));
+    for (std::size_t i = 0; i < head.size(); ++i)
+        col.emplace(lower(head[i]), static_cast<int>(i));
     auto has = [&](const char* n) { return col.count(n) != 0; };
 
     auto rows = [&](auto&& fn) -> Status {
@@ -112,8 +114,8 @@ Result<FailureModel> parse_failure_table(std::string_view text, const std::strin
             auto f = split_csv(s);
             if (f.size() != head.size()) {
                 return perr(source, static_cast<int>(i) + 1,
-                            "expected " + std::to_string(head.size()) + " comma-separated fields, found " +
-                                std::to_string(f.size()));
+                            "expected " + std::to_string(head.size()) + " comma-separated fields, found "
+                                + std::to_string(f.size()));
             }
             if (auto st = fn(f, static_cast<int>(i) + 1); !st) return st;
         }
@@ -127,7 +129,8 @@ Result<FailureModel> parse_failure_table(std::string_view text, const std::strin
         const int c_n = llama ? col["interruption_count"] : col["count"];
         auto st = rows([&](const std::vector<std::string_view>& f, int line) -> Status {
             auto n = number(f[static_cast<std::size_t>(c_n)]);
-            if (!n || *n < 0) return perr(source, line, "bad count '" + std::string(f[static_cast<std::size_t>(c_n)]) + "'");
+            if (!n || *n < 0)
+                return perr(source, line, "bad count '" + std::string(f[static_cast<std::size_t>(c_n)]) + "'");
             FailureCause c;
             c.name = std::string(f[static_cast<std::size_t>(c_name)]);
             c.category = c_cat >= 0 ? std::string(f[static_cast<std::size_t>(c_cat)]) : "Unknown";
@@ -158,7 +161,8 @@ Result<FailureModel> parse_failure_table(std::string_view text, const std::strin
         const int c_value = col["value"];
         std::map<std::string, std::pair<std::string, int>> kv;
         auto st = rows([&](const std::vector<std::string_view>& f, int line) -> Status {
-            kv[lower(f[static_cast<std::size_t>(c_metric)])] = {std::string(f[static_cast<std::size_t>(c_value)]), line};
+            kv[lower(f[static_cast<std::size_t>(c_metric)])] = {std::string(f[static_cast<std::size_t>(c_value)]),
+                                                                line};
             return Ok{};
         });
         if (!st) return fail(st.error());
@@ -166,7 +170,9 @@ Result<FailureModel> parse_failure_table(std::string_view text, const std::strin
             auto it = kv.find(k);
             if (it == kv.end()) return Ok{};
             auto v = number(it->second.first);
-            if (!v) return perr(source, it->second.second, std::string("bad value for ") + k + " '" + it->second.first + "'");
+            if (!v)
+                return perr(source, it->second.second,
+                            std::string("bad value for ") + k + " '" + it->second.first + "'");
             out = *v;
             return Ok{};
         };

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <topo/placement/report.hpp>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -8,8 +8,7 @@
 #include <functional>
 #include <system_error>
 
-#include <nlohmann/json.hpp>
-
+#include <topo/placement/report.hpp>
 #include <topo/text_input.hpp>
 
 namespace topo::whatif {
@@ -46,7 +45,8 @@ const std::vector<Row>& rows() {
          [](const Replay&, const PolicyRun& p) { return p.multi_node ? fmt("%.3f x", p.groups_ratio) : "-"; }},
         {"  p95", [](const Replay&, const PolicyRun& p) { return p.multi_node ? fmt("%.1f", p.p95_groups) : "-"; }},
         {"  at the bound", [](const Replay&, const PolicyRun& p) { return pct(p.at_bound, p.multi_node); }},
-        {"crossing a spine (tier >= 1)", [](const Replay&, const PolicyRun& p) { return pct(p.cross_spine, p.multi_node); }},
+        {"crossing a spine (tier >= 1)",
+         [](const Replay&, const PolicyRun& p) { return pct(p.cross_spine, p.multi_node); }},
         {"crossing a core (tier >= 2)",
          [](const Replay& r, const PolicyRun& p) { return r.tiers >= 3 ? pct(p.cross_core, p.multi_node) : "n/a"; }},
         {"tier above the lowest possible",
@@ -82,19 +82,28 @@ std::string esc(std::string_view s) {
     std::string o;
     for (char c : s) {
         switch (c) {
-            case '&': o += "&amp;"; break;
-            case '<': o += "&lt;"; break;
-            case '>': o += "&gt;"; break;
-            case '"': o += "&quot;"; break;
-            default: o += c;
+            case '&':
+                o += "&amp;";
+                break;
+            case '<':
+                o += "&lt;";
+                break;
+            case '>':
+                o += "&gt;";
+                break;
+            case '"':
+                o += "&quot;";
+                break;
+            default:
+                o += c;
         }
     }
     return o;
 }
 
 const char* color(std::size_t i) {
-    static const char* kColors[] = {"#1b6ac9", "#d9480f", "#2b8a3e", "#862e9c", "#e67700", "#0b7285", "#c2255c",
-                                    "#5c940d"};
+    static const char* kColors[] = {"#1b6ac9", "#d9480f", "#2b8a3e", "#862e9c",
+                                    "#e67700", "#0b7285", "#c2255c", "#5c940d"};
     return kColors[i % (sizeof kColors / sizeof kColors[0])];
 }
 
@@ -137,29 +146,30 @@ std::string line_chart(const std::string& id, const std::string& title, const st
     }
     auto X = [&](double x) { return L + (W - L - R) * std::clamp(x / xmax, 0.0, 1.0); };
     auto Y = [&](double y) { return H - B - (H - T - B) * std::clamp(y / ymax, 0.0, 1.0); };
-    std::string s = "<svg id=\"" + id + "\" class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
-                    nice(W) + "\" height=\"" + nice(H) + "\" viewBox=\"0 0 " + nice(W) + " " + nice(H) +
-                    "\" role=\"img\" aria-label=\"" + esc(title) + "\">\n";
+    std::string s = "<svg id=\"" + id + "\" class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" + nice(W)
+                    + "\" height=\"" + nice(H) + "\" viewBox=\"0 0 " + nice(W) + " " + nice(H)
+                    + "\" role=\"img\" aria-label=\"" + esc(title) + "\">\n";
     s += "<title>" + esc(title) + "</title>\n";
     s += "<text x=\"" + nice(L) + "\" y=\"18\" class=\"t\">" + esc(title) + "</text>\n";
-    s += "<rect x=\"" + nice(L) + "\" y=\"" + nice(T) + "\" width=\"" + nice(W - L - R) + "\" height=\"" +
-         nice(H - T - B) + "\" class=\"frame\"/>\n";
+    s += "<rect x=\"" + nice(L) + "\" y=\"" + nice(T) + "\" width=\"" + nice(W - L - R) + "\" height=\""
+         + nice(H - T - B) + "\" class=\"frame\"/>\n";
     for (int i = 0; i <= 4; ++i) {
         const double xv = xmax * i / 4;
         const double yv = ymax * i / 4;
-        s += "<line x1=\"" + fmt("%.1f", X(xv)) + "\" y1=\"" + nice(H - B) + "\" x2=\"" + fmt("%.1f", X(xv)) +
-             "\" y2=\"" + nice(T) + "\" class=\"grid\"/>";
-        s += "<text x=\"" + fmt("%.1f", X(xv)) + "\" y=\"" + nice(H - B + 15) + "\" class=\"tick\" text-anchor=\"middle\">" +
-             nice(xv) + "</text>";
-        s += "<line x1=\"" + nice(L) + "\" y1=\"" + fmt("%.1f", Y(yv)) + "\" x2=\"" + nice(W - R) + "\" y2=\"" +
-             fmt("%.1f", Y(yv)) + "\" class=\"grid\"/>";
-        s += "<text x=\"" + nice(L - 6) + "\" y=\"" + fmt("%.1f", Y(yv) + 4) + "\" class=\"tick\" text-anchor=\"end\">" +
-             nice(yv) + "</text>\n";
+        s += "<line x1=\"" + fmt("%.1f", X(xv)) + "\" y1=\"" + nice(H - B) + "\" x2=\"" + fmt("%.1f", X(xv))
+             + "\" y2=\"" + nice(T) + "\" class=\"grid\"/>";
+        s += "<text x=\"" + fmt("%.1f", X(xv)) + "\" y=\"" + nice(H - B + 15)
+             + "\" class=\"tick\" text-anchor=\"middle\">" + nice(xv) + "</text>";
+        s += "<line x1=\"" + nice(L) + "\" y1=\"" + fmt("%.1f", Y(yv)) + "\" x2=\"" + nice(W - R) + "\" y2=\""
+             + fmt("%.1f", Y(yv)) + "\" class=\"grid\"/>";
+        s += "<text x=\"" + nice(L - 6) + "\" y=\"" + fmt("%.1f", Y(yv) + 4) + "\" class=\"tick\" text-anchor=\"end\">"
+             + nice(yv) + "</text>\n";
     }
-    s += "<text x=\"" + nice((L + W - R) / 2) + "\" y=\"" + nice(H - 8) + "\" class=\"lab\" text-anchor=\"middle\">" +
-         esc(xlabel) + "</text>\n";
-    s += "<text x=\"14\" y=\"" + nice((T + H - B) / 2) + "\" class=\"lab\" text-anchor=\"middle\" transform=\"rotate(-90 14 " +
-         nice((T + H - B) / 2) + ")\">" + esc(ylabel) + "</text>\n";
+    s += "<text x=\"" + nice((L + W - R) / 2) + "\" y=\"" + nice(H - 8) + "\" class=\"lab\" text-anchor=\"middle\">"
+         + esc(xlabel) + "</text>\n";
+    s += "<text x=\"14\" y=\"" + nice((T + H - B) / 2)
+         + "\" class=\"lab\" text-anchor=\"middle\" transform=\"rotate(-90 14 " + nice((T + H - B) / 2) + ")\">"
+         + esc(ylabel) + "</text>\n";
     for (std::size_t k = 0; k < series.size(); ++k) {
         const auto& se = series[k];
         std::string d;
@@ -177,11 +187,11 @@ std::string line_chart(const std::string& id, const std::string& title, const st
             py = y;
         }
         (void)py;
-        s += "<path class=\"series\" data-series=\"" + esc(se.name) + "\" d=\"" + d + "\" stroke=\"" + se.color +
-             "\" fill=\"none\" stroke-width=\"2\"/>\n";
+        s += "<path class=\"series\" data-series=\"" + esc(se.name) + "\" d=\"" + d + "\" stroke=\"" + se.color
+             + "\" fill=\"none\" stroke-width=\"2\"/>\n";
         const double ly = T + 16 + 18.0 * static_cast<double>(k);
-        s += "<line x1=\"" + nice(W - R + 10) + "\" y1=\"" + nice(ly - 4) + "\" x2=\"" + nice(W - R + 30) + "\" y2=\"" +
-             nice(ly - 4) + "\" stroke=\"" + se.color + "\" stroke-width=\"3\"/>";
+        s += "<line x1=\"" + nice(W - R + 10) + "\" y1=\"" + nice(ly - 4) + "\" x2=\"" + nice(W - R + 30) + "\" y2=\""
+             + nice(ly - 4) + "\" stroke=\"" + se.color + "\" stroke-width=\"3\"/>";
         s += "<text x=\"" + nice(W - R + 35) + "\" y=\"" + nice(ly) + "\" class=\"tick\">" + esc(se.name) + "</text>\n";
     }
     s += "</svg>\n";
@@ -197,7 +207,8 @@ std::string groups_chart(const Replay& r) {
         bool any = false;
         for (const auto& p : r.runs) {
             if (b < p.groups_hist.size()) {
-                for (int c : p.groups_hist[b]) any = any || c > 0;
+                for (int c : p.groups_hist[b])
+                    any = any || c > 0;
             }
         }
         if (any) bounds.push_back(static_cast<int>(b));
@@ -209,9 +220,11 @@ std::string groups_chart(const Replay& r) {
     const double T = 30;
     const double B = 45;
     std::string title = "Leaf groups spanned per multi-node placement vs the lower bound";
-    std::string s = "<svg id=\"groups\" class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"300\" "
-                    "viewBox=\"0 0 640 300\" role=\"img\" aria-label=\"" + esc(title) + "\">\n<title>" + esc(title) +
-                    "</title>\n<text x=\"60\" y=\"18\" class=\"t\">" + esc(title) + "</text>\n";
+    std::string s =
+        "<svg id=\"groups\" class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"300\" "
+        "viewBox=\"0 0 640 300\" role=\"img\" aria-label=\""
+        + esc(title) + "\">\n<title>" + esc(title) + "</title>\n<text x=\"60\" y=\"18\" class=\"t\">" + esc(title)
+        + "</text>\n";
     s += "<rect x=\"60\" y=\"30\" width=\"430\" height=\"225\" class=\"frame\"/>\n";
     if (bounds.empty()) {
         s += "<text x=\"275\" y=\"150\" class=\"lab\" text-anchor=\"middle\">no multi-node placements</text>\n</svg>\n";
@@ -240,26 +253,26 @@ std::string groups_chart(const Replay& r) {
     const double bw = gw * 0.8 / static_cast<double>(std::max<std::size_t>(1, r.runs.size()));
     for (int i = 0; i <= 4; ++i) {
         const double yv = ymax * i / 4;
-        s += "<line x1=\"60\" y1=\"" + fmt("%.1f", Y(yv)) + "\" x2=\"490\" y2=\"" + fmt("%.1f", Y(yv)) +
-             "\" class=\"grid\"/><text x=\"54\" y=\"" + fmt("%.1f", Y(yv) + 4) + "\" class=\"tick\" text-anchor=\"end\">" +
-             nice(yv) + "</text>\n";
+        s += "<line x1=\"60\" y1=\"" + fmt("%.1f", Y(yv)) + "\" x2=\"490\" y2=\"" + fmt("%.1f", Y(yv))
+             + "\" class=\"grid\"/><text x=\"54\" y=\"" + fmt("%.1f", Y(yv) + 4)
+             + "\" class=\"tick\" text-anchor=\"end\">" + nice(yv) + "</text>\n";
     }
     for (std::size_t i = 0; i < bounds.size(); ++i) {
         const double x0 = L + gw * static_cast<double>(i) + gw * 0.1;
         for (std::size_t k = 0; k < r.runs.size(); ++k) {
             const double x = x0 + bw * static_cast<double>(k);
             const double y = Y(mean[i][k]);
-            s += "<rect class=\"bar\" x=\"" + fmt("%.1f", x) + "\" y=\"" + fmt("%.1f", y) + "\" width=\"" +
-                 fmt("%.1f", bw * 0.9) + "\" height=\"" + fmt("%.1f", H - B - y) + "\" fill=\"" + color(k) +
-                 "\"><title>" + esc(r.runs[k].label) + ": bound " + std::to_string(bounds[i]) + ", mean " +
-                 fmt("%.2f", mean[i][k]) + "</title></rect>";
+            s += "<rect class=\"bar\" x=\"" + fmt("%.1f", x) + "\" y=\"" + fmt("%.1f", y) + "\" width=\""
+                 + fmt("%.1f", bw * 0.9) + "\" height=\"" + fmt("%.1f", H - B - y) + "\" fill=\"" + color(k)
+                 + "\"><title>" + esc(r.runs[k].label) + ": bound " + std::to_string(bounds[i]) + ", mean "
+                 + fmt("%.2f", mean[i][k]) + "</title></rect>";
         }
         const double yb = Y(bounds[i]);
-        s += "<line class=\"bound\" x1=\"" + fmt("%.1f", x0 - 2) + "\" y1=\"" + fmt("%.1f", yb) + "\" x2=\"" +
-             fmt("%.1f", x0 + gw * 0.8 + 2) + "\" y2=\"" + fmt("%.1f", yb) +
-             "\" stroke=\"#000\" stroke-dasharray=\"4 3\" stroke-width=\"1.5\"/>";
-        s += "<text x=\"" + fmt("%.1f", x0 + gw * 0.4) + "\" y=\"" + nice(H - B + 15) +
-             "\" class=\"tick\" text-anchor=\"middle\">" + std::to_string(bounds[i]) + "</text>\n";
+        s += "<line class=\"bound\" x1=\"" + fmt("%.1f", x0 - 2) + "\" y1=\"" + fmt("%.1f", yb) + "\" x2=\""
+             + fmt("%.1f", x0 + gw * 0.8 + 2) + "\" y2=\"" + fmt("%.1f", yb)
+             + "\" stroke=\"#000\" stroke-dasharray=\"4 3\" stroke-width=\"1.5\"/>";
+        s += "<text x=\"" + fmt("%.1f", x0 + gw * 0.4) + "\" y=\"" + nice(H - B + 15)
+             + "\" class=\"tick\" text-anchor=\"middle\">" + std::to_string(bounds[i]) + "</text>\n";
     }
     s += "<text x=\"275\" y=\"292\" class=\"lab\" text-anchor=\"middle\">lower bound (fewest leaf groups possible at "
          "that moment)</text>\n";
@@ -267,13 +280,13 @@ std::string groups_chart(const Replay& r) {
          "spanned (mean)</text>\n";
     for (std::size_t k = 0; k < r.runs.size(); ++k) {
         const double ly = T + 16 + 18.0 * static_cast<double>(k);
-        s += "<rect x=\"500\" y=\"" + nice(ly - 10) + "\" width=\"20\" height=\"10\" fill=\"" + color(k) +
-             "\"/><text x=\"525\" y=\"" + nice(ly) + "\" class=\"tick\">" + esc(r.runs[k].label) + "</text>\n";
+        s += "<rect x=\"500\" y=\"" + nice(ly - 10) + "\" width=\"20\" height=\"10\" fill=\"" + color(k)
+             + "\"/><text x=\"525\" y=\"" + nice(ly) + "\" class=\"tick\">" + esc(r.runs[k].label) + "</text>\n";
     }
     const double ly = T + 16 + 18.0 * static_cast<double>(r.runs.size());
-    s += "<line x1=\"500\" y1=\"" + nice(ly - 4) + "\" x2=\"520\" y2=\"" + nice(ly - 4) +
-         "\" stroke=\"#000\" stroke-dasharray=\"4 3\"/><text x=\"525\" y=\"" + nice(ly) +
-         "\" class=\"tick\">lower bound</text>\n</svg>\n";
+    s += "<line x1=\"500\" y1=\"" + nice(ly - 4) + "\" x2=\"520\" y2=\"" + nice(ly - 4)
+         + "\" stroke=\"#000\" stroke-dasharray=\"4 3\"/><text x=\"525\" y=\"" + nice(ly)
+         + "\" class=\"tick\">lower bound</text>\n</svg>\n";
     return s;
 }
 
@@ -291,19 +304,22 @@ std::string human_duration(double s) {
 std::string render_table(const Replay& r) {
     std::vector<std::vector<std::string>> cells;
     std::vector<std::string> head{"metric"};
-    for (const auto& p : r.runs) head.push_back(p.label);
+    for (const auto& p : r.runs)
+        head.push_back(p.label);
     cells.push_back(head);
     for (const auto& row : rows()) {
         std::vector<std::string> c{row.label};
-        for (const auto& p : r.runs) c.push_back(row.cell(r, p));
+        for (const auto& p : r.runs)
+            c.push_back(row.cell(r, p));
         cells.push_back(std::move(c));
     }
     std::vector<std::size_t> w(head.size(), 0);
     for (const auto& c : cells) {
-        for (std::size_t i = 0; i < c.size(); ++i) w[i] = std::max(w[i], c[i].size());
+        for (std::size_t i = 0; i < c.size(); ++i)
+            w[i] = std::max(w[i], c[i].size());
     }
-    std::string out = "topology: " + r.topology + "\ntrace:    " + r.trace + " (offered load " +
-                      fmt("%.2f", r.offered_load) + ")\n";
+    std::string out =
+        "topology: " + r.topology + "\ntrace:    " + r.trace + " (offered load " + fmt("%.2f", r.offered_load) + ")\n";
     if (!r.failures.empty()) out += "failures: " + r.failures + "\n";
     out += "\n";
     for (std::size_t k = 0; k < cells.size(); ++k) {
@@ -318,7 +334,8 @@ std::string render_table(const Replay& r) {
         out += "\n";
         if (k == 0) {
             std::size_t total = w[0];
-            for (std::size_t i = 1; i < w.size(); ++i) total += 2 + w[i];
+            for (std::size_t i = 1; i < w.size(); ++i)
+                total += 2 + w[i];
             out += std::string(total, '-') + "\n";
         }
     }
@@ -330,12 +347,14 @@ std::string render_json(const Replay& r, const ReportContext& ctx) {
     j["schema"] = "topoplace.whatif";
     j["version"] = 1;
     j["snapshot"] = ctx.snapshot;
-    j["topology"] = {{"summary", r.topology}, {"compute_hosts", r.hosts}, {"gpus", r.gpus},
-                     {"leaf_groups", r.groups}, {"tiers", r.tiers}, {"multi_node_nvl_domains", r.nvl_multi_domains}};
+    j["topology"] = {{"summary", r.topology}, {"compute_hosts", r.hosts},
+                     {"gpus", r.gpus},        {"leaf_groups", r.groups},
+                     {"tiers", r.tiers},      {"multi_node_nvl_domains", r.nvl_multi_domains}};
     j["trace"] = {{"source", r.trace}, {"offered_load", r.offered_load}};
     if (!r.failures.empty()) j["failures"] = r.failures;
     nlohmann::ordered_json set = nlohmann::ordered_json::object();
-    for (const auto& [k, v] : ctx.settings) set[k] = v;
+    for (const auto& [k, v] : ctx.settings)
+        set[k] = v;
     j["settings"] = set;
     nlohmann::ordered_json pol = nlohmann::ordered_json::object();
     for (const auto& p : r.runs) {
@@ -380,9 +399,10 @@ std::string render_json(const Replay& r, const ReportContext& ctx) {
 
 std::string render_html(const Replay& r, const ReportContext& ctx) {
     std::string h;
-    h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>topoplace what-if: " +
-         esc(ctx.snapshot) + "</title>\n";
-    h += "<style>\nbody{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px;color:#222;max-width:1400px}"
+    h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>topoplace what-if: "
+         + esc(ctx.snapshot) + "</title>\n";
+    h += "<style>\nbody{font-family:system-ui,-apple-system,'Segoe "
+         "UI',sans-serif;margin:24px;color:#222;max-width:1400px}"
          "h1{font-size:20px}h2{font-size:16px;margin-top:28px}"
          "table{border-collapse:collapse;font-size:13px}td,th{padding:3px 10px;border-bottom:1px solid #ddd}"
          "td.n{text-align:right;font-variant-numeric:tabular-nums}th{text-align:right;background:#f3f3f3}"
@@ -391,22 +411,26 @@ std::string render_html(const Replay& r, const ReportContext& ctx) {
          ".frame{fill:none;stroke:#999}.grid{stroke:#eee}.tick{font-size:11px;fill:#444}.lab{font-size:12px;fill:#222}"
          ".t{font-size:13px;font-weight:600;fill:#222}code{background:#f4f4f4;padding:1px 4px}"
          ".meta{font-size:13px;color:#444}\n</style>\n</head>\n<body>\n";
-    h += "<h1>topoplace what-if</h1>\n<div class=\"meta\"><p><b>Topology</b>: " + esc(ctx.snapshot) + " &mdash; " +
-         esc(r.topology) + "<br><b>Trace</b>: " + esc(r.trace) + " (offered load " + fmt("%.2f", r.offered_load) + ")";
+    h += "<h1>topoplace what-if</h1>\n<div class=\"meta\"><p><b>Topology</b>: " + esc(ctx.snapshot) + " &mdash; "
+         + esc(r.topology) + "<br><b>Trace</b>: " + esc(r.trace) + " (offered load " + fmt("%.2f", r.offered_load)
+         + ")";
     if (!r.failures.empty()) h += "<br><b>Failures</b>: " + esc(r.failures);
     h += "</p>\n";
     if (!ctx.command.empty()) h += "<p><b>Command</b>: <code>" + esc(ctx.command) + "</code></p>\n";
     if (!ctx.settings.empty()) {
         h += "<p>";
-        for (const auto& [k, v] : ctx.settings) h += "<b>" + esc(k) + "</b>=" + esc(v) + " &nbsp; ";
+        for (const auto& [k, v] : ctx.settings)
+            h += "<b>" + esc(k) + "</b>=" + esc(v) + " &nbsp; ";
         h += "</p>\n";
     }
     h += "</div>\n<h2>Side by side</h2>\n<table id=\"metrics\">\n<tr><th>metric</th>";
-    for (const auto& p : r.runs) h += "<th>" + esc(p.label) + "</th>";
+    for (const auto& p : r.runs)
+        h += "<th>" + esc(p.label) + "</th>";
     h += "</tr>\n";
     for (const auto& row : rows()) {
         h += "<tr><td>" + esc(row.label) + "</td>";
-        for (const auto& p : r.runs) h += "<td class=\"n\">" + esc(row.cell(r, p)) + "</td>";
+        for (const auto& p : r.runs)
+            h += "<td class=\"n\">" + esc(row.cell(r, p)) + "</td>";
         h += "</tr>\n";
     }
     h += "</table>\n<h2>Plots</h2>\n<div class=\"plots\">\n";
@@ -450,7 +474,8 @@ std::string render_html(const Replay& r, const ReportContext& ctx) {
         util.push_back(std::move(u));
         frag.push_back(std::move(f));
     }
-    h += line_chart("utilization", "GPU utilization over time", "time (hours)", "busy GPUs (%)", util, tmax, 100, false);
+    h +=
+        line_chart("utilization", "GPU utilization over time", "time (hours)", "busy GPUs (%)", util, tmax, 100, false);
     h += line_chart("fragmentation", "Fragmentation over time (0 = idle nodes in one hole)", "time (hours)",
                     "fragmentation", frag, tmax, 1.0, false);
     h += "</div>\n<h2>Definitions</h2>\n<ul class=\"meta\">\n"

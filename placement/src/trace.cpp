@@ -1,6 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <topo/placement/trace.hpp>
-
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -8,6 +6,7 @@
 #include <numeric>
 #include <optional>
 
+#include <topo/placement/trace.hpp>
 #include <topo/text_input.hpp>
 
 namespace topo::whatif {
@@ -48,7 +47,8 @@ std::optional<long long> to_int(std::string_view s) {
 
 std::string lower(std::string_view s) {
     std::string o(s);
-    for (auto& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (auto& c : o)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return o;
 }
 
@@ -66,8 +66,7 @@ long long days_from_civil(long long y, unsigned m, unsigned d) {
 /// only differences matter). nullopt for "Unknown", "None" or a malformed value.
 std::optional<double> parse_sacct_time(std::string_view s) {
     s = trim(s);
-    if (s.size() < 19 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != ' ') || s[13] != ':' ||
-        s[16] != ':') {
+    if (s.size() < 19 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != ' ') || s[13] != ':' || s[16] != ':') {
         return std::nullopt;
     }
     auto y = to_int(s.substr(0, 4));
@@ -76,8 +75,8 @@ std::optional<double> parse_sacct_time(std::string_view s) {
     auto h = to_int(s.substr(11, 2));
     auto mi = to_int(s.substr(14, 2));
     auto se = to_int(s.substr(17, 2));
-    if (!y || !mo || !d || !h || !mi || !se || *mo < 1 || *mo > 12 || *d < 1 || *d > 31 || *h > 23 || *mi > 59 ||
-        *se > 60) {
+    if (!y || !mo || !d || !h || !mi || !se || *mo < 1 || *mo > 12 || *d < 1 || *d > 31 || *h > 23 || *mi > 59
+        || *se > 60) {
         return std::nullopt;
     }
     const long long days = days_from_civil(*y, static_cast<unsigned>(*mo), static_cast<unsigned>(*d));
@@ -131,7 +130,8 @@ Lines lines_of(std::string_view text) {
 std::map<std::string, int> columns(std::string_view header, char sep) {
     std::map<std::string, int> m;
     auto f = split(header, sep);
-    for (std::size_t i = 0; i < f.size(); ++i) m.emplace(lower(trim(f[i])), static_cast<int>(i));
+    for (std::size_t i = 0; i < f.size(); ++i)
+        m.emplace(lower(trim(f[i])), static_cast<int>(i));
     return m;
 }
 
@@ -141,7 +141,8 @@ void finish(Trace& t) {
     });
     if (!t.jobs.empty()) {
         const double t0 = t.jobs.front().submit_s;
-        for (auto& j : t.jobs) j.submit_s -= t0;
+        for (auto& j : t.jobs)
+            j.submit_s -= t0;
     }
 }
 
@@ -151,7 +152,8 @@ void note_skip(Trace& t, std::map<std::string, int>& reasons, const std::string&
 }
 
 void flush_notes(Trace& t, const std::map<std::string, int>& reasons) {
-    for (const auto& [why, n] : reasons) t.notes.push_back(std::to_string(n) + " rows skipped: " + why);
+    for (const auto& [why, n] : reasons)
+        t.notes.push_back(std::to_string(n) + " rows skipped: " + why);
 }
 
 // ---- sacct --parsable2 -------------------------------------------------------------
@@ -161,7 +163,10 @@ Result<Trace> parse_sacct(const Lines& l, const std::string& source) {
     t.source = source;
     t.format = "sacct";
     auto col = columns(l.all[l.header], '|');
-    auto idx = [&](const char* name) { auto it = col.find(name); return it == col.end() ? -1 : it->second; };
+    auto idx = [&](const char* name) {
+        auto it = col.find(name);
+        return it == col.end() ? -1 : it->second;
+    };
     const int c_id = idx("jobid");
     const int c_submit = idx("submit");
     const int c_start = idx("start");
@@ -190,8 +195,9 @@ Result<Trace> parse_sacct(const Lines& l, const std::string& source) {
         // --parsable (not 2) ends every line with a '|'.
         if (f.size() == ncols + 1 && f.back().empty()) f.pop_back();
         if (f.size() != ncols) {
-            return parse_error(source, line, "expected " + std::to_string(ncols) + " '|'-separated fields, found " +
-                                                 std::to_string(f.size()));
+            return parse_error(
+                source, line,
+                "expected " + std::to_string(ncols) + " '|'-separated fields, found " + std::to_string(f.size()));
         }
         auto field = [&](int c) { return c < 0 ? std::string_view{} : trim(f[static_cast<std::size_t>(c)]); };
         std::string_view id = field(c_id);
@@ -270,8 +276,9 @@ Result<Trace> parse_simple_csv(const Lines& l, const std::string& source) {
         if (s.empty() || s.front() == '#') continue;
         auto f = split(s, ',');
         if (f.size() != head.size()) {
-            return parse_error(source, line, "expected " + std::to_string(head.size()) + " comma-separated fields, found " +
-                                                 std::to_string(f.size()));
+            return parse_error(source, line,
+                               "expected " + std::to_string(head.size()) + " comma-separated fields, found "
+                                   + std::to_string(f.size()));
         }
         auto submit = to_double(f[0]);
         auto dur = to_double(f[1]);
@@ -321,11 +328,14 @@ Result<Trace> parse_pods(const Lines& l, const std::string& source, const std::s
         if (trim(s).empty()) continue;
         auto f = split(s, ',');
         if (f.size() != ncols) {
-            return parse_error(source, line, "expected " + std::to_string(ncols) + " comma-separated fields, found " +
-                                                 std::to_string(f.size()));
+            return parse_error(
+                source, line,
+                "expected " + std::to_string(ncols) + " comma-separated fields, found " + std::to_string(f.size()));
         }
         auto g = to_double(f[static_cast<std::size_t>(c.gpus)]);
-        if (!g || *g < 0) return parse_error(source, line, "bad GPU count '" + std::string(f[static_cast<std::size_t>(c.gpus)]) + "'");
+        if (!g || *g < 0)
+            return parse_error(source, line,
+                               "bad GPU count '" + std::string(f[static_cast<std::size_t>(c.gpus)]) + "'");
         if (*g == 0) {
             note_skip(t, reasons, "CPU-only rows (0 GPUs)");
             continue;
@@ -445,22 +455,22 @@ Result<Trace> parse_trace(std::string_view text, const std::string& source) {
         auto f = split(head, ',');
         const bool ok4 = f.size() == 4;
         const bool ok5 = f.size() == 5 && has("timelimit_s") && col["timelimit_s"] == 4;
-        if ((ok4 || ok5) && col["submit_s"] == 0 && col["duration_s"] == 1 && col["nodes"] == 2 &&
-            col["gpus_per_node"] == 3) {
+        if ((ok4 || ok5) && col["submit_s"] == 0 && col["duration_s"] == 1 && col["nodes"] == 2
+            && col["gpus_per_node"] == 3) {
             return parse_simple_csv(l, source);
         }
         return parse_error(source, hline, "CSV header must be submit_s,duration_s,nodes,gpus_per_node[,timelimit_s]");
     }
     if (has("name") && has("num_gpu") && has("creation_time") && has("deletion_time") && has("scheduled_time")) {
-        return parse_pods(l, source, "alibaba-openb",
-                          PodCols{col["name"], col["num_gpu"], col["creation_time"], col["scheduled_time"],
-                                  col["deletion_time"]});
+        return parse_pods(
+            l, source, "alibaba-openb",
+            PodCols{col["name"], col["num_gpu"], col["creation_time"], col["scheduled_time"], col["deletion_time"]});
     }
-    if (has("instance_sn") && has("gpu_request") && has("creation_time") && has("scheduled_time") &&
-        has("deletion_time")) {
+    if (has("instance_sn") && has("gpu_request") && has("creation_time") && has("scheduled_time")
+        && has("deletion_time")) {
         return parse_pods(l, source, "alibaba-dlrm",
-                          PodCols{col["instance_sn"], col["gpu_request"], col["creation_time"],
-                                  col["scheduled_time"], col["deletion_time"]});
+                          PodCols{col["instance_sn"], col["gpu_request"], col["creation_time"], col["scheduled_time"],
+                                  col["deletion_time"]});
     }
     std::string what = not_a_trace(col);
     if (!what.empty()) return parse_error(source, hline, "not a job trace: this looks like " + what);
@@ -480,7 +490,8 @@ Result<std::vector<double>> parse_runtime_samples(std::string_view text, const s
     if (l.header >= l.all.size()) return parse_error(source, 1, "empty runtime sample");
     auto head = lower(trim(l.all[l.header]));
     if (head != "runtime" && head != "duration_s") {
-        return parse_error(source, static_cast<int>(l.header) + 1, "runtime sample header must be 'runtime' or 'duration_s'");
+        return parse_error(source, static_cast<int>(l.header) + 1,
+                           "runtime sample header must be 'runtime' or 'duration_s'");
     }
     std::vector<double> v;
     for (std::size_t i = l.header + 1; i < l.all.size(); ++i) {
@@ -502,7 +513,9 @@ Result<std::vector<double>> read_runtime_samples(const std::string& path) {
 
 // ---- generator -----------------------------------------------------------------------
 
-double Rng::exponential(double rate) noexcept { return -std::log1p(-uniform()) / rate; }
+double Rng::exponential(double rate) noexcept {
+    return -std::log1p(-uniform()) / rate;
+}
 
 double Rng::normal() noexcept {
     const double u1 = 1.0 - uniform();  // (0, 1]
@@ -523,7 +536,8 @@ Result<Trace> generate_trace(const GeneratorOptions& o) {
     t.source = "generated(jobs=" + std::to_string(o.jobs) + ",seed=" + std::to_string(o.seed) + ")";
     // Multi-node size classes 2^k, k = 1..K, weighted size_decay^k.
     std::vector<double> w;
-    for (int k = 1; (1 << k) <= max_nodes; ++k) w.push_back(std::pow(o.size_decay, k));
+    for (int k = 1; (1 << k) <= max_nodes; ++k)
+        w.push_back(std::pow(o.size_decay, k));
     const double wsum = std::accumulate(w.begin(), w.end(), 0.0);
     double work = 0;
     t.jobs.reserve(static_cast<std::size_t>(o.jobs));
@@ -539,7 +553,8 @@ Result<Trace> generate_trace(const GeneratorOptions& o) {
                 // 1, 2 or 4 GPUs (halves), never a whole node.
                 const int choices[] = {1, 2, 4};
                 int g = choices[static_cast<int>(rng.uniform() * 3)];
-                while (g >= o.gpus_per_node) g /= 2;
+                while (g >= o.gpus_per_node)
+                    g /= 2;
                 j.gpus_per_node = std::max(1, g);
             }
         } else {
@@ -560,8 +575,8 @@ Result<Trace> generate_trace(const GeneratorOptions& o) {
         }
         double d = 0;
         if (!o.duration_samples.empty()) {
-            d = o.duration_samples[static_cast<std::size_t>(rng.uniform() *
-                                                            static_cast<double>(o.duration_samples.size()))];
+            d = o.duration_samples[static_cast<std::size_t>(rng.uniform()
+                                                            * static_cast<double>(o.duration_samples.size()))];
         } else {
             d = o.median_duration_s * std::exp(o.sigma * rng.normal());
         }
@@ -580,9 +595,9 @@ Result<Trace> generate_trace(const GeneratorOptions& o) {
         j.submit_s = std::round(now);
         now += rng.exponential(rate);
     }
-    t.notes.push_back("generated: " + std::to_string(o.jobs) + " jobs, sizes 1.." + std::to_string(max_nodes) +
-                      " nodes, offered load " + std::to_string(o.load) + " on " + std::to_string(o.cluster_nodes) +
-                      " nodes");
+    t.notes.push_back("generated: " + std::to_string(o.jobs) + " jobs, sizes 1.." + std::to_string(max_nodes)
+                      + " nodes, offered load " + std::to_string(o.load) + " on " + std::to_string(o.cluster_nodes)
+                      + " nodes");
     return t;
 }
 
@@ -590,7 +605,8 @@ double offered_load(const Trace& t, int cluster_nodes) {
     if (t.jobs.empty() || cluster_nodes <= 0) return 0;
     double work = 0;
     int gmax = 0;
-    for (const auto& j : t.jobs) gmax = std::max(gmax, j.gpus_per_node);
+    for (const auto& j : t.jobs)
+        gmax = std::max(gmax, j.gpus_per_node);
     for (const auto& j : t.jobs) {
         const double share = gmax > 0 && j.gpus_per_node > 0 ? static_cast<double>(j.gpus_per_node) / gmax : 1.0;
         work += j.nodes * j.duration_s * share;

@@ -3,8 +3,6 @@
 // simulate() runs one Engine per column. Everything is a function of (topology, trace,
 // options): no clock, and failures come from per-host RNG streams seeded by (seed, host),
 // so every policy sees the same failure times.
-#include <topo/placement/whatif.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -13,6 +11,7 @@
 #include <utility>
 
 #include <topo/placement/state.hpp>
+#include <topo/placement/whatif.hpp>
 
 namespace topo::whatif {
 
@@ -34,6 +33,7 @@ struct Event {
     std::uint64_t seq = 0;
     int a = 0;  // job or host
     int b = 0;  // run generation for Finish
+
     bool operator>(const Event& o) const {
         if (t != o.t) return t > o.t;
         if (type != o.type) return type > o.type;
@@ -43,33 +43,33 @@ struct Event {
 
 struct JobRt {
     int nodes = 1;
-    int gph = 0;            // GPUs per host taken (partial jobs); exclusive: whole host
+    int gph = 0;  // GPUs per host taken (partial jobs); exclusive: whole host
     bool exclusive = true;
-    int req_gpn = 0;        // gpus_per_node passed to place()
-    double work = 0;        // total work (duration)
-    double remaining = 0;   // work still to do
-    double limit = 0;       // time limit (estimate), >= work
+    int req_gpn = 0;       // gpus_per_node passed to place()
+    double work = 0;       // total work (duration)
+    double remaining = 0;  // work still to do
+    double limit = 0;      // time limit (estimate), >= work
     double first_start = -1;
     double run_start = 0;
-    double run_cost = 0;    // restart cost paid at the start of this run
+    double run_cost = 0;  // restart cost paid at the start of this run
     double est_end = 0;
     int gen = 0;
     int restarts = 0;
     bool running = false;
     bool done = false;
     bool rejected = false;
-    double units = 0;       // GPU-equivalents held while running (sum over hosts)
+    double units = 0;  // GPU-equivalents held while running (sum over hosts)
     std::vector<HostId> hosts;
 };
 
 struct HostRt {
     HostId id;
-    int gpus = 0;       // GPUs of the host (0: not modelled)
-    int cap = 1;        // units (GPUs, or 1 for a host without modelled GPUs)
-    int free = 0;       // free units
+    int gpus = 0;  // GPUs of the host (0: not modelled)
+    int cap = 1;   // units (GPUs, or 1 for a host without modelled GPUs)
+    int free = 0;  // free units
     int jobs_on = 0;
-    int group = -1;     // dense index among simulated groups
-    int domain = -1;    // multi-node NVLink domain, -1 = none
+    int group = -1;   // dense index among simulated groups
+    int domain = -1;  // multi-node NVLink domain, -1 = none
     bool down = false;
     bool flagged = false;
     std::vector<int> jobs;
@@ -79,7 +79,7 @@ struct HostRt {
     bool counted_idle = false;
     // Failure stream.
     Rng rng{0};
-    double rate = 0;    // failures per second
+    double rate = 0;  // failures per second
     double next_fail = kInf;
     bool next_detect = false;
 };
@@ -111,9 +111,13 @@ public:
 private:
     void init_hosts();
     void refresh(int h);
+
     [[nodiscard]] bool available(int h) const { return !hosts_[h].down && !(gate_ && hosts_[h].flagged); }
+
     [[nodiscard]] int qualifying(const JobRt& j) const;
+
     void push(double t, Ev type, int a, int b = 0) { events_.push(Event{t, type, seq_++, a, b}); }
+
     void schedule_failure(int h, double from);
     Result<bool> try_start(int j, double now);
     void start(int j, const placement::Placement& p, double now);
@@ -142,9 +146,9 @@ private:
     std::vector<int> group_idle_;
     int gmax_ = 1;
     int max_gpus_ = 0;
-    int domain_cap_ = 0;            // largest usable multi-node domain
-    std::vector<int> hist_;         // available hosts by free units
-    int idle_ = 0;                  // available hosts with no job
+    int domain_cap_ = 0;     // largest usable multi-node domain
+    std::vector<int> hist_;  // available hosts by free units
+    int idle_ = 0;           // available hosts with no job
     double total_units_ = 0;
     double busy_units_ = 0;
 
@@ -167,9 +171,11 @@ private:
     double frag_area_ = 0;
     double busy_area_ = 0;
     double busy_now_ = 0;
+
     struct Step {
         double t, busy, frag;
     };
+
     std::vector<Step> steps_;  // after each batch of same-time events
     double groups_sum_ = 0;
     double bound_sum_ = 0;
@@ -188,11 +194,13 @@ void Engine::init_hosts() {
     for (std::size_t d = 0; d < topo_.nvl_domains().size(); ++d) {
         const auto& dom = topo_.nvl_domains()[d];
         if (!dom.multi_node) continue;
-        for (HostId h : dom.hosts) domain_of[h.index()] = static_cast<int>(d);
+        for (HostId h : dom.hosts)
+            domain_of[h.index()] = static_cast<int>(d);
         const int usable = dom.usable_hosts > 0 ? dom.usable_hosts : static_cast<int>(dom.hosts.size());
         domain_cap_ = std::max(domain_cap_, usable);
     }
-    for (HostId h : ch) max_gpus_ = std::max(max_gpus_, static_cast<int>(topo_.host(h).gpus.size()));
+    for (HostId h : ch)
+        max_gpus_ = std::max(max_gpus_, static_cast<int>(topo_.host(h).gpus.size()));
     // Every host starts drained; compute hosts are made idle below. Service hosts are
     // never offered to place().
     for (std::size_t i = 0; i < topo_.hosts().size(); ++i) {
@@ -232,11 +240,13 @@ void Engine::init_hosts() {
         hosts_.push_back(std::move(r));
     }
     group_idle_.assign(group_size_.size(), 0);
-    for (int s : group_size_) gmax_ = std::max(gmax_, s);
+    for (int s : group_size_)
+        gmax_ = std::max(gmax_, s);
     hist_.assign(static_cast<std::size_t>(std::max(max_gpus_, 1)) + 1, 0);
     tmp_jobs_.assign(hosts_.size(), -1);
     tmp_free_.assign(hosts_.size(), 0);
-    for (std::size_t i = 0; i < hosts_.size(); ++i) refresh(static_cast<int>(i));
+    for (std::size_t i = 0; i < hosts_.size(); ++i)
+        refresh(static_cast<int>(i));
 }
 
 /// Re-derive one host's ClusterState entry and its counter contributions.
@@ -280,7 +290,8 @@ void Engine::refresh(int h) {
 int Engine::qualifying(const JobRt& j) const {
     if (j.exclusive) return idle_;
     int n = 0;
-    for (std::size_t f = static_cast<std::size_t>(j.gph); f < hist_.size(); ++f) n += hist_[f];
+    for (std::size_t f = static_cast<std::size_t>(j.gph); f < hist_.size(); ++f)
+        n += hist_[f];
     return n;
 }
 
@@ -368,8 +379,7 @@ void Engine::release(int j) {
 void Engine::finish(int j, double now) {
     auto& job = jobs_[static_cast<std::size_t>(j)];
     if (record_ != nullptr) {
-        record_->push_back(Interval{j, job.run_start, now, job.hosts,
-                                    job.exclusive ? -1 : job.gph, false});
+        record_->push_back(Interval{j, job.run_start, now, job.hosts, job.exclusive ? -1 : job.gph, false});
     }
     allocated_ += job.units * (now - job.run_start);
     useful_ += job.units * job.remaining;
@@ -411,7 +421,8 @@ void Engine::fail_host(int h, double now) {
     bool down = true;
     if (opt_.failures != nullptr && !opt_.failures->causes.empty()) {
         double total = 0;
-        for (const auto& c : opt_.failures->causes) total += c.weight;
+        for (const auto& c : opt_.failures->causes)
+            total += c.weight;
         double u = r.rng.uniform() * total;
         for (const auto& c : opt_.failures->causes) {
             if (u < c.weight) {
@@ -424,7 +435,8 @@ void Engine::fail_host(int h, double now) {
         (void)r.rng.uniform();
     }
     auto victims = r.jobs;
-    for (int j : victims) kill(j, now);
+    for (int j : victims)
+        kill(j, now);
     r.flagged = false;
     if (down) {
         r.down = true;
@@ -457,8 +469,8 @@ Result<bool> Engine::try_start(int j, double now) {
         return fail(Errc::Internal, std::string("place(): ") + e.to_string());
     }
     if (static_cast<int>(p->hosts.size()) != job.nodes) {
-        return fail(Errc::Internal, "place() returned " + std::to_string(p->hosts.size()) + " hosts for " +
-                                        std::to_string(job.nodes));
+        return fail(Errc::Internal,
+                    "place() returned " + std::to_string(p->hosts.size()) + " hosts for " + std::to_string(job.nodes));
     }
     for (HostId h : p->hosts) {
         const int hi = h.index() < host_index_.size() ? host_index_[h.index()] : -1;
@@ -503,7 +515,8 @@ std::pair<double, int> Engine::shadow(const JobRt& head, double now) {
             break;
         }
     }
-    for (int h : touched_) tmp_jobs_[static_cast<std::size_t>(h)] = -1;
+    for (int h : touched_)
+        tmp_jobs_[static_cast<std::size_t>(h)] = -1;
     touched_.clear();
     return {when, std::max(0, count - head.nodes)};
 }
@@ -563,7 +576,8 @@ void Engine::observe(double now) {
     // group). 0 when the idle hosts form the largest hole they could; 1 when scattered.
     if (idle_ > 0) {
         int best = 0;
-        for (int g : group_idle_) best = std::max(best, g);
+        for (int g : group_idle_)
+            best = std::max(best, g);
         frag_now_ = 1.0 - static_cast<double>(best) / std::min(idle_, gmax_);
     } else {
         frag_now_ = 0;
@@ -597,7 +611,8 @@ Status Engine::run(PolicyRun& out, int run_index, int runs) {
     open_ = static_cast<int>(tj.size());
     const double t0 = tj.empty() ? 0 : tj.front().submit_s;
     last_t_ = t0;
-    for (std::size_t h = 0; h < hosts_.size(); ++h) schedule_failure(static_cast<int>(h), t0);
+    for (std::size_t h = 0; h < hosts_.size(); ++h)
+        schedule_failure(static_cast<int>(h), t0);
     observe(t0);
     std::size_t batches = 0;
     double end_t = t0;
@@ -666,7 +681,8 @@ Status Engine::run(PolicyRun& out, int run_index, int runs) {
     std::sort(out.waits.begin(), out.waits.end());
     if (!out.waits.empty()) {
         double s = 0;
-        for (double w : out.waits) s += w;
+        for (double w : out.waits)
+            s += w;
         out.mean_wait_s = s / static_cast<double>(out.waits.size());
         out.p95_wait_s = percentile(out.waits, 0.95);
         out.max_wait_s = out.waits.back();
@@ -745,20 +761,23 @@ std::vector<HostId> compute_hosts(const Topology& topo) {
 Result<Replay> simulate(const Topology& topo, const Trace& trace, const SimOptions& opt) {
     if (trace.jobs.empty()) return fail(Errc::InvalidArgument, "the trace has no jobs");
     if (opt.policies.empty() || opt.gates.empty()) return fail(Errc::InvalidArgument, "no policy to replay");
-    if (opt.checkpoint_interval_s < 0 || opt.restart_cost_s < 0 || opt.repair_s < 0 || opt.gate_window_s < 0 ||
-        opt.gate_coverage < 0 || opt.gate_coverage > 1) {
+    if (opt.checkpoint_interval_s < 0 || opt.restart_cost_s < 0 || opt.repair_s < 0 || opt.gate_window_s < 0
+        || opt.gate_coverage < 0 || opt.gate_coverage > 1) {
         return fail(Errc::InvalidArgument, "negative time or coverage outside [0, 1]");
     }
     Replay r;
     auto ch = compute_hosts(topo);
     r.hosts = static_cast<int>(ch.size());
-    for (HostId h : ch) r.gpus += static_cast<int>(topo.host(h).gpus.size());
+    for (HostId h : ch)
+        r.gpus += static_cast<int>(topo.host(h).gpus.size());
     r.groups = static_cast<int>(topo.groups().size());
     r.tiers = topo.tiers();
-    for (const auto& d : topo.nvl_domains()) r.nvl_multi_domains += d.multi_node ? 1 : 0;
-    r.topology = std::to_string(r.hosts) + " compute hosts, " + std::to_string(r.gpus) + " GPUs, " +
-                 std::to_string(r.groups) + " leaf groups, " + std::to_string(r.tiers) + " switch tiers";
-    if (r.nvl_multi_domains > 0) r.topology += ", " + std::to_string(r.nvl_multi_domains) + " multi-node NVLink domains";
+    for (const auto& d : topo.nvl_domains())
+        r.nvl_multi_domains += d.multi_node ? 1 : 0;
+    r.topology = std::to_string(r.hosts) + " compute hosts, " + std::to_string(r.gpus) + " GPUs, "
+                 + std::to_string(r.groups) + " leaf groups, " + std::to_string(r.tiers) + " switch tiers";
+    if (r.nvl_multi_domains > 0)
+        r.topology += ", " + std::to_string(r.nvl_multi_domains) + " multi-node NVLink domains";
     r.trace = trace.source;
     r.offered_load = offered_load(trace, r.hosts);
     if (opt.failures != nullptr) r.failures = opt.failures->summary;

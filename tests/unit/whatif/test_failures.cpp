@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Failure tables from tests/fixtures/failures: the Llama 3 405B figures give the rate.
-#include <string>
-
 #include <gtest/gtest.h>
+
+#include <string>
 
 #include <topo/placement/failures.hpp>
 
@@ -11,7 +11,9 @@ namespace {
 using topo::Errc;
 using namespace topo::whatif;
 
-std::string fx(const std::string& name) { return std::string(TOPO_FIXTURES) + "/failures/" + name; }
+std::string fx(const std::string& name) {
+    return std::string(TOPO_FIXTURES) + "/failures/" + name;
+}
 
 TEST(Failures, Llama3Table5) {
     auto m = read_failure_table(fx("llama3-405b-unexpected-interruptions.csv"));
@@ -26,7 +28,8 @@ TEST(Failures, Llama3Table5) {
     EXPECT_TRUE(m->causes[0].takes_node_down);
     // Software Bug (Dependency) and NCCL Watchdog Timeouts (Unknown) leave the node up.
     int soft = 0;
-    for (const auto& c : m->causes) soft += c.takes_node_down ? 0 : static_cast<int>(c.weight);
+    for (const auto& c : m->causes)
+        soft += c.takes_node_down ? 0 : static_cast<int>(c.weight);
     EXPECT_EQ(soft, 54 + 7 + 2);
     EXPECT_NE(m->summary.find("419"), std::string::npos);
 }
@@ -46,6 +49,7 @@ TEST(Failures, TablesWithoutARateAreRefusedAtTheirHeader) {
         int line;
         const char* what;
     };
+
     const Case cases[] = {
         {"crusoe-h200-gtc25-fault-causes.csv", 4, "no rate"},
         {"gpu-job-outcome-rates-by-cluster.csv", 3, "job outcome"},
@@ -61,9 +65,10 @@ TEST(Failures, TablesWithoutARateAreRefusedAtTheirHeader) {
 }
 
 TEST(Failures, GenericTableAndBadLines) {
-    auto m = parse_failure_table("# gpus: 1024\n# days: 10\ncause,category,count\nGPU fell off the bus,GPU,12\n"
-                                 "driver,Software,3\n",
-                                 "site.csv");
+    auto m = parse_failure_table(
+        "# gpus: 1024\n# days: 10\ncause,category,count\nGPU fell off the bus,GPU,12\n"
+        "driver,Software,3\n",
+        "site.csv");
     ASSERT_TRUE(m) << m.error().to_string();
     EXPECT_DOUBLE_EQ(m->per_gpu_hour, 15.0 / (1024 * 240));
     EXPECT_FALSE(m->causes[1].takes_node_down);

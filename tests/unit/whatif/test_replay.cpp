@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Replay invariants (no double booking, every job finishes, waits >= 0, the same trace
 // for every policy, determinism) and a tiny case whose metrics were worked out by hand.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include <topo/builder.hpp>
 #include <topo/cluster_spec.hpp>
@@ -114,7 +114,8 @@ TEST(Replay, TinyCaseByHand) {
     ASSERT_TRUE(iv);
     ASSERT_EQ(iv->size(), 3u);
     std::map<int, Interval> by_job;
-    for (const auto& i : *iv) by_job[i.job] = i;
+    for (const auto& i : *iv)
+        by_job[i.job] = i;
     EXPECT_EQ(by_job[2].start, 10);  // C (submitted at 10) backfilled at once
     EXPECT_EQ(by_job[1].start, 100);
     EXPECT_EQ(by_job[1].end, 150);
@@ -198,7 +199,8 @@ TEST_P(Invariants, HoldOnAGeneratedTraceWithFailures) {
                 if (!i.killed) ++done[i.job];
             }
             EXPECT_EQ(done.size(), tr->jobs.size());
-            for (const auto& [j, n] : done) EXPECT_EQ(n, 1) << "job " << j;
+            for (const auto& [j, n] : done)
+                EXPECT_EQ(n, 1) << "job " << j;
         }
     }
 }

@@ -2,14 +2,14 @@
 // Trace readers on the real traces of tests/fixtures/traces, sacct --parsable2 and CSV
 // forms, bad lines, and the generator. Expected counts were taken with awk on the
 // fixtures (commands next to each figure).
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
 #include <set>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include <topo/placement/trace.hpp>
 
@@ -18,7 +18,9 @@ namespace {
 using topo::Errc;
 using namespace topo::whatif;
 
-std::string fx(const std::string& name) { return std::string(TOPO_FIXTURES) + "/traces/" + name; }
+std::string fx(const std::string& name) {
+    return std::string(TOPO_FIXTURES) + "/traces/" + name;
+}
 
 TEST(TraceRead, AlibabaOpenbPods) {
     auto t = read_trace_file(fx("alibaba-openb2023-pods-default.csv"));
@@ -51,7 +53,8 @@ TEST(TraceRead, AlibabaDlrmInstances) {
     // awk -F, 'NR>1 && $6>0 && $15!="" && $16!="" && $17!="" && $16>=$15 && $17>=$16' -> 413
     EXPECT_EQ(t->jobs.size(), 413u);
     EXPECT_EQ(t->skipped, 10000 - 413);
-    for (const auto& j : t->jobs) EXPECT_EQ(j.gpus_per_node, 1);
+    for (const auto& j : t->jobs)
+        EXPECT_EQ(j.gpus_per_node, 1);
 }
 
 TEST(TraceRead, EveryRealFileParsesOrIsRefusedWithAReason) {
@@ -193,9 +196,10 @@ TEST(TraceRead, BadInputNamesFileAndLine) {
 }
 
 TEST(TraceRead, SimpleCsv) {
-    auto t = parse_trace("# a comment\nsubmit_s,duration_s,nodes,gpus_per_node,timelimit_s\n"
-                         "100,50,4,8,3600\n10,5,1,2,0\n\n",
-                         "t.csv");
+    auto t = parse_trace(
+        "# a comment\nsubmit_s,duration_s,nodes,gpus_per_node,timelimit_s\n"
+        "100,50,4,8,3600\n10,5,1,2,0\n\n",
+        "t.csv");
     ASSERT_TRUE(t) << t.error().to_string();
     ASSERT_EQ(t->jobs.size(), 2u);
     EXPECT_EQ(t->jobs[0].line, 4);  // sorted by submit; times relative to the first
@@ -228,8 +232,8 @@ bool same(const Trace& a, const Trace& b) {
     for (std::size_t i = 0; i < a.jobs.size(); ++i) {
         const auto& x = a.jobs[i];
         const auto& y = b.jobs[i];
-        if (x.submit_s != y.submit_s || x.duration_s != y.duration_s || x.nodes != y.nodes ||
-            x.gpus_per_node != y.gpus_per_node || x.timelimit_s != y.timelimit_s) {
+        if (x.submit_s != y.submit_s || x.duration_s != y.duration_s || x.nodes != y.nodes
+            || x.gpus_per_node != y.gpus_per_node || x.timelimit_s != y.timelimit_s) {
             return false;
         }
     }
@@ -278,7 +282,8 @@ TEST(Generator, ShapeOfTheTrace) {
     // Long tail: the mean is well above the median (lognormal sigma 1.6).
     std::sort(d.begin(), d.end());
     double mean = 0;
-    for (double x : d) mean += x;
+    for (double x : d)
+        mean += x;
     mean /= static_cast<double>(d.size());
     const double median = d[d.size() / 2];
     EXPECT_NEAR(median, 1800, 300);
@@ -293,7 +298,8 @@ TEST(Generator, EmpiricalDurations) {
     auto t = generate_trace(g);
     ASSERT_TRUE(t);
     std::set<double> seen;
-    for (const auto& j : t->jobs) seen.insert(j.duration_s);
+    for (const auto& j : t->jobs)
+        seen.insert(j.duration_s);
     EXPECT_EQ(seen, (std::set<double>{100, 200, 300}));
 }
 

@@ -13,22 +13,22 @@ namespace topo::whatif {
 
 /// One cause of failure, with how the simulator treats it.
 struct FailureCause {
-    std::string name;       ///< "Faulty GPU"
-    std::string category;   ///< "GPU", "Host", "Network", "Dependency", ...
-    double weight = 0;      ///< relative frequency (a count or a share)
+    std::string name;             ///< "Faulty GPU"
+    std::string category;         ///< "GPU", "Host", "Network", "Dependency", ...
+    double weight = 0;            ///< relative frequency (a count or a share)
     bool takes_node_down = true;  ///< hardware: the node is repaired; software: only the job dies
     bool detectable = true;       ///< a launch health check can see it coming (hardware causes)
 };
 
 /// Failures per GPU-hour plus their causes.
 struct FailureModel {
-    std::string source;            ///< file it came from
-    double per_gpu_hour = 0;       ///< unexpected job interruptions per GPU-hour
-    double exposure_gpus = 0;      ///< GPUs of the observed system
-    double exposure_hours = 0;     ///< observation window
-    double events = 0;             ///< failures observed in the window
+    std::string source;                ///< file it came from
+    double per_gpu_hour = 0;           ///< unexpected job interruptions per GPU-hour
+    double exposure_gpus = 0;          ///< GPUs of the observed system
+    double exposure_hours = 0;         ///< observation window
+    double events = 0;                 ///< failures observed in the window
     std::vector<FailureCause> causes;  ///< empty = one generic hardware cause
-    std::string summary;           ///< one line: "419 interruptions / (16384 GPUs x 1296 h) = ..."
+    std::string summary;               ///< one line: "419 interruptions / (16384 GPUs x 1296 h) = ..."
 };
 
 /// Read a failure table. Supported (see docs/whatif.md):

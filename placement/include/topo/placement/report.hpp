@@ -13,8 +13,8 @@ namespace topo::whatif {
 
 /// Settings echoed in the outputs (what was asked for), for reproducibility.
 struct ReportContext {
-    std::string command;    ///< the command line, as typed
-    std::string snapshot;   ///< snapshot file
+    std::string command;                                        ///< the command line, as typed
+    std::string snapshot;                                       ///< snapshot file
     std::vector<std::pair<std::string, std::string>> settings;  ///< (name, value)
 };
 

@@ -28,11 +28,11 @@ struct TraceJob {
 };
 
 struct Trace {
-    std::string source;                 ///< file name or "generated(seed=S)"
-    std::string format;                 ///< "sacct", "csv", "alibaba-openb", "alibaba-dlrm", "generated"
-    std::vector<TraceJob> jobs;         ///< sorted by (submit, line)
-    int skipped = 0;                    ///< rows read but not replayable (see notes)
-    std::vector<std::string> notes;     ///< why rows were skipped, in a few lines
+    std::string source;              ///< file name or "generated(seed=S)"
+    std::string format;              ///< "sacct", "csv", "alibaba-openb", "alibaba-dlrm", "generated"
+    std::vector<TraceJob> jobs;      ///< sorted by (submit, line)
+    int skipped = 0;                 ///< rows read but not replayable (see notes)
+    std::vector<std::string> notes;  ///< why rows were skipped, in a few lines
 };
 
 /// Parse a trace, detecting the format from its header line:
@@ -53,8 +53,7 @@ struct Trace {
 /// Parse a one-column runtime sample (header `runtime` or `duration_s`, one number of
 /// seconds per line), e.g. the Philly runtimes. Used by the generator as an empirical
 /// duration distribution. Errors: Parse with line.
-[[nodiscard]] Result<std::vector<double>> parse_runtime_samples(std::string_view text,
-                                                                const std::string& source);
+[[nodiscard]] Result<std::vector<double>> parse_runtime_samples(std::string_view text, const std::string& source);
 [[nodiscard]] Result<std::vector<double>> read_runtime_samples(const std::string& path);
 
 /// Parse a Slurm duration: `[D-]HH:MM:SS`, `MM:SS`, `MM:SS.mmm`. nullopt-like: -1 on error.
@@ -62,16 +61,16 @@ struct Trace {
 
 struct GeneratorOptions {
     int jobs = 1000;
-    double load = 0.85;            ///< offered load: sum(nodes*duration) / (cluster_nodes*span)
-    int cluster_nodes = 0;         ///< nodes the trace is made for (required, > 0)
-    int gpus_per_node = 8;         ///< GPUs of a whole node
-    int max_nodes = 0;             ///< largest job (0 = min(cluster_nodes/4, 256), at least 1)
-    double single_node_share = 0.45;   ///< share of 1-node jobs
-    double partial_gpu_share = 0.5;    ///< share of 1-node jobs using 1, 2 or 4 GPUs
-    double pow2_share = 0.85;          ///< share of multi-node sizes that are powers of two
-    double size_decay = 0.75;          ///< P(2^k nodes) ~ size_decay^k
-    double median_duration_s = 1800;   ///< lognormal durations ...
-    double sigma = 1.6;                ///< ... with this shape (long tail)
+    double load = 0.85;               ///< offered load: sum(nodes*duration) / (cluster_nodes*span)
+    int cluster_nodes = 0;            ///< nodes the trace is made for (required, > 0)
+    int gpus_per_node = 8;            ///< GPUs of a whole node
+    int max_nodes = 0;                ///< largest job (0 = min(cluster_nodes/4, 256), at least 1)
+    double single_node_share = 0.45;  ///< share of 1-node jobs
+    double partial_gpu_share = 0.5;   ///< share of 1-node jobs using 1, 2 or 4 GPUs
+    double pow2_share = 0.85;         ///< share of multi-node sizes that are powers of two
+    double size_decay = 0.75;         ///< P(2^k nodes) ~ size_decay^k
+    double median_duration_s = 1800;  ///< lognormal durations ...
+    double sigma = 1.6;               ///< ... with this shape (long tail)
     double max_duration_s = 3 * 86400.0;
     double min_duration_s = 60;
     std::vector<double> duration_samples;  ///< if set: draw durations from these instead
@@ -91,14 +90,17 @@ struct GeneratorOptions {
 class Rng {
 public:
     explicit Rng(std::uint64_t seed) noexcept : s_(seed) {}
+
     std::uint64_t next() noexcept {
         std::uint64_t z = (s_ += 0x9e3779b97f4a7c15ULL);
         z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
         z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
         return z ^ (z >> 31);
     }
+
     /// Uniform in [0, 1).
     double uniform() noexcept { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+
     /// Exponential with the given rate (> 0).
     double exponential(double rate) noexcept;
     /// Standard normal (Box-Muller, no cached pair: one draw = two uniforms).

@@ -27,13 +27,13 @@ struct SimOptions {
     /// Health gate settings to run each policy with (false = off, true = on).
     std::vector<bool> gates{false};
     const FailureModel* failures = nullptr;  ///< null: no failures
-    double checkpoint_interval_s = 0;  ///< 0 = no checkpoints (a killed job restarts from zero)
-    double restart_cost_s = 0;         ///< paid at every restart before progress resumes
-    double repair_s = 4 * 3600.0;      ///< a failed node is down this long (hardware causes)
-    double gate_coverage = 0.5;        ///< share of detectable failures the gate sees coming
-    double gate_window_s = 6 * 3600.0; ///< ... this long before they happen
-    int backfill_depth = 100;          ///< queue entries tried per backfill pass (Slurm bf_max_job_test)
-    int series_points = 200;           ///< points in the utilization/fragmentation series
+    double checkpoint_interval_s = 0;        ///< 0 = no checkpoints (a killed job restarts from zero)
+    double restart_cost_s = 0;               ///< paid at every restart before progress resumes
+    double repair_s = 4 * 3600.0;            ///< a failed node is down this long (hardware causes)
+    double gate_coverage = 0.5;              ///< share of detectable failures the gate sees coming
+    double gate_window_s = 6 * 3600.0;       ///< ... this long before they happen
+    int backfill_depth = 100;                ///< queue entries tried per backfill pass (Slurm bf_max_job_test)
+    int series_points = 200;                 ///< points in the utilization/fragmentation series
     std::uint64_t seed = 1;
     /// Called now and then with (runs done + fraction of this run) / runs, in [0, 1].
     std::function<void(double)> progress;
@@ -64,19 +64,19 @@ struct PolicyRun {
     double mean_wait_s = 0;        ///< first start - submit, over finished jobs
     double p95_wait_s = 0;
     double max_wait_s = 0;
-    double makespan_s = 0;         ///< last end - first submit
-    double utilization = 0;        ///< allocated GPU-seconds / (GPUs x span) while jobs arrive
-                                   ///< (first to last submit: the loaded part of the replay)
-    double utilization_all = 0;    ///< same over the whole makespan (includes the drain tail)
-    double fragmentation = 0;      ///< time-weighted mean while jobs arrive (docs/whatif.md)
-    double goodput = 0;            ///< useful GPU-seconds / allocated GPU-seconds
-    double ettr = 0;               ///< GPU-time-weighted sum(work) / sum(end - first start)
-    int failures = 0;              ///< failures that hit the cluster during the replay
-    int jobs_killed = 0;           ///< job interruptions by failures
-    int gate_saves = 0;            ///< flagged nodes the gate kept from new jobs
-    double lost_gpu_hours = 0;     ///< work lost (since last checkpoint + restart cost)
-    int backfilled = 0;            ///< jobs started by backfill ahead of the queue head
-    long place_calls = 0;          ///< calls to place()
+    double makespan_s = 0;       ///< last end - first submit
+    double utilization = 0;      ///< allocated GPU-seconds / (GPUs x span) while jobs arrive
+                                 ///< (first to last submit: the loaded part of the replay)
+    double utilization_all = 0;  ///< same over the whole makespan (includes the drain tail)
+    double fragmentation = 0;    ///< time-weighted mean while jobs arrive (docs/whatif.md)
+    double goodput = 0;          ///< useful GPU-seconds / allocated GPU-seconds
+    double ettr = 0;             ///< GPU-time-weighted sum(work) / sum(end - first start)
+    int failures = 0;            ///< failures that hit the cluster during the replay
+    int jobs_killed = 0;         ///< job interruptions by failures
+    int gate_saves = 0;          ///< flagged nodes the gate kept from new jobs
+    double lost_gpu_hours = 0;   ///< work lost (since last checkpoint + restart cost)
+    int backfilled = 0;          ///< jobs started by backfill ahead of the queue head
+    long place_calls = 0;        ///< calls to place()
 
     std::vector<double> waits;                  ///< per finished job, sorted
     std::vector<std::vector<int>> groups_hist;  ///< [bound][spanned] counts (small, capped)
@@ -86,15 +86,15 @@ struct PolicyRun {
 };
 
 struct Replay {
-    std::string topology;      ///< short description (hosts, GPUs, groups, tiers)
-    std::string trace;         ///< source
-    int hosts = 0;             ///< compute hosts simulated
-    int gpus = 0;              ///< their GPUs
-    int groups = 0;            ///< leaf groups
+    std::string topology;  ///< short description (hosts, GPUs, groups, tiers)
+    std::string trace;     ///< source
+    int hosts = 0;         ///< compute hosts simulated
+    int gpus = 0;          ///< their GPUs
+    int groups = 0;        ///< leaf groups
     int tiers = 0;
-    int nvl_multi_domains = 0; ///< multi-node NVLink domains
+    int nvl_multi_domains = 0;  ///< multi-node NVLink domains
     double offered_load = 0;
-    std::string failures;      ///< failure model summary, empty when none
+    std::string failures;  ///< failure model summary, empty when none
     std::vector<PolicyRun> runs;
 };
 
@@ -107,13 +107,14 @@ struct Replay {
 
 /// For tests: replay one policy and return every (job, start, end, hosts) interval.
 struct Interval {
-    int job = 0;        ///< index in the trace
+    int job = 0;  ///< index in the trace
     double start = 0;
-    double end = 0;     ///< end of this run (finish or kill)
+    double end = 0;  ///< end of this run (finish or kill)
     std::vector<HostId> hosts;
     int gpus_per_host = 0;  ///< GPUs taken on each host; -1 = the whole host (exclusive)
     bool killed = false;
 };
+
 [[nodiscard]] Result<std::vector<Interval>> replay_intervals(const Topology& topo, const Trace& trace,
                                                              placement::Policy policy, bool gate,
                                                              const SimOptions& opt);
