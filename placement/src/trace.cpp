@@ -167,7 +167,8 @@ Result<Trace> parse_sacct(const Lines& l, const std::string& source) {
         auto it = col.find(name);
         return it == col.end() ? -1 : it->second;
     };
-    const int c_id = idx("jobid");
+    int c_id = idx("jobid");
+    if (c_id < 0) c_id = idx("jobidraw");
     const int c_submit = idx("submit");
     const int c_start = idx("start");
     const int c_end = idx("end");
@@ -446,7 +447,7 @@ Result<Trace> parse_trace(std::string_view text, const std::string& source) {
     const int hline = static_cast<int>(l.header) + 1;
     if (head.find('|') != std::string_view::npos) {
         auto col = columns(head, '|');
-        if (col.count("jobid") != 0) return parse_sacct(l, source);
+        if (col.count("jobid") != 0 || col.count("jobidraw") != 0) return parse_sacct(l, source);
         return parse_error(source, hline, "'|'-separated header without JobID: not a sacct --parsable2 export");
     }
     auto col = columns(head, ',');

@@ -417,6 +417,7 @@ void Engine::kill(int j, double now) {
 void Engine::fail_host(int h, double now) {
     auto& r = hosts_[static_cast<std::size_t>(h)];
     ++out_->failures;
+    out_->failure_log.emplace_back(now, r.id);
     // Cause: from the table's mix (same stream for every policy).
     bool down = true;
     if (opt_.failures != nullptr && !opt_.failures->causes.empty()) {

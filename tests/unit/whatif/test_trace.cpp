@@ -150,6 +150,19 @@ TEST(TraceRead, SacctColumnsInAnyOrderWithoutElapsed) {
     EXPECT_EQ(t->jobs[0].gpus_per_node, 0);
 }
 
+TEST(TraceRead, SacctJobIdRawAndTrailingSeparator) {
+    // `sacct -p` (not --parsable2) ends every line with '|'; JobIDRaw instead of JobID.
+    auto t = parse_trace(
+        "JobIDRaw|Submit|Elapsed|NNodes|\n9|2024-01-01T00:00:00|1-00:00:00|16|\n"
+        "9.extern|2024-01-01T00:00:00|1-00:00:00|16|\n",
+        "p.txt");
+    ASSERT_TRUE(t) << t.error().to_string();
+    ASSERT_EQ(t->jobs.size(), 1u);
+    EXPECT_EQ(t->jobs[0].duration_s, 86400);
+    EXPECT_EQ(t->jobs[0].nodes, 16);
+    EXPECT_EQ(t->skipped, 1);
+}
+
 TEST(TraceRead, SlurmDurations) {
     EXPECT_EQ(parse_slurm_duration("00:00:00"), 0);
     EXPECT_EQ(parse_slurm_duration("01:02:03"), 3723);

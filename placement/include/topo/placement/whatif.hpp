@@ -64,19 +64,20 @@ struct PolicyRun {
     double mean_wait_s = 0;        ///< first start - submit, over finished jobs
     double p95_wait_s = 0;
     double max_wait_s = 0;
-    double makespan_s = 0;       ///< last end - first submit
-    double utilization = 0;      ///< allocated GPU-seconds / (GPUs x span) while jobs arrive
-                                 ///< (first to last submit: the loaded part of the replay)
-    double utilization_all = 0;  ///< same over the whole makespan (includes the drain tail)
-    double fragmentation = 0;    ///< time-weighted mean while jobs arrive (docs/whatif.md)
-    double goodput = 0;          ///< useful GPU-seconds / allocated GPU-seconds
-    double ettr = 0;             ///< GPU-time-weighted sum(work) / sum(end - first start)
-    int failures = 0;            ///< failures that hit the cluster during the replay
-    int jobs_killed = 0;         ///< job interruptions by failures
-    int gate_saves = 0;          ///< flagged nodes the gate kept from new jobs
-    double lost_gpu_hours = 0;   ///< work lost (since last checkpoint + restart cost)
-    int backfilled = 0;          ///< jobs started by backfill ahead of the queue head
-    long place_calls = 0;        ///< calls to place()
+    double makespan_s = 0;                               ///< last end - first submit
+    double utilization = 0;                              ///< allocated GPU-seconds / (GPUs x span) while jobs arrive
+                                                         ///< (first to last submit: the loaded part of the replay)
+    double utilization_all = 0;                          ///< same over the whole makespan (includes the drain tail)
+    double fragmentation = 0;                            ///< time-weighted mean while jobs arrive (docs/whatif.md)
+    double goodput = 0;                                  ///< useful GPU-seconds / allocated GPU-seconds
+    double ettr = 0;                                     ///< GPU-time-weighted sum(work) / sum(end - first start)
+    int failures = 0;                                    ///< failures that hit the cluster during the replay
+    std::vector<std::pair<double, HostId>> failure_log;  ///< (time, host) of each failure
+    int jobs_killed = 0;                                 ///< job interruptions by failures
+    int gate_saves = 0;                                  ///< flagged nodes the gate kept from new jobs
+    double lost_gpu_hours = 0;                           ///< work lost (since last checkpoint + restart cost)
+    int backfilled = 0;                                  ///< jobs started by backfill ahead of the queue head
+    long place_calls = 0;                                ///< calls to place()
 
     std::vector<double> waits;                  ///< per finished job, sorted
     std::vector<std::vector<int>> groups_hist;  ///< [bound][spanned] counts (small, capped)
