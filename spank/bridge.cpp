@@ -5,8 +5,6 @@
 // for placement (allocator/local) or rail environment (remote user_init).
 #include "bridge.h"
 
-#include <dlfcn.h>
-
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -15,6 +13,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <dlfcn.h>
 
 extern "C" {
 #include <slurm/slurm.h>
@@ -34,8 +34,8 @@ struct Ctx {
     Config cfg;
     bool cfg_ok = false;
     Options opts;
-    std::string opt_error;     // first invalid option value (also reported by its callback)
-    TopologyPtr topo;          // remote: loaded in user_init, shared by the forked tasks
+    std::string opt_error;  // first invalid option value (also reported by its callback)
+    TopologyPtr topo;       // remote: loaded in user_init, shared by the forked tasks
 };
 
 Ctx* g_ctx = nullptr;  // trivially destructible; owned object freed in slurm_spank_exit
@@ -54,7 +54,8 @@ int guarded(const char* where, F&& f) noexcept {
 
 std::vector<std::string> args_of(int ac, char** av) {
     std::vector<std::string> v;
-    for (int i = 0; i < ac; ++i) v.emplace_back(av[i] ? av[i] : "");
+    for (int i = 0; i < ac; ++i)
+        v.emplace_back(av[i] ? av[i] : "");
     return v;
 }
 
@@ -72,22 +73,43 @@ int opt_cb(int val, const char* optarg, int remote) noexcept {
         switch (val) {
             case 0: {
                 auto m = parse_mode(optarg);
-                if (m) c.opts.mode = *m; else { ok = false; err = m.error(); }
+                if (m)
+                    c.opts.mode = *m;
+                else {
+                    ok = false;
+                    err = m.error();
+                }
                 break;
             }
             case 1: {
                 auto t = parse_max_tier(optarg);
-                if (t) c.opts.max_tier = *t; else { ok = false; err = t.error(); }
+                if (t)
+                    c.opts.max_tier = *t;
+                else {
+                    ok = false;
+                    err = t.error();
+                }
                 break;
             }
-            case 2: c.opts.nvl = true; break;
+            case 2:
+                c.opts.nvl = true;
+                break;
             case 3: {
                 auto s = parse_segment(optarg);
-                if (s) c.opts.segment = *s; else { ok = false; err = s.error(); }
+                if (s)
+                    c.opts.segment = *s;
+                else {
+                    ok = false;
+                    err = s.error();
+                }
                 break;
             }
-            case 4: c.opts.explain = true; break;
-            default: ok = false; err = Error(Errc::Internal, "unknown option value");
+            case 4:
+                c.opts.explain = true;
+                break;
+            default:
+                ok = false;
+                err = Error(Errc::Internal, "unknown option value");
         }
         if (ok) return 0;
         if (c.opt_error.empty()) c.opt_error = err.message;
@@ -109,8 +131,8 @@ struct spank_option g_options[] = {
      const_cast<char*>("topoplace: keep all nodes in one multi-node NVLink domain"), 0, 2, opt_cb},
     {const_cast<char*>("topo-segment"), const_cast<char*>("S"),
      const_cast<char*>("topoplace: nodes come in segments of S, each inside one leaf group"), 1, 3, opt_cb},
-    {const_cast<char*>("topo-explain"), nullptr,
-     const_cast<char*>("topoplace: print the placement decision and why"), 0, 4, opt_cb},
+    {const_cast<char*>("topo-explain"), nullptr, const_cast<char*>("topoplace: print the placement decision and why"),
+     0, 4, opt_cb},
 };
 
 // ------------------------------------------------------------------ helpers
@@ -200,7 +222,8 @@ Result<placement::ClusterState> load_state(const Topology& topo) {
             hs.state = placement::NodeState::Drain;
         } else if (base == NODE_STATE_DOWN || (n.node_state & NODE_STATE_NO_RESPOND)) {
             hs.state = placement::NodeState::Down;
-        } else if (base == NODE_STATE_ALLOCATED && alloc_cpus >= n.cpus && (total_gpus == 0 || used_gpus >= total_gpus)) {
+        } else if (base == NODE_STATE_ALLOCATED && alloc_cpus >= n.cpus
+                   && (total_gpus == 0 || used_gpus >= total_gpus)) {
             hs.state = placement::NodeState::Alloc;
         } else if (base == NODE_STATE_ALLOCATED || base == NODE_STATE_MIXED || alloc_cpus > 0 || used_gpus > 0) {
             hs.state = placement::NodeState::Mixed;
@@ -222,8 +245,10 @@ Mode effective_mode(const Ctx& c) {
 }
 
 void explain(const Ctx& c, const std::string& text) {
-    if (c.opts.explain) slurm_spank_log("topoplace: %s", text.c_str());
-    else slurm_verbose("topoplace: %s", text.c_str());
+    if (c.opts.explain)
+        slurm_spank_log("topoplace: %s", text.c_str());
+    else
+        slurm_verbose("topoplace: %s", text.c_str());
 }
 
 int decide(spank_t sp, Ctx& c) {
@@ -272,8 +297,8 @@ int decide(spank_t sp, Ctx& c) {
         }
     }
     const auto t2 = clock::now();
-    Result<placement::Placement> p = mode == Mode::Spread ? spread(**topo, *st, *req)
-                                                           : placement::place(**topo, *st, *req);
+    Result<placement::Placement> p =
+        mode == Mode::Spread ? spread(**topo, *st, *req) : placement::place(**topo, *st, *req);
     if (!p) {
         const auto code = p.error().code;
         if (code == Errc::Unsatisfiable || code == Errc::InvalidArgument) {
@@ -292,9 +317,9 @@ int decide(spank_t sp, Ctx& c) {
             return on_error(c, "spank_job_control_setenv(" + k + ") failed");
         }
     }
-    std::string text = std::string(mode_name(mode)) + ": " + compress_hostlist(plan.hosts) + " -> constraint " +
-                       plan_constraint(plan) + ", switches " + std::to_string(plan.switches) + "@" +
-                       std::to_string(plan.wait) + "s, tier " + std::to_string(plan.tier);
+    std::string text = std::string(mode_name(mode)) + ": " + compress_hostlist(plan.hosts) + " -> constraint "
+                       + plan_constraint(plan) + ", switches " + std::to_string(plan.switches) + "@"
+                       + std::to_string(plan.wait) + "s, tier " + std::to_string(plan.tier);
     if (!plan.exclude.empty()) text += ", exclude " + compress_hostlist(plan.exclude);
     if (!p->explanation.empty()) text += "; " + p->explanation;
     text += " [ms: snapshot " + ms(t0, t1) + ", nodes+health " + ms(t1, t2) + ", place " + ms(t2, t3) + "]";

@@ -34,8 +34,8 @@ std::string sanitize_feature(std::string_view s) {
     std::string o;
     o.reserve(s.size());
     for (char c : s) {
-        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-                        c == '.' || c == '-';
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'
+                        || c == '.' || c == '-';
         o += ok ? c : '_';
     }
     return o;
@@ -91,9 +91,12 @@ std::optional<int> gres_gpus(std::string_view v) {
 
 const char* mode_name(Mode m) noexcept {
     switch (m) {
-        case Mode::Pack: return "pack";
-        case Mode::Spread: return "spread";
-        case Mode::Off: return "off";
+        case Mode::Pack:
+            return "pack";
+        case Mode::Spread:
+            return "spread";
+        case Mode::Off:
+            return "off";
     }
     return "off";
 }
@@ -184,7 +187,8 @@ Result<placement::Request> make_request(const Topology& topo, const SlurmRequest
         auto lo = strict_int(a, 1, 1'000'000);
         std::optional<long> hi = lo;
         if (dash != std::string::npos) hi = strict_int(std::string_view(sr.nodes).substr(dash + 1), 1, 1'000'000);
-        if (!lo || !hi || *hi < *lo) return fail(Errc::InvalidArgument, "--nodes=" + quoted(sr.nodes) + ": not a node count");
+        if (!lo || !hi || *hi < *lo)
+            return fail(Errc::InvalidArgument, "--nodes=" + quoted(sr.nodes) + ": not a node count");
         r.nodes_min = static_cast<int>(*lo);
         r.nodes_max = *hi == *lo ? 0 : static_cast<int>(*hi);
     }
@@ -208,7 +212,8 @@ Result<placement::Request> make_request(const Topology& topo, const SlurmRequest
     r.segment = opts.segment;
     if (!sr.exclude.empty()) {
         auto names = expand_hostlist(sr.exclude);
-        if (!names) return fail(Errc::InvalidArgument, "--exclude=" + quoted(sr.exclude) + ": " + names.error().message);
+        if (!names)
+            return fail(Errc::InvalidArgument, "--exclude=" + quoted(sr.exclude) + ": " + names.error().message);
         for (const auto& n : *names) {
             if (auto h = topo.find_host(n)) r.excluded.push_back(*h);
         }
@@ -234,7 +239,8 @@ Plan make_plan(const Topology& topo, const placement::Placement& p, Mode mode, i
         if (!g.valid()) continue;
         if (count[g]++ == 0) order.push_back(g);
     }
-    for (auto g : order) plan.groups.emplace_back(group_feature(topo, g), count[g]);
+    for (auto g : order)
+        plan.groups.emplace_back(group_feature(topo, g), count[g]);
     plan.switches = static_cast<int>(order.size());
     std::sort(exclude.begin(), exclude.end(), [](const auto& a, const auto& b) { return natural_less(a, b); });
     exclude.erase(std::unique(exclude.begin(), exclude.end()), exclude.end());
@@ -274,8 +280,8 @@ Result<placement::Placement> spread(const Topology& topo, const placement::Clust
         ++round;
     }
     if (static_cast<int>(p.hosts.size()) < req.nodes_min) {
-        return fail(Errc::Busy, "spread: only " + std::to_string(p.hosts.size()) + " hosts available for " +
-                                    std::to_string(req.nodes_min));
+        return fail(Errc::Busy, "spread: only " + std::to_string(p.hosts.size()) + " hosts available for "
+                                    + std::to_string(req.nodes_min));
     }
     std::sort(p.hosts.begin(), p.hosts.end(),
               [&](HostId a, HostId b) { return natural_less(topo.host(a).name, topo.host(b).name); });
@@ -287,8 +293,8 @@ Result<placement::Placement> spread(const Topology& topo, const placement::Clust
     }
     p.groups.assign(groups.begin(), groups.end());
     p.max_tier = tier;
-    p.explanation = "spread: " + std::to_string(p.hosts.size()) + " hosts round-robin over " +
-                    std::to_string(groups.size()) + " leaf groups";
+    p.explanation = "spread: " + std::to_string(p.hosts.size()) + " hosts round-robin over "
+                    + std::to_string(groups.size()) + " leaf groups";
     return p;
 }
 
@@ -323,7 +329,8 @@ Result<std::vector<int>> parse_gpu_list(std::string_view s) {
         auto a = strict_int(item.substr(0, dash), 0, 4095);
         auto b = dash == std::string_view::npos ? a : strict_int(item.substr(dash + 1), 0, 4095);
         if (!a || !b || *b < *a) return fail(Errc::Parse, "GPU list " + quoted(s) + ": bad item " + quoted(item));
-        for (long i = *a; i <= *b; ++i) out.push_back(static_cast<int>(i));
+        for (long i = *a; i <= *b; ++i)
+            out.push_back(static_cast<int>(i));
     }
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
@@ -387,7 +394,8 @@ Result<TaskEnv> task_env(const Topology& topo, std::string_view host, const std:
     for (const auto& name : job_hosts) {
         auto jh = topo.find_host(name);
         if (!jh) continue;
-        for (auto l : topo.leaves_of(*jh)) leaves.insert(l);
+        for (auto l : topo.leaves_of(*jh))
+            leaves.insert(l);
         reps.emplace(topo.group_of(*jh), *jh);
     }
     int tier = 0;

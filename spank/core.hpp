@@ -117,6 +117,7 @@ struct Plan {
 struct TaskEnv {
     std::vector<std::pair<std::string, std::string>> vars;
 };
+
 [[nodiscard]] Result<TaskEnv> task_env(const Topology& topo, std::string_view host, const std::vector<int>& gpus,
                                        const std::vector<std::string>& job_hosts);
 
@@ -125,6 +126,7 @@ struct GateVerdict {
     bool allow = true;
     std::string reason;  ///< "topoplace: <reason>" when !allow
 };
+
 [[nodiscard]] GateVerdict gate_verdict(const std::optional<health::Record>& rec);
 
 }  // namespace topo::spank

@@ -4,9 +4,6 @@
 // and GPU4-7 next to mlx5_1).
 #include <gtest/gtest.h>
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -19,6 +16,8 @@
 #include <topo/placement/place.hpp>
 
 #include "core.hpp"
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 
@@ -35,7 +34,8 @@ const TopologyPtr& lab() {
         EXPECT_TRUE(st) << st.error().to_string();
         auto node = read_nvidia_smi_topo_file(dir + "lab-8gpu-2nic.topo-m.txt");
         EXPECT_TRUE(node) << node.error().to_string();
-        for (const auto& h : b.host_names()) b.apply_node_description(h, *node);
+        for (const auto& h : b.host_names())
+            b.apply_node_description(h, *node);
         auto topo = std::move(b).freeze();
         EXPECT_TRUE(topo) << topo.error().to_string();
         return *topo;
@@ -70,10 +70,16 @@ TEST(SpankConfig, DefaultsAndAllKeys) {
 
 TEST(SpankConfig, MalformedArgumentsAreClearErrors) {
     const std::vector<std::string> bad = {
-        "snapshot",           "=x",           "snapshot=",     "snapshot=rel/path.json", "health=relative",
-        "on_error=maybe",     "on_error=WARN", "default=packed", "default=",              "wait=-1",
-        "wait=86401",         "wait=1e3",     "wait= 5",       "env=maybe",              "drain=2",
-        "bogus=1",            "Snapshot=/x",  "topo=pack",     "on_error=warn\n",        "default=off ",
+        "snapshot",        "=x",
+        "snapshot=",       "snapshot=rel/path.json",
+        "health=relative", "on_error=maybe",
+        "on_error=WARN",   "default=packed",
+        "default=",        "wait=-1",
+        "wait=86401",      "wait=1e3",
+        "wait= 5",         "env=maybe",
+        "drain=2",         "bogus=1",
+        "Snapshot=/x",     "topo=pack",
+        "on_error=warn\n", "default=off ",
     };
     for (const auto& a : bad) {
         auto c = parse_config({a});
@@ -175,7 +181,8 @@ TEST(SpankRequest, FromSlurmOptionStrings) {
 TEST(SpankPlan, OneGroupIsAPlainFeatureAndOneSwitch) {
     const auto& t = *lab();
     placement::Placement p;
-    for (const char* n : {"n005", "n006", "n007", "n008"}) p.hosts.push_back(*t.find_host(n));
+    for (const char* n : {"n005", "n006", "n007", "n008"})
+        p.hosts.push_back(*t.find_host(n));
     Plan plan = make_plan(t, p, Mode::Pack, 120, {"n003", "n001", "n003"});
     EXPECT_EQ(plan_constraint(plan), "lg_g002");
     EXPECT_EQ(plan.switches, 1);
@@ -191,7 +198,8 @@ TEST(SpankPlan, OneGroupIsAPlainFeatureAndOneSwitch) {
 TEST(SpankPlan, SeveralGroupsUseMultipleCounts) {
     const auto& t = *lab();
     placement::Placement p;
-    for (const char* n : {"n002", "n003", "n004", "n009"}) p.hosts.push_back(*t.find_host(n));
+    for (const char* n : {"n002", "n003", "n004", "n009"})
+        p.hosts.push_back(*t.find_host(n));
     p.max_tier = 1;
     Plan plan = make_plan(t, p, Mode::Pack, 300, {});
     EXPECT_EQ(plan_constraint(plan), "[lg_g001*3&lg_g003*1]");
@@ -209,7 +217,8 @@ TEST(SpankPlan, SpreadRoundRobinsOverGroups) {
     auto p = spread(t, st, r);
     ASSERT_TRUE(p) << p.error().message;
     std::vector<std::string> names;
-    for (auto h : p->hosts) names.push_back(t.host(h).name);
+    for (auto h : p->hosts)
+        names.push_back(t.host(h).name);
     EXPECT_EQ(names, (std::vector<std::string>{"n002", "n003", "n005", "n006", "n009", "n013"}));
     EXPECT_EQ(p->groups.size(), 4u);
     EXPECT_EQ(p->max_tier, 1);
@@ -258,7 +267,8 @@ TEST(SpankTaskEnv, GpuLists) {
     EXPECT_EQ(*parse_gpu_list("0,1,3"), (std::vector<int>{0, 1, 3}));
     EXPECT_EQ(*parse_gpu_list("4-6,0"), (std::vector<int>{0, 4, 5, 6}));
     EXPECT_TRUE(parse_gpu_list("")->empty());
-    for (const char* v : {"GPU-5d2a", "NoDevFiles", "1,,2", "3-1", "-1", "0,a"}) EXPECT_FALSE(parse_gpu_list(v)) << v;
+    for (const char* v : {"GPU-5d2a", "NoDevFiles", "1,,2", "3-1", "-1", "0,a"})
+        EXPECT_FALSE(parse_gpu_list(v)) << v;
 }
 
 // ------------------------------------------------------------------ launch gate
