@@ -18,3 +18,9 @@ set_tests_properties(lab.tree PROPERTIES LABELS lab TIMEOUT 600 RUN_SERIAL TRUE 
 add_test(NAME lab.gres COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lab/t-gres.sh $<TARGET_FILE:topoplace>)
 set_tests_properties(lab.gres PROPERTIES LABELS lab TIMEOUT 600 RUN_SERIAL TRUE SKIP_RETURN_CODE 77
   ENVIRONMENT "LAB_DIR=/tmp/tplab-conf;LAB_CTLD_PORT=16967;LAB_SLURMD_PORT_BASE=18100")
+
+# Stretch: the block output on a live Slurm 24.11 slurmctld (Debian 13 chroot made with
+# debootstrap on first use, ~2 min, cached in /var/tmp/topoplace-trixie). Root and
+# network to Debian's archive on the first run. Run with: ctest -L trixie
+add_test(NAME trixie.block COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lab/t-block-trixie.sh $<TARGET_FILE:topoplace>)
+set_tests_properties(trixie.block PROPERTIES LABELS trixie TIMEOUT 900 RUN_SERIAL TRUE SKIP_RETURN_CODE 77)
