@@ -5,6 +5,8 @@
 // for placement (allocator/local) or rail environment (remote user_init).
 #include "bridge.h"
 
+#include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -54,13 +56,14 @@ int guarded(const char* where, F&& f) noexcept {
 
 std::vector<std::string> args_of(int ac, char** av) {
     std::vector<std::string> v;
+    v.reserve(static_cast<std::size_t>(std::max(ac, 0)));
     for (int i = 0; i < ac; ++i)
-        v.emplace_back(av[i] ? av[i] : "");
+        v.emplace_back(av[i] != nullptr ? av[i] : "");
     return v;
 }
 
 Ctx& ctx() {
-    if (!g_ctx) g_ctx = new Ctx();
+    if (g_ctx == nullptr) g_ctx = new Ctx();
     return *g_ctx;
 }
 
@@ -116,7 +119,7 @@ int opt_cb(int val, const char* optarg, int remote) noexcept {
         // remote: the value was already accepted by sbatch/srun; a mismatch means a
         // different plugin build on the node. Report, never fail the step for it.
         slurm_error("topoplace: %s", err.message.c_str());
-        return remote ? 0 : -1;
+        return remote != 0 ? 0 : -1;
     });
 }
 
@@ -155,12 +158,12 @@ std::optional<SlurmRequest> read_request() {
     void* opt = dlsym(RTLD_DEFAULT, "opt");
     auto get = reinterpret_cast<option_get_f>(dlsym(RTLD_DEFAULT, "slurm_option_get"));
     auto xf = reinterpret_cast<xfree_f>(dlsym(RTLD_DEFAULT, "slurm_xfree"));
-    if (!opt || !get) return std::nullopt;
+    if (opt == nullptr || get == nullptr) return std::nullopt;
     auto one = [&](const char* name) {
         std::string s;
         if (char* v = get(opt, name)) {
             s = v;
-            if (xf) xf(reinterpret_cast<void**>(&v));
+            if (xf != nullptr) xf(reinterpret_cast<void**>(&v));
         }
         return s;
     };
@@ -177,7 +180,7 @@ std::optional<SlurmRequest> read_request() {
 
 /// "gpu:h100:8", "gpu:h100:2(IDX:0-1),gpu:a:1" -> summed gpu count.
 int gres_count(const char* s) {
-    if (!s) return 0;
+    if (s == nullptr) return 0;
     int total = 0;
     std::string str = s;
     std::size_t a = 0;
@@ -189,7 +192,11 @@ int gres_count(const char* s) {
             auto paren = item.find('(');
             std::string head = item.substr(0, paren);
             auto colon = head.rfind(':');
-            if (colon != std::string::npos) total += std::atoi(head.c_str() + colon + 1);
+            if (colon != std::string::npos) {
+                int n = 0;
+                std::from_chars(head.data() + colon + 1, head.data() + head.size(), n);
+                total += n;
+            }
         }
         if (b == std::string::npos) break;
         a = b + 1;
@@ -200,27 +207,27 @@ int gres_count(const char* s) {
 /// Live node state from slurmctld (slurm_load_node, as the submitting user).
 Result<placement::ClusterState> load_state(const Topology& topo) {
     node_info_msg_t* msg = nullptr;
-    if (slurm_load_node(static_cast<time_t>(0), &msg, SHOW_ALL) != SLURM_SUCCESS || !msg) {
+    if (slurm_load_node(static_cast<time_t>(0), &msg, SHOW_ALL) != SLURM_SUCCESS || msg == nullptr) {
         return fail(Errc::Io, std::string("slurm_load_node: ") + slurm_strerror(slurm_get_errno()));
     }
     std::unique_ptr<node_info_msg_t, void (*)(node_info_msg_t*)> guard(msg, slurm_free_node_info_msg);
     placement::ClusterState st(topo);
     for (uint32_t i = 0; i < msg->record_count; ++i) {
         const node_info_t& n = msg->node_array[i];
-        if (!n.name) continue;
+        if (n.name == nullptr) continue;
         auto h = topo.find_host(n.name);
         if (!h) continue;
         auto& hs = st.at(*h);
         const uint32_t base = n.node_state & NODE_STATE_BASE;
         uint16_t alloc_cpus = 0;
-        if (n.select_nodeinfo) {
+        if (n.select_nodeinfo != nullptr) {
             slurm_get_select_nodeinfo(n.select_nodeinfo, SELECT_NODEDATA_SUBCNT, NODE_STATE_ALLOCATED, &alloc_cpus);
         }
         const int total_gpus = gres_count(n.gres);
         const int used_gpus = gres_count(n.gres_used);
-        if ((n.node_state & NODE_STATE_DRAIN) || (n.node_state & NODE_STATE_FAIL)) {
+        if ((n.node_state & (NODE_STATE_DRAIN | NODE_STATE_FAIL)) != 0) {
             hs.state = placement::NodeState::Drain;
-        } else if (base == NODE_STATE_DOWN || (n.node_state & NODE_STATE_NO_RESPOND)) {
+        } else if (base == NODE_STATE_DOWN || (n.node_state & NODE_STATE_NO_RESPOND) != 0) {
             hs.state = placement::NodeState::Down;
         } else if (base == NODE_STATE_ALLOCATED && alloc_cpus >= n.cpus
                    && (total_gpus == 0 || used_gpus >= total_gpus)) {
@@ -233,7 +240,7 @@ Result<placement::ClusterState> load_state(const Topology& topo) {
             hs.state = placement::NodeState::Unknown;
         }
         if (total_gpus > 0) hs.free_gpus = std::max(0, total_gpus - used_gpus);
-        if (n.reason) hs.reason = n.reason;
+        if (n.reason != nullptr) hs.reason = n.reason;
     }
     return st;
 }
@@ -260,8 +267,7 @@ int decide(spank_t sp, Ctx& c) {
     if (c.cfg.snapshot.empty()) return on_error(c, "no snapshot= in plugstack.conf");
     using clock = std::chrono::steady_clock;
     auto ms = [](clock::time_point a, clock::time_point b) {
-        return std::to_string(std::chrono::duration_cast<std::chrono::microseconds>(b - a).count() / 1000.0)
-            .substr(0, 5);
+        return std::to_string(std::chrono::duration<double, std::milli>(b - a).count()).substr(0, 5);
     };
     const auto t0 = clock::now();
     auto topo = load_snapshot(c.cfg.snapshot);
@@ -388,11 +394,12 @@ int topo_spank_init_post_opt(spank_t sp, int /*ac*/, char** /*av*/) noexcept {
     return guarded("init_post_opt", [&]() -> int {
         const spank_context_t where = spank_context();
         if (where != S_CTX_ALLOCATOR && where != S_CTX_LOCAL) return 0;
-        if (!g_ctx || !g_ctx->cfg_ok) return 0;
+        if (g_ctx == nullptr || !g_ctx->cfg_ok) return 0;
         Ctx& c = *g_ctx;
         if (!c.opt_error.empty()) return -1;
         // srun inside an allocation creates a step: the nodes are already chosen
-        if (where == S_CTX_LOCAL && std::getenv("SLURM_JOB_ID")) return 0;
+        const bool in_allocation = std::getenv("SLURM_JOB_ID") != nullptr;  // NOLINT(concurrency-mt-unsafe)
+        if (where == S_CTX_LOCAL && in_allocation) return 0;
         try {
             return decide(sp, c);
         } catch (const std::exception& e) {
@@ -403,7 +410,7 @@ int topo_spank_init_post_opt(spank_t sp, int /*ac*/, char** /*av*/) noexcept {
 
 int topo_spank_user_init(spank_t /*sp*/, int /*ac*/, char** /*av*/) noexcept {
     return guarded("user_init", [&]() -> int {
-        if (spank_context() != S_CTX_REMOTE || !g_ctx || !g_ctx->cfg_ok) return 0;
+        if (spank_context() != S_CTX_REMOTE || g_ctx == nullptr || !g_ctx->cfg_ok) return 0;
         Ctx& c = *g_ctx;
         if (!c.cfg.rail_env || c.cfg.snapshot.empty() || effective_mode(c) == Mode::Off) return 0;
         auto topo = load_snapshot(c.cfg.snapshot);
@@ -419,7 +426,7 @@ int topo_spank_user_init(spank_t /*sp*/, int /*ac*/, char** /*av*/) noexcept {
 
 int topo_spank_task_init(spank_t sp, int /*ac*/, char** /*av*/) noexcept {
     return guarded("task_init", [&]() -> int {
-        if (spank_context() != S_CTX_REMOTE || !g_ctx || !g_ctx->topo) return 0;
+        if (spank_context() != S_CTX_REMOTE || g_ctx == nullptr || g_ctx->topo == nullptr) return 0;
         const std::string node = spank_env(sp, "SLURMD_NODENAME");
         if (node.empty()) return 0;
         std::vector<std::string> hosts;
@@ -442,7 +449,7 @@ int topo_spank_task_init(spank_t sp, int /*ac*/, char** /*av*/) noexcept {
                 if (!ours(k, cur)) continue;  // set explicitly: leave it
             }
             spank_setenv(sp, k.c_str(), v.c_str(), 1);
-            now_owned += k + "=" + v + "|";
+            now_owned.append(k).append("=").append(v).append("|");
         }
         spank_setenv(sp, "TOPOPLACE_OWNED", now_owned.c_str(), 1);
         return 0;
@@ -459,9 +466,9 @@ int topo_spank_job_prolog(spank_t /*sp*/, int ac, char** av) noexcept {
         }
         if (cfg->health.empty()) return 0;
         const bool strict = cfg->on_error == OnError::Fail;
-        const char* node = std::getenv("SLURMD_NODENAME");
-        const char* job = std::getenv("SLURM_JOB_ID");
-        if (!node || !*node) {
+        const char* node = std::getenv("SLURMD_NODENAME");  // NOLINT(concurrency-mt-unsafe): no threads
+        const char* job = std::getenv("SLURM_JOB_ID");      // NOLINT(concurrency-mt-unsafe): no threads
+        if (node == nullptr || *node == '\0') {
             slurm_error("topoplace: launch gate: SLURMD_NODENAME not set");
             return strict ? -1 : 0;
         }
@@ -477,7 +484,7 @@ int topo_spank_job_prolog(spank_t /*sp*/, int ac, char** av) noexcept {
         }
         const GateVerdict v = gate_verdict(*rec);
         if (v.allow) return 0;
-        slurm_error("topoplace: job %s refused on node %s: %s", job ? job : "?", node, v.reason.c_str());
+        slurm_error("topoplace: job %s refused on node %s: %s", job != nullptr ? job : "?", node, v.reason.c_str());
         if (cfg->drain) {
             // Drain with our reason first; Slurm's own "Prolog error" drain then keeps it.
             update_node_msg_t m;

@@ -102,7 +102,7 @@ const char* mode_name(Mode m) noexcept {
 }
 
 Result<Mode> parse_mode(const char* optarg) {
-    std::string_view s = optarg ? optarg : "";
+    std::string_view s = optarg != nullptr ? optarg : "";
     if (s == "pack") return Mode::Pack;
     if (s == "spread") return Mode::Spread;
     if (s == "off") return Mode::Off;
@@ -110,14 +110,14 @@ Result<Mode> parse_mode(const char* optarg) {
 }
 
 Result<int> parse_max_tier(const char* optarg) {
-    std::string_view s = optarg ? optarg : "";
+    std::string_view s = optarg != nullptr ? optarg : "";
     auto v = strict_int(s, 0, 15);
     if (!v) return fail(Errc::InvalidArgument, "--topo-max-tier=" + quoted(s) + ": expected an integer 0..15");
     return static_cast<int>(*v);
 }
 
 Result<int> parse_segment(const char* optarg) {
-    std::string_view s = optarg ? optarg : "";
+    std::string_view s = optarg != nullptr ? optarg : "";
     auto v = strict_int(s, 1, 65536);
     if (!v) return fail(Errc::InvalidArgument, "--topo-segment=" + quoted(s) + ": expected an integer 1..65536");
     return static_cast<int>(*v);
@@ -133,7 +133,7 @@ Result<Config> parse_config(const std::vector<std::string>& args) {
         if (eq == std::string::npos || eq == 0) return fail(Errc::InvalidArgument, where + "expected key=value");
         std::string key = a.substr(0, eq);
         std::string val = a.substr(eq + 1);
-        if (!seen.insert(key).second) return fail(Errc::InvalidArgument, where + "'" + key + "' given twice");
+        if (!seen.insert(key).second) return fail(Errc::InvalidArgument, where + "'" + key.append("' given twice"));
         if (val.empty()) return fail(Errc::InvalidArgument, where + "empty value");
         auto yes_no = [&](bool& out) -> Status {
             if (val == "yes" || val == "1" || val == "on") {
@@ -303,7 +303,7 @@ std::string plan_constraint(const Plan& p) {
     if (p.groups.size() == 1) return p.groups.front().first;
     std::string s = "[";
     for (std::size_t i = 0; i < p.groups.size(); ++i) {
-        if (i) s += '&';
+        if (i > 0) s += '&';
         s += p.groups[i].first + "*" + std::to_string(p.groups[i].second);
     }
     return s + "]";
