@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // topoplace place SNAPSHOT --nodes N [--nodes-max M] [--gpus-per-node G] [--total-gpus G]
 //     [--shared] [--max-tier T] [--max-leaves L] [--nvl] [--segment S] [--rail-aligned]
-//     [--exclude HOSTLIST] [--state FILE] [--policy topo|slurm-tree|linear] [--explain] [--json]
-// TODO(health): --health-store DIR (mark unhealthy hosts from the health store).
+//     [--exclude HOSTLIST] [--state FILE] [--health-store DIR [--health-fail open|closed]]
+//     [--policy topo|slurm-tree|linear] [--explain] [--json]
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -11,6 +11,11 @@
 #include <memory>
 #include <sstream>
 
+#include <sys/stat.h>
+
+#include <cerrno>
+
+#include <topo/health/store.hpp>
 #include <topo/hostlist.hpp>
 #include <topo/placement/place.hpp>
 #include <topo/placement/state.hpp>
@@ -37,10 +42,49 @@ struct PlaceOptions {
     bool rail_aligned = false;
     std::string exclude;
     std::string state;
+    std::string health_store;
+    std::string health_fail = "closed";
     std::string policy = "topo";
     bool explain = false;
     bool json = false;
 };
+
+/// Mark the hosts the health store flags unhealthy. A store that was never created
+/// flags nobody (as the launch gate reads it). A refused store (tampered, unreadable):
+/// fail closed -> exit 69 with the store's error; fail open -> warn and go on.
+/// Returns kOk to go on, else the exit code.
+int apply_health(const Topology& topo, const PlaceOptions& o, placement::ClusterState& state) {
+    if (o.health_store.empty()) return kOk;
+    const auto mode = health::fail_mode_from_name(o.health_fail);
+    struct stat st {};
+    if (::lstat(o.health_store.c_str(), &st) != 0 && errno == ENOENT) {
+        std::fprintf(stderr, "topoplace: warning: health store %s does not exist; no host is flagged\n",
+                     o.health_store.c_str());
+        return kOk;
+    }
+    auto store = health::Store::open(o.health_store);
+    Result<std::vector<std::string>> bad = store ? health::unhealthy_nodes(*store)
+                                                 : Result<std::vector<std::string>>(fail(store.error()));
+    if (!bad) {
+        if (mode == health::FailMode::Open) {
+            std::fprintf(stderr, "topoplace: warning: %s (--health-fail open: placing without health flags)\n",
+                         bad.error().to_string().c_str());
+            return kOk;
+        }
+        std::fprintf(stderr, "topoplace: %s (--health-fail closed)\n", bad.error().to_string().c_str());
+        return kUnavailable;
+    }
+    for (const auto& n : *bad) {
+        auto h = topo.find_host(n);
+        if (!h) {
+            std::fprintf(stderr, "topoplace: warning: health store flags \"%s\", not a host of %s\n", n.c_str(),
+                         o.snapshot.c_str());
+            continue;
+        }
+        state.set_unhealthy(*h, true, "health store " + o.health_store);
+    }
+    return kOk;
+}
 
 Result<std::string> read_file(const std::string& path) {
     std::ifstream f(path, std::ios::binary);
@@ -153,6 +197,7 @@ int run_place(const PlaceOptions& o) {
     }
     for (const auto& w : warnings)
         std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
+    if (const int rc = apply_health(topo, o, state); rc != kOk) return rc;
 
     placement::Request r;
     r.nodes_min = o.nodes < 1 ? 1 : o.nodes;
@@ -237,6 +282,12 @@ Runner add_place(CLI::App& app) {
     sub->add_option("--state", o->state,
                     "cluster state: `scontrol show nodes --oneliner` text or {\"hosts\": {...}} JSON "
                     "(auto-detected); default: every host idle");
+    sub->add_option("--health-store", o->health_store,
+                    "health flag store directory (`topoplace health`): flagged hosts are never chosen");
+    sub->add_option("--health-fail", o->health_fail,
+                    "when the health store is refused (tampered): closed = exit 69, open = warn and place")
+        ->check(CLI::IsMember({"open", "closed"}))
+        ->capture_default_str();
     sub->add_option("--policy", o->policy, "topo (ours), slurm-tree (Slurm 22.05 topology/tree), linear")
         ->check(CLI::IsMember({"topo", "slurm-tree", "linear"}))
         ->capture_default_str();

@@ -226,6 +226,20 @@ Placer::Placer(const Topology& topo) : topo_(&topo), idx_(std::make_unique<Index
         }
     }
 
+    for (std::size_t h = 0; h < hosts.size(); ++h)
+        ix.all_rail_complete = ix.all_rail_complete && (ix.leaf_of_host[h] < 0 || ix.all_rails[h] != 0);
+
+    // Slurm's per-switch node bitmaps (switch_record_table[i].node_bitmap).
+    ix.n_words = (ix.n_hosts + 63) / 64;
+    ix.sw_bits.assign(ix.sw.size() * static_cast<std::size_t>(ix.n_words), 0);
+    for (std::size_t i = 0; i < ix.sw.size(); ++i) {
+        auto* bits = ix.sw_bits.data() + i * static_cast<std::size_t>(ix.n_words);
+        for (int l : ix.sw[i].leaves) {
+            for (auto h : ix.leaf_hosts[static_cast<std::size_t>(l)])
+                bits[h / 64] |= std::uint64_t{1} << (h % 64);
+        }
+    }
+
     // Multi-node NVLink domains.
     for (std::uint32_t d = 0; d < topo.nvl_domains().size(); ++d) {
         const auto& dom = topo.nvl_domains()[d];

@@ -49,6 +49,11 @@ struct Placer::Index {
     std::vector<int> by_level_order;                     ///< switch indexes sorted by (level, index)
     std::vector<Domain> domains;                         ///< multi-node NVLink domains
     bool uniform_leaf_switches = true;
+    bool all_rail_complete = true;  ///< every placeable host has a NIC on every rail
+    /// Slurm's switch_record_table[i].node_bitmap (bit = host id = config order), for
+    /// the slurm-tree policy; words of 64 bits, n_words per switch.
+    int n_words = 0;
+    std::vector<std::uint64_t> sw_bits;
 
     int d(int a, int b) const { return dist[static_cast<std::size_t>(a) * sw.size() + static_cast<std::size_t>(b)]; }
 };
@@ -87,10 +92,20 @@ struct Choice {
     int lb_tier = -1;
 };
 
-/// Fill host_units and leaf_cap for `w` (state-aware unless w.ideal).
+/// Fill host_units and leaf_cap for `w` (state-aware unless w.ideal): O(hosts).
 void compute_caps(Work& w);
+/// Can leaf_cap come from the ClusterState's group counts (no per-host scan)?
+bool caps_from_counts_ok(const Work& w);
+/// Fill leaf_cap from the group counts, O(groups); host_units stays empty (hosts are
+/// evaluated on demand by unit_of()).
+void compute_caps_from_counts(Work& w);
 /// Units a host can give in `w`.
 int host_units(const Work& w, std::uint32_t h);
+
+/// w.host_units[h] when computed, else host_units(w, h).
+inline int unit_of(const Work& w, std::uint32_t h) {
+    return w.host_units.empty() ? host_units(w, h) : w.host_units[h];
+}
 /// Take `units` from leaf `leaf` (best fit inside the leaf); appends to `c`.
 int take_from_leaf(const Work& w, int leaf, int units, Choice& c);
 

@@ -61,7 +61,7 @@ std::vector<std::vector<std::uint32_t>> leaf_cells(const Work& w, int leaf) {
     const auto& ix = *w.ix;
     std::map<int, std::vector<std::uint32_t>> by_dom;
     for (auto h : ix.leaf_hosts[static_cast<std::size_t>(leaf)]) {
-        if (w.host_units[h] > 0) by_dom[ix.domain_of_host[h]].push_back(h);
+        if (unit_of(w, h) > 0) by_dom[ix.domain_of_host[h]].push_back(h);
     }
     std::vector<std::vector<std::uint32_t>> out;
     for (auto& [d, hs] : by_dom) {
@@ -96,6 +96,23 @@ void compute_caps(Work& w) {
     }
 }
 
+bool caps_from_counts_ok(const Work& w) {
+    return !w.ideal && w.excluded.empty() && w.restrict_domain < 0 && (!w.req.rail_aligned || w.ix->all_rail_complete)
+           && (w.mode == UnitMode::Nodes || w.mode == UnitMode::Gpus);
+}
+
+void compute_caps_from_counts(Work& w) {
+    const auto& ix = *w.ix;
+    w.host_units.clear();
+    w.leaf_cap.resize(static_cast<std::size_t>(ix.n_leaves));
+    for (int l = 0; l < ix.n_leaves; ++l) {
+        const GroupId g = ix.sw[static_cast<std::size_t>(l)].group;
+        w.leaf_cap[static_cast<std::size_t>(l)] =
+            w.mode == UnitMode::Gpus ? static_cast<int>(w.state->group_free_gpus(g))
+                                     : w.state->group_hosts_fitting(g, w.req.exclusive, w.gpn);
+    }
+}
+
 int take_from_leaf(const Work& w, int leaf, int units, Choice& c) {
     const auto& ix = *w.ix;
     if (units <= 0) return 0;
@@ -105,7 +122,7 @@ int take_from_leaf(const Work& w, int leaf, int units, Choice& c) {
         case UnitMode::Nodes: {
             std::vector<std::uint32_t> el;
             for (auto h : hs) {
-                if (w.host_units[h] > 0) el.push_back(h);
+                if (unit_of(w, h) > 0) el.push_back(h);
             }
             if (!w.req.exclusive && w.gpn > 0 && !w.ideal) {
                 // Best fit: hosts with the fewest free GPUs that still fit first, so
@@ -162,7 +179,7 @@ int take_from_leaf(const Work& w, int leaf, int units, Choice& c) {
         case UnitMode::Gpus: {
             std::vector<std::pair<int, std::uint32_t>> el;  // free, host
             for (auto h : hs) {
-                if (w.host_units[h] > 0) el.emplace_back(w.host_units[h], h);
+                if (unit_of(w, h) > 0) el.emplace_back(unit_of(w, h), h);
             }
             std::vector<bool> used(el.size(), false);
             while (taken < units) {
@@ -425,7 +442,11 @@ bool run_policy(Work& w, Policy policy, Choice& c) {
     switch (policy) {
         case Policy::Topo:
             if (nvl) return choose_topo_nvl(w, c);
-            compute_caps(w);
+            if (caps_from_counts_ok(w)) {
+                compute_caps_from_counts(w);
+            } else {
+                compute_caps(w);
+            }
             return choose_topo(w, c);
         case Policy::SlurmTree:
             compute_caps(w);

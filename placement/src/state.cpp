@@ -30,7 +30,191 @@ const char* node_state_name(NodeState s) noexcept {
     return "unknown";
 }
 
-ClusterState::ClusterState(const Topology& topo) : hosts_(topo.hosts().size()), fingerprint_(topo.fingerprint()) {}
+// ------------------------------------------------------------------ group counts
+
+struct ClusterState::Layout {
+    std::vector<int> group_of_host;                    ///< -1: service host or on no group
+    std::vector<int> topo_gpus;                        ///< GPUs the topology knows per host
+    std::vector<std::vector<std::uint32_t>> members;   ///< non-service hosts per group
+};
+
+ClusterState::ClusterState(const Topology& topo) : hosts_(topo.hosts().size()), fingerprint_(topo.fingerprint()) {
+    auto l = std::make_shared<Layout>();
+    const auto hosts = topo.hosts();
+    l->group_of_host.assign(hosts.size(), -1);
+    l->topo_gpus.resize(hosts.size());
+    int max_gpus = 0;
+    for (std::size_t h = 0; h < hosts.size(); ++h) {
+        l->topo_gpus[h] = static_cast<int>(hosts[h].gpus.size());
+        max_gpus = std::max(max_gpus, l->topo_gpus[h]);
+    }
+    l->members.resize(topo.groups().size());
+    for (std::size_t g = 0; g < topo.groups().size(); ++g) {
+        for (auto h : topo.groups()[g].hosts) {
+            if (topo.host(h).role == HostRole::Service || l->group_of_host[h.index()] >= 0) continue;
+            l->group_of_host[h.index()] = static_cast<int>(g);
+            l->members[g].push_back(h.index());
+        }
+    }
+    layout_ = std::move(l);
+    const std::size_t ng = layout_->members.size();
+    width_ = max_gpus + 1;
+    idle_by_total_.assign(ng * static_cast<std::size_t>(width_), 0);
+    avail_by_free_.assign(ng * static_cast<std::size_t>(width_), 0);
+    free_sum_.assign(ng, 0);
+    dirty_.assign(ng, 0);
+    for (std::size_t h = 0; h < hosts_.size(); ++h)
+        add(h, +1);
+}
+
+void ClusterState::count_host(std::size_t h, int sign, std::vector<int>& idle, std::vector<int>& avail, long& free,
+                              std::size_t base) const {
+    const HostState& hs = hosts_[h];
+    if (hs.unhealthy) return;
+    const int total = hs.total_gpus >= 0 ? hs.total_gpus : layout_->topo_gpus[h];
+    if (hs.state == NodeState::Idle) {
+        idle[base + static_cast<std::size_t>(total)] += sign;
+        avail[base + static_cast<std::size_t>(total)] += sign;
+        free += sign * static_cast<long>(total);
+    } else if (hs.state == NodeState::Mixed) {
+        const int f = hs.free_gpus < 0 ? total : std::min(hs.free_gpus, total);
+        avail[base + static_cast<std::size_t>(f)] += sign;
+        free += sign * static_cast<long>(f);
+    }
+}
+
+void ClusterState::add(std::size_t h, int sign) {
+    const int g = layout_->group_of_host[h];
+    if (g < 0 || dirty_[static_cast<std::size_t>(g)] != 0) return;  // a dirty group is recounted anyway
+    const auto gi = static_cast<std::size_t>(g);
+    count_host(h, sign, idle_by_total_, avail_by_free_, free_sum_[gi], gi * static_cast<std::size_t>(width_));
+}
+
+void ClusterState::mark_dirty(std::size_t h) {
+    const int g = layout_->group_of_host[h];
+    if (g < 0) return;
+    dirty_[static_cast<std::size_t>(g)] = 1;
+    sync_.dirty.store(true, std::memory_order_release);
+}
+
+void ClusterState::ensure_width(int total) const {
+    if (total < width_) return;
+    // Rare (scontrol Gres= larger than any host of the snapshot): widen, recount all.
+    width_ = total + 1;
+    const std::size_t ng = layout_->members.size();
+    idle_by_total_.assign(ng * static_cast<std::size_t>(width_), 0);
+    avail_by_free_.assign(ng * static_cast<std::size_t>(width_), 0);
+    free_sum_.assign(ng, 0);
+    std::fill(dirty_.begin(), dirty_.end(), std::uint8_t{1});
+    sync_.dirty.store(true, std::memory_order_release);
+}
+
+void ClusterState::refresh() const {
+    if (!sync_.dirty.load(std::memory_order_acquire)) return;
+    const std::lock_guard<std::mutex> lock(sync_.m);
+    if (!sync_.dirty.load(std::memory_order_relaxed)) return;
+    int max_total = 0;
+    for (std::size_t g = 0; g < dirty_.size(); ++g) {
+        if (dirty_[g] == 0) continue;
+        for (auto h : layout_->members[g]) {
+            const auto& hs = hosts_[h];
+            max_total = std::max(max_total, hs.total_gpus >= 0 ? hs.total_gpus : layout_->topo_gpus[h]);
+        }
+    }
+    ensure_width(max_total);
+    const auto w = static_cast<std::size_t>(width_);
+    for (std::size_t g = 0; g < dirty_.size(); ++g) {
+        if (dirty_[g] == 0) continue;
+        std::fill_n(idle_by_total_.begin() + static_cast<std::ptrdiff_t>(g * w), w, 0);
+        std::fill_n(avail_by_free_.begin() + static_cast<std::ptrdiff_t>(g * w), w, 0);
+        free_sum_[g] = 0;
+        for (auto h : layout_->members[g])
+            count_host(h, +1, idle_by_total_, avail_by_free_, free_sum_[g], g * w);
+        dirty_[g] = 0;
+    }
+    sync_.dirty.store(false, std::memory_order_release);
+}
+
+template <class F>
+void ClusterState::mutate(HostId h, F&& f) {
+    const auto i = h.index();
+    HostState& hs = hosts_.at(i);
+    refresh();  // incremental updates need clean counts for this group
+    add(i, -1);
+    f(hs);
+    const int total = hs.total_gpus >= 0 ? hs.total_gpus : layout_->topo_gpus[i];
+    if (total >= width_) {
+        ensure_width(total);
+        return;  // everything is recounted lazily
+    }
+    add(i, +1);
+}
+
+void ClusterState::set(HostId h, HostState s) {
+    mutate(h, [&](HostState& hs) { hs = std::move(s); });
+}
+
+void ClusterState::set_state(HostId h, NodeState s) {
+    mutate(h, [&](HostState& hs) { hs.state = s; });
+}
+
+void ClusterState::set_free_gpus(HostId h, int free_gpus) {
+    mutate(h, [&](HostState& hs) { hs.free_gpus = free_gpus; });
+}
+
+void ClusterState::set_total_gpus(HostId h, int total_gpus) {
+    mutate(h, [&](HostState& hs) { hs.total_gpus = total_gpus; });
+}
+
+void ClusterState::set_unhealthy(HostId h, bool unhealthy, std::string reason) {
+    mutate(h, [&](HostState& hs) {
+        hs.unhealthy = unhealthy;
+        if (!reason.empty() || !unhealthy) hs.reason = std::move(reason);
+    });
+}
+
+void ClusterState::set_busy_gpus(HostId h, std::vector<int> busy) {
+    hosts_.at(h.index()).busy_gpus = std::move(busy);  // not part of the counts
+}
+
+int ClusterState::group_hosts_fitting(GroupId g, bool exclusive, int gpus_per_node) const {
+    refresh();
+    if (gpus_per_node >= width_) return 0;
+    const auto w = static_cast<std::size_t>(width_);
+    const auto& v = exclusive ? idle_by_total_ : avail_by_free_;
+    const std::size_t base = static_cast<std::size_t>(g.index()) * w;
+    int n = 0;
+    for (std::size_t k = base + static_cast<std::size_t>(std::max(gpus_per_node, 0)); k < base + w; ++k)
+        n += v[k];
+    return n;
+}
+
+long ClusterState::group_free_gpus(GroupId g) const {
+    refresh();
+    return free_sum_[g.index()];
+}
+
+GroupCounts ClusterState::group_counts(GroupId g) const {
+    refresh();
+    const auto w = static_cast<std::size_t>(width_);
+    const auto b = static_cast<std::ptrdiff_t>(g.index() * w);
+    GroupCounts c;
+    c.idle_by_total.assign(idle_by_total_.begin() + b, idle_by_total_.begin() + b + static_cast<std::ptrdiff_t>(w));
+    c.avail_by_free.assign(avail_by_free_.begin() + b, avail_by_free_.begin() + b + static_cast<std::ptrdiff_t>(w));
+    c.free_gpus = free_sum_[g.index()];
+    return c;
+}
+
+GroupCounts ClusterState::recount_group(GroupId g) const {
+    refresh();  // for width_
+    const auto w = static_cast<std::size_t>(width_);
+    GroupCounts c;
+    c.idle_by_total.assign(w, 0);
+    c.avail_by_free.assign(w, 0);
+    for (auto h : layout_->members.at(g.index()))
+        count_host(h, +1, c.idle_by_total, c.avail_by_free, c.free_gpus, 0);
+    return c;
+}
 
 int ClusterState::total_gpus(const Topology& topo, HostId h) const {
     const auto& s = at(h);

@@ -55,6 +55,35 @@ eq "one domain" "$(jq_ "$TMP/out" "len(d['nvl_domains'])")" "1"
 expect_rc 1 "17 hosts in one NVLink domain" "$TP" place "$TMP/gb.json" --nodes 17 --nvl
 err_has "the largest domain allows 16"
 
+# Health flag store: flagged hosts are never chosen; a refused store fails closed (69)
+# unless --health-fail open (warn, place without the flags).
+HS="$TMP/health"
+"$TP" health flag n002 --reason "x" --store "$HS" >/dev/null 2>&1
+check "health flag wrote a record" test -f "$HS/n002"
+expect_rc 0 "topo with a health store" "$TP" place "$TMP/tree.json" --nodes 6 --state "$ST" --health-store "$HS" --json
+eq "flagged n002 not chosen" "$(jq_ "$TMP/out" "'n002' in d['hosts']")" "False"
+eq "still 6 hosts" "$(jq_ "$TMP/out" "len(d['hosts'])")" "6"
+expect_rc 0 "slurm-tree with a health store" "$TP" place "$TMP/tree.json" --nodes 6 --state "$ST" --policy slurm-tree \
+  --health-store "$HS" --json
+eq "slurm-tree avoids flagged n002 too" "$(jq_ "$TMP/out" "'n002' in d['hosts']")" "False"
+"$TP" health flag n001 --reason "x" --store "$HS" >/dev/null 2>&1
+"$TP" health flag n003 --reason "x" --store "$HS" >/dev/null 2>&1
+expect_rc 0 "leaf 1 fully flagged" "$TP" place "$TMP/tree.json" --nodes 3 --state "$ST" --health-store "$HS" --json
+eq "no flagged host chosen" "$(jq_ "$TMP/out" "any(h in d['hosts'] for h in ['n001','n002','n003'])")" "False"
+expect_rc 0 "missing store flags nobody" "$TP" place "$TMP/tree.json" --nodes 6 --state "$ST" --health-store "$TMP/nostore" --json
+err_has "does not exist"
+eq "missing store: the plain choice" "$(jq_ "$TMP/out" "','.join(d['hosts'])")" "n001,n002,n003,n005,n006,n007"
+chmod 0666 "$HS/n002"
+expect_rc 69 "tampered store fails closed (default)" "$TP" place "$TMP/tree.json" --nodes 6 --state "$ST" --health-store "$HS"
+err_has "group/world writable"
+expect_rc 69 "tampered store, --health-fail closed" "$TP" place "$TMP/tree.json" --nodes 6 --state "$ST" \
+  --health-store "$HS" --health-fail closed
+expect_rc 0 "tampered store, --health-fail open" "$TP" place "$TMP/tree.json" --nodes 6 --state "$ST" \
+  --health-store "$HS" --health-fail open --json
+err_has "warning"
+eq "fail open places without the flags" "$(jq_ "$TMP/out" "','.join(d['hosts'])")" "n001,n002,n003,n005,n006,n007"
+expect_rc 64 "bad --health-fail" "$TP" place "$TMP/tree.json" --nodes 2 --health-store "$HS" --health-fail maybe
+
 # exit 64: usage
 expect_rc 64 "no --nodes" "$TP" place "$TMP/tree.json"
 expect_rc 64 "bad policy" "$TP" place "$TMP/tree.json" --nodes 2 --policy best

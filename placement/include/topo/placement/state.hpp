@@ -3,7 +3,10 @@
 /// \file ClusterState: the live overlay on an immutable Topology (busy, drained,
 /// down, unhealthy, free GPUs). Never stored in the Topology itself.
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,12 +31,30 @@ struct HostState {
     std::vector<int> busy_gpus;  ///< GPU indices known in use (GresUsed IDX:), sorted
 };
 
+/// Per-leaf-group counts a ClusterState keeps so that a placement decision need not
+/// look at every host (docs/placement.md, "Decision cost"). Only healthy hosts that are
+/// not service hosts count.
+struct GroupCounts {
+    std::vector<int> idle_by_total;  ///< [t]: idle hosts with t GPUs
+    std::vector<int> avail_by_free;  ///< [f]: idle (f = all GPUs) or mixed hosts with f GPUs free
+    long free_gpus = 0;              ///< sum of f over those hosts
+    bool operator==(const GroupCounts&) const = default;
+};
+
 class ClusterState {
 public:
     /// Every host idle, every GPU free, bound to `topo` (by fingerprint).
     explicit ClusterState(const Topology& topo);
 
-    [[nodiscard]] HostState& at(HostId h) { return hosts_.at(h.index()); }
+    /// Mutable access. The host's leaf group is marked for a recount, done lazily (and
+    /// thread-safely) before the next read of the group counts: modify the host through
+    /// the returned reference before the next placement call, do not keep it across one.
+    /// The set_*() mutators below update the counts incrementally instead.
+    [[nodiscard]] HostState& at(HostId h) {
+        HostState& hs = hosts_.at(h.index());
+        mark_dirty(h.index());
+        return hs;
+    }
 
     [[nodiscard]] const HostState& at(HostId h) const { return hosts_.at(h.index()); }
 
@@ -49,9 +70,56 @@ public:
     /// (alloc/mixed) hosts are "available" here; place() decides what fits on them.
     [[nodiscard]] bool available(HostId h) const;
 
+    // Mutators that keep the group counts up to date in O(GPU classes).
+    void set(HostId h, HostState s);
+    void set_state(HostId h, NodeState s);
+    void set_free_gpus(HostId h, int free_gpus);
+    void set_total_gpus(HostId h, int total_gpus);
+    void set_unhealthy(HostId h, bool unhealthy, std::string reason = {});
+    void set_busy_gpus(HostId h, std::vector<int> busy);
+
+    /// Hosts of topology group `g` that can take one more node of a request: exclusive
+    /// = idle with at least `gpus_per_node` GPUs; shared = idle or mixed with at least
+    /// `gpus_per_node` GPUs free. O(GPU classes).
+    [[nodiscard]] int group_hosts_fitting(GroupId g, bool exclusive, int gpus_per_node) const;
+    /// Free GPUs on the idle and mixed hosts of group `g`. O(1).
+    [[nodiscard]] long group_free_gpus(GroupId g) const;
+    /// The maintained counts of group `g`, and the same counted from scratch (checks).
+    [[nodiscard]] GroupCounts group_counts(GroupId g) const;
+    [[nodiscard]] GroupCounts recount_group(GroupId g) const;
+
 private:
+    struct Layout;
+    struct Sync {
+        std::mutex m;
+        std::atomic<bool> dirty{false};
+        Sync() = default;
+        Sync(const Sync& o) : dirty(o.dirty.load()) {}
+        Sync& operator=(const Sync& o) {
+            dirty.store(o.dirty.load());
+            return *this;
+        }
+    };
+
+    void mark_dirty(std::size_t h);
+    void refresh() const;  ///< recount dirty groups (lock-protected, lazy)
+    void add(std::size_t h, int sign);
+    void count_host(std::size_t h, int sign, std::vector<int>& idle, std::vector<int>& avail, long& free,
+                    std::size_t base) const;
+    void ensure_width(int total) const;
+    template <class F>
+    void mutate(HostId h, F&& f);
+
     std::vector<HostState> hosts_;
     std::string fingerprint_;
+    std::shared_ptr<const Layout> layout_;
+    // Group counts, flat [group * width_ + class].
+    mutable int width_ = 1;
+    mutable std::vector<int> idle_by_total_;
+    mutable std::vector<int> avail_by_free_;
+    mutable std::vector<long> free_sum_;
+    mutable std::vector<std::uint8_t> dirty_;  ///< per group: recount before the next read
+    mutable Sync sync_;
 };
 
 /// Parse `scontrol show nodes --oneliner` text. Hosts absent from the text keep their
