@@ -53,7 +53,7 @@ const std::vector<Row>& rows() {
          [](const Replay&, const PolicyRun& p) { return pct(p.needless_tier, p.multi_node); }},
         {"NVLink-domain jobs split",
          [](const Replay& r, const PolicyRun& p) {
-             return r.nvl_multi_domains > 0 ? pct(p.nvl_split, p.nvl_candidates) : "n/a (no multi-node domains)";
+             return r.nvl_multi_domains > 0 ? pct(p.nvl_split, p.nvl_candidates) : "n/a";
          }},
         {"wait: mean", [](const Replay&, const PolicyRun& p) { return human_duration(p.mean_wait_s); }},
         {"wait: p95", [](const Replay&, const PolicyRun& p) { return human_duration(p.p95_wait_s); }},
@@ -339,6 +339,13 @@ std::string render_table(const Replay& r) {
             out += std::string(total, '-') + "\n";
         }
     }
+    if (r.nvl_multi_domains == 0 || r.tiers < 3) {
+        out += "\nn/a: ";
+        if (r.nvl_multi_domains == 0) out += "no multi-node NVLink domains";
+        if (r.nvl_multi_domains == 0 && r.tiers < 3) out += "; ";
+        if (r.tiers < 3) out += "no core tier";
+        out += "\n";
+    }
     return out;
 }
 
@@ -406,7 +413,7 @@ std::string render_html(const Replay& r, const ReportContext& ctx) {
          "h1{font-size:20px}h2{font-size:16px;margin-top:28px}"
          "table{border-collapse:collapse;font-size:13px}td,th{padding:3px 10px;border-bottom:1px solid #ddd}"
          "td.n{text-align:right;font-variant-numeric:tabular-nums}th{text-align:right;background:#f3f3f3}"
-         "th:first-child,td:first-child{text-align:left}"
+         "th:first-child,td:first-child{text-align:left;white-space:nowrap}"
          ".plots{display:flex;flex-wrap:wrap;gap:18px}.plot{background:#fff;border:1px solid #e3e3e3}"
          ".frame{fill:none;stroke:#999}.grid{stroke:#eee}.tick{font-size:11px;fill:#444}.lab{font-size:12px;fill:#222}"
          ".t{font-size:13px;font-weight:600;fill:#222}code{background:#f4f4f4;padding:1px 4px}"
@@ -433,7 +440,10 @@ std::string render_html(const Replay& r, const ReportContext& ctx) {
             h += "<td class=\"n\">" + esc(row.cell(r, p)) + "</td>";
         h += "</tr>\n";
     }
-    h += "</table>\n<h2>Plots</h2>\n<div class=\"plots\">\n";
+    h += "</table>\n";
+    if (r.nvl_multi_domains == 0)
+        h += "<p class=\"meta\">NVLink-domain splits: n/a, the fabric has no multi-node NVLink domains.</p>\n";
+    h += "<h2>Plots</h2>\n<div class=\"plots\">\n";
 
     // Wait CDF (hours), up to the largest p99 so the tail does not squash the body.
     std::vector<Series> cdf;
