@@ -329,3 +329,56 @@ TEST(Generator, RejectsImpossibleOptions) {
 }
 
 }  // namespace
+
+namespace {
+
+// Mutated real and sacct inputs (deterministic): every outcome is a trace or a Parse
+// error with a line inside the text, never a crash (run under ASan/UBSan in the asan preset).
+TEST(TraceRead, MutatedInputsGiveATraceOrALineNumberedError) {
+    auto real = topo::whatif::read_trace_file(fx("alibaba-openb2023-pods-default.csv"));
+    ASSERT_TRUE(real);
+    std::string base_csv = "submit_s,duration_s,nodes,gpus_per_node,timelimit_s\n0,10,2,8,60\n5,20,1,4,60\n";
+    const std::string bases[] = {kSacct, base_csv,
+                                 "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,"
+                                 "deletion_time,scheduled_time\np0,1,1,1,1000,,LS,Running,0,100,0\n"};
+    Rng rng(42);
+    const char alphabet[] = "|,:-.T0123456789\n#ax \t";
+    int ok = 0;
+    int errors = 0;
+    for (const auto& base : bases) {
+        for (int i = 0; i < 3000; ++i) {
+            std::string s = base;
+            const int edits = 1 + static_cast<int>(rng.uniform() * 4);
+            for (int e = 0; e < edits && !s.empty(); ++e) {
+                const auto pos = static_cast<std::size_t>(rng.uniform() * static_cast<double>(s.size()));
+                const double op = rng.uniform();
+                const char c = alphabet[static_cast<std::size_t>(rng.uniform() * (sizeof alphabet - 1))];
+                if (op < 0.4) {
+                    s[pos] = c;
+                } else if (op < 0.7) {
+                    s.insert(pos, 1, c);
+                } else {
+                    s.erase(pos, 1 + static_cast<std::size_t>(rng.uniform() * 8));
+                }
+            }
+            auto t = parse_trace(s, "m.txt");
+            if (t) {
+                ++ok;
+                for (const auto& j : t->jobs) {
+                    ASSERT_GE(j.nodes, 1);
+                    ASSERT_GE(j.duration_s, 0);
+                    ASSERT_GE(j.submit_s, 0);
+                }
+            } else {
+                ++errors;
+                ASSERT_EQ(t.error().code, Errc::Parse) << s;
+                ASSERT_GE(t.error().line, 1);
+                ASSERT_LE(t.error().line, static_cast<int>(std::count(s.begin(), s.end(), '\n')) + 1) << s;
+            }
+        }
+    }
+    EXPECT_GT(ok, 100);
+    EXPECT_GT(errors, 100);
+}
+
+}  // namespace
