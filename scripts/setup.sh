@@ -17,6 +17,8 @@ PKGS=(
   iproute2 util-linux procps graphviz jq
   # simulated InfiniBand fabric for live libibnetdisc tests (ibsim + umad2sim preload)
   ibsim-utils libumad2sim0 infiniband-diags
+  # the what-if HTML report is checked in headless Chromium
+  chromium
 )
 
 missing=()
