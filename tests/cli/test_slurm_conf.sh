@@ -74,6 +74,19 @@ expect_rc 64 "--gres on a fabric without GPUs" "$T" slurm-conf "$TMP/psmn.json" 
 err_has "no host in this snapshot has a GPU"
 expect_rc 64 "--gpu-file without {index}" "$T" slurm-conf "$TMP/lab.json" --gres - --gpu-file /dev/nvidia
 
+# gres from real hwloc XMLs (only when topoplace was built with hwloc)
+if "$T" discover --ibnetdiscover "$FIX/lab/lab-4x4.ibnetdiscover.txt" \
+     --hwloc "n[001-002]=$FIX/hwloc/hwloc-nvidia-dgx2h-v100x16-nvswitch.xml" \
+     --hwloc "n[003-004]=$FIX/hwloc/hwloc-ibm-minsky-power8-p100x4-nvlink.xml" -o "$TMP/hw.json" 2>/dev/null; then
+  expect_rc 0 "gres from hwloc (DGX-2 NVSwitch, Minsky NVLink pairs)" "$T" slurm-conf "$TMP/hw.json" --gres - -o /dev/null
+  check "Minsky: GPU0 has 2 NVLinks to GPU1 only" grep -q '^NodeName=n\[003-004\] Name=gpu Type=p100 File=/dev/nvidia0 Links=-1,2,0,0$' "$TMP/out"
+  check "Minsky: GPU3 has 2 NVLinks to GPU2 only" grep -q '^NodeName=n\[003-004\] Name=gpu Type=p100 File=/dev/nvidia3 Links=0,0,2,-1$' "$TMP/out"
+  eq "DGX-2: 16 GPU lines, -1 on the diagonal" "$(grep -c '^NodeName=n\[001-002\] Name=gpu Type=v100 File=/dev/nvidia[0-9]* Links=' "$TMP/out")" "16"
+  check "DGX-2: GPU15 Links" grep -q 'File=/dev/nvidia15 Links=6,6,6,6,6,6,6,6,6,6,6,6,6,6,6,-1$' "$TMP/out"
+else
+  echo "skip - gres from hwloc: topoplace built without hwloc"
+fi
+
 # ---- bad input
 printf 'nodes:\n  - names: n[1-4]\n' > "$TMP/nofabric.yaml"
 "$T" discover --spec "$TMP/nofabric.yaml" -o "$TMP/nofabric.json" 2>/dev/null
