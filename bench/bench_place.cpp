@@ -120,18 +120,18 @@ World& world() {
             double level = 0.7;
             for (std::uint32_t h = 0; h < x.topo->hosts().size(); ++h) {
                 if (h % kPerSu == 0) level = 0.4 + 0.6 * u(rng);  // clumpy, mean 0.7
-                auto& hs = st.at(HostId{h});
+                const HostId id{h};
                 if (u(rng) < level) {
                     if (u(rng) < 0.2) {
-                        hs.state = NodeState::Mixed;
-                        hs.free_gpus = static_cast<int>(rng() % 8);
+                        st.set_state(id, NodeState::Mixed);
+                        st.set_free_gpus(id, static_cast<int>(rng() % 8));
                     } else {
-                        hs.state = NodeState::Alloc;
-                        hs.free_gpus = 0;
+                        st.set_state(id, NodeState::Alloc);
+                        st.set_free_gpus(id, 0);
                     }
                     ++busy;
                 } else if (u(rng) < 0.01) {
-                    hs.state = NodeState::Drain;
+                    st.set_state(id, NodeState::Drain);
                     ++busy;
                 }
                 ++total;
@@ -163,6 +163,7 @@ double thread_cpu_us() {
 }
 
 struct Figures {
+    std::string tail;  ///< what the slowest 1 % of decisions asked for
     double p50 = 0, p99 = 0, max = 0, mean = 0;
     double cpu_p50 = 0, cpu_p99 = 0;
     long placed = 0, failed = 0;
@@ -189,6 +190,8 @@ void run_place(benchmark::State& state, Policy pol, bool hot) {
     std::vector<double> cpu;
     us.reserve(200000);
     cpu.reserve(200000);
+    std::vector<std::pair<double, std::size_t>> by_case;  // cpu us, case index
+    by_case.reserve(200000);
     std::size_t i = 0;
     long placed = 0, failed = 0;
     double groups = 0;
@@ -201,6 +204,7 @@ void run_place(benchmark::State& state, Policy pol, bool hot) {
         const auto t1 = std::chrono::steady_clock::now();
         const double c1 = thread_cpu_us();
         cpu.push_back(c1 - c0);
+        by_case.emplace_back(c1 - c0, (i - 1) % w.cases.size());
         benchmark::DoNotOptimize(p);
         us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
         if (p) {
@@ -213,6 +217,15 @@ void run_place(benchmark::State& state, Policy pol, bool hot) {
     std::sort(us.begin(), us.end());
     std::sort(cpu.begin(), cpu.end());
     Figures f;
+    // The slowest 1 % by CPU time: how many nodes they asked for, exclusive or shared.
+    std::sort(by_case.begin(), by_case.end(), std::greater<>());
+    std::map<std::string, int> kinds;
+    for (std::size_t k = 0; k < by_case.size() / 100; ++k) {
+        const auto& r = w.cases[by_case[k].second].req;
+        kinds[(r.exclusive ? "excl " : "shared ") + std::to_string(r.nodes_min)] += 1;
+    }
+    for (const auto& [kind, n] : kinds)
+        f.tail += (f.tail.empty() ? "" : ", ") + kind + " x" + std::to_string(n);
     f.cpu_p50 = cpu[cpu.size() / 2];
     f.cpu_p99 = cpu[std::min(cpu.size() - 1, cpu.size() * 99 / 100)];
     f.p50 = us[us.size() / 2];
@@ -278,6 +291,7 @@ int main(int argc, char** argv) {
             b.p50 / a.p50, b.p99 / a.p99, b.mean / a.mean, b.cpu_p50 / a.cpu_p50, b.cpu_p99 / a.cpu_p99);
         std::printf("topo p99 target <= 200 us: wall %.1f us (%s), cpu %.1f us (%s)\n", a.p99,
                     a.p99 <= 200 ? "met" : "NOT met", a.cpu_p99, a.cpu_p99 <= 200 ? "met" : "NOT met");
+        std::printf("slowest 1 %% (cpu) asked for: topo [%s]; slurm-tree [%s]\n", a.tail.c_str(), b.tail.c_str());
     }
     return 0;
 }

@@ -288,6 +288,7 @@ namespace {
 std::vector<int> pick_gpu_indices(const Work& w, std::uint32_t h, int k) {
     std::vector<int> out;
     if (k <= 0) return out;
+    out.reserve(static_cast<std::size_t>(k));
     const HostId id{h};
     const int total = w.state->total_gpus(*w.topo, id);
     const auto& busy = w.state->at(id).busy_gpus;
@@ -307,6 +308,8 @@ Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::sort(order.begin(), order.end(), [&](auto a, auto b2) { return c.hosts[a] < c.hosts[b2]; });
     int gpus_left = w.req.total_gpus > 0 ? w.req.total_gpus : -1;
+    p.hosts.reserve(order.size());
+    p.gpus.reserve(order.size());
     for (auto i : order) {
         const auto h = c.hosts[i];
         int k = c.gpus_per_host[i];
@@ -320,13 +323,15 @@ Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
     }
     // leaves and groups
     std::vector<int> count(static_cast<std::size_t>(ix.n_leaves), 0);
-    std::set<std::uint32_t> phys;
-    std::set<std::uint32_t> doms;
+    std::vector<std::uint32_t> phys;  // sorted + unique below (no node allocations)
+    std::vector<std::uint32_t> doms;
     for (auto h : p.hosts) {
         ++count[static_cast<std::size_t>(ix.leaf_of_host[h.index()])];
         const int d = ix.domain_of_host[h.index()];
-        if (d >= 0) doms.insert(ix.domains[static_cast<std::size_t>(d)].id.index());
+        if (d >= 0) doms.push_back(ix.domains[static_cast<std::size_t>(d)].id.index());
     }
+    std::sort(doms.begin(), doms.end());
+    doms.erase(std::unique(doms.begin(), doms.end()), doms.end());
     std::vector<int> used;
     for (int l = 0; l < ix.n_leaves; ++l) {
         if (count[static_cast<std::size_t>(l)] == 0) continue;
@@ -334,8 +339,10 @@ Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
         const auto g = ix.sw[static_cast<std::size_t>(l)].group;
         p.groups.push_back(g);
         for (auto s : t.groups()[g.index()].leaves)
-            phys.insert(s.index());
+            phys.push_back(s.index());
     }
+    std::sort(phys.begin(), phys.end());
+    phys.erase(std::unique(phys.begin(), phys.end()), phys.end());
     std::sort(p.groups.begin(), p.groups.end());
     for (auto s : phys)
         p.leaves.push_back(SwitchId{s});

@@ -71,63 +71,141 @@ struct SlurmSel {
 
 }  // namespace
 
+namespace {
+
+/// Slurm's bitstr_t, reduced to what _eval_nodes_topo uses; one flat buffer holds every
+/// switch's map (Slurm allocates one per switch with bit_copy()).
+struct Bits {
+    std::size_t words = 0;
+    std::vector<std::uint64_t> v;
+
+    Bits(std::size_t n_maps, std::size_t w) : words(w), v(n_maps * w, 0) {}
+
+    std::uint64_t* map(std::size_t i) { return v.data() + i * words; }
+
+    const std::uint64_t* map(std::size_t i) const { return v.data() + i * words; }
+};
+
+inline bool bit_test(const std::uint64_t* b, std::uint32_t i) {
+    return ((b[i / 64] >> (i % 64)) & 1U) != 0;
+}
+
+inline void bit_set(std::uint64_t* b, std::uint32_t i) {
+    b[i / 64] |= std::uint64_t{1} << (i % 64);
+}
+
+inline void bit_and(std::uint64_t* a, const std::uint64_t* b, std::size_t words) {
+    for (std::size_t k = 0; k < words; ++k)
+        a[k] &= b[k];
+}
+
+inline void bit_or(std::uint64_t* a, const std::uint64_t* b, std::size_t words) {
+    for (std::size_t k = 0; k < words; ++k)
+        a[k] |= b[k];
+}
+
+inline int bit_set_count(const std::uint64_t* b, std::size_t words) {
+    int n = 0;
+    for (std::size_t k = 0; k < words; ++k)
+        n += __builtin_popcountll(b[k]);
+    return n;
+}
+
+inline bool bit_overlap_any(const std::uint64_t* a, const std::uint64_t* b, std::size_t words) {
+    for (std::size_t k = 0; k < words; ++k) {
+        if ((a[k] & b[k]) != 0) return true;
+    }
+    return false;
+}
+
+/// next_node_bitmap(): the next set bit at or after `i` (word scan), -1 at the end.
+inline long next_bit(const std::uint64_t* b, std::size_t words, long i) {
+    std::size_t k = static_cast<std::size_t>(i) / 64;
+    if (k >= words) return -1;
+    std::uint64_t x = b[k] & (~std::uint64_t{0} << (static_cast<unsigned>(i) % 64));
+    while (true) {
+        if (x != 0) return static_cast<long>(k * 64 + static_cast<std::size_t>(__builtin_ctzll(x)));
+        if (++k >= words) return -1;
+        x = b[k];
+    }
+}
+
+}  // namespace
+
 bool choose_slurm_tree(const Work& w, Choice& out) {
+    // The structure (and so the cost) of Slurm 22.05 cons_tres _eval_nodes_topo: node
+    // bitmaps over every node, per-switch bitmaps ANDed with the available map and
+    // counted, the greedy loop over all switches with switches_dist updated for every
+    // switch, nodes of a leaf taken in bitmap order. No required nodes, one weight.
     const auto& ix = *w.ix;
     const std::size_t m = ix.sw.size();
     if (m == 0) return false;
+    const auto nw = static_cast<std::size_t>(ix.n_words);
     const bool gpu_job = w.mode == UnitMode::Gpus;
     int rem_nodes = gpu_job ? 1 : w.nodes;  // per-job GRES: rem_nodes = MIN(min, req)
     int rem_gpus = gpu_job ? w.demand : 0;
-    int max_nodes = gpu_job ? ix.n_hosts : (w.req.nodes_max > 0 ? w.req.nodes_max : w.nodes);
-    if (!gpu_job) max_nodes = w.nodes;  // the caller walks node ranges from the top
+    int max_nodes = gpu_job ? ix.n_hosts : w.nodes;  // the caller walks node ranges from the top
 
-    // switch_node_cnt = available nodes below each switch (node_map = eligible hosts).
-    SlurmSel sel{&ix, std::vector<int>(m, 0)};
-    std::vector<int> leaf_nodes(static_cast<std::size_t>(ix.n_leaves), 0);
-    for (int l = 0; l < ix.n_leaves; ++l) {
-        int c = 0;
-        for (auto h : ix.leaf_hosts[static_cast<std::size_t>(l)])
-            c += w.host_units[h] > 0 ? 1 : 0;
-        leaf_nodes[static_cast<std::size_t>(l)] = c;
+    // node_map: nodes that can run the job (what cons_tres passes in after evaluating
+    // every node of the partition).
+    Bits node_map(1, nw);
+    for (std::uint32_t h = 0; h < static_cast<std::uint32_t>(ix.n_hosts); ++h) {
+        if (w.host_units[h] > 0) bit_set(node_map.map(0), h);
     }
-    for (std::size_t i = 0; i < m; ++i) {
-        int c = 0;
-        for (int l : ix.sw[i].leaves)
-            c += leaf_nodes[static_cast<std::size_t>(l)];
-        sel.cnt[i] = c;
+    // node_weight_list: one weight group (node weights are not modelled).
+    Bits weight_map(1, nw);
+    int weight_cnt = 0;
+    for (long i = next_bit(node_map.map(0), nw, 0); i >= 0; i = next_bit(node_map.map(0), nw, i + 1)) {
+        bit_set(weight_map.map(0), static_cast<std::uint32_t>(i));
+        ++weight_cnt;
     }
-    // Top switch: highest level with enough nodes; the last such one in table order.
+    if (weight_cnt == 0) return false;  // "node_map is empty"
+
+    // switch_node_bitmap[i] = switch_record_table[i].node_bitmap AND node_map.
+    Bits sw_map(m, nw);
+    std::vector<int> sw_cnt(m, 0);  // switch_node_cnt
     int top = -1;
     for (std::size_t i = 0; i < m; ++i) {
-        if (sel.cnt[i] < rem_nodes) continue;
-        if (top == -1 || ix.sw[i].level >= ix.sw[static_cast<std::size_t>(top)].level) top = static_cast<int>(i);
-    }
-    if (top == -1) return false;
-    // Only nodes under the top switch remain (switch bitmaps AND top's bitmap).
-    const auto& top_leaves = ix.sw[static_cast<std::size_t>(top)].leaves;
-    std::vector<bool> under(static_cast<std::size_t>(ix.n_leaves), false);
-    for (int l : top_leaves)
-        under[static_cast<std::size_t>(l)] = true;
-    long top_gpus = 0;
-    for (std::size_t i = 0; i < m; ++i) {
-        int c = 0;
-        for (int l : ix.sw[i].leaves)
-            c += under[static_cast<std::size_t>(l)] ? leaf_nodes[static_cast<std::size_t>(l)] : 0;
-        sel.cnt[i] = c;
-    }
-    if (gpu_job) {
-        for (int l : top_leaves) {
-            for (auto h : ix.leaf_hosts[static_cast<std::size_t>(l)])
-                top_gpus += w.host_units[h];
+        std::copy_n(ix.sw_bits.data() + i * nw, nw, sw_map.map(i));
+        bit_and(sw_map.map(i), node_map.map(0), nw);
+        sw_cnt[i] = bit_set_count(sw_map.map(i), nw);
+        if (sw_cnt[i] < rem_nodes) continue;  // _enough_nodes
+        if (bit_overlap_any(weight_map.map(0), sw_map.map(i), nw)  // _topo_node_find
+            && (top == -1 || ix.sw[i].level >= ix.sw[static_cast<std::size_t>(top)].level)) {
+            top = static_cast<int>(i);
         }
-        if (top_gpus < rem_gpus) return false;  // gres_sched_sufficient
     }
-    if (sel.cnt[static_cast<std::size_t>(top)] < rem_nodes) return false;
+    std::fill(node_map.v.begin(), node_map.v.end(), 0);  // bit_clear_all(node_map)
+    if (top == -1) return false;  // unable to identify top level switch
+    const auto topi = static_cast<std::size_t>(top);
+    // Remove nodes that cannot be reached from the top switch.
+    for (std::size_t i = 0; i < m; ++i) {
+        if (i != topi) bit_and(sw_map.map(i), sw_map.map(topi), nw);
+    }
+    // Best set: the nodes of the (only) weight group under the top switch.
+    Bits best(1, nw);
+    int best_cnt = 0;
+    long best_gpus = 0;  // gres_sched_consec
+    for (long i = next_bit(weight_map.map(0), nw, 0); i >= 0; i = next_bit(weight_map.map(0), nw, i + 1)) {
+        const auto h = static_cast<std::uint32_t>(i);
+        if (!bit_test(sw_map.map(topi), h)) continue;
+        if (w.host_units[h] <= 0) continue;  // _select_cores: no resources
+        bit_set(best.map(0), h);
+        ++best_cnt;
+        if (gpu_job) best_gpus += w.host_units[h];
+    }
+    if (best_cnt < rem_nodes || (gpu_job && best_gpus < rem_gpus)) return false;  // !sufficient
+    // Switch entries restricted to the best set.
+    Bits avail(1, nw);
+    for (std::size_t i = 0; i < m; ++i) {
+        bit_and(sw_map.map(i), best.map(0), nw);
+        bit_or(avail.map(0), sw_map.map(i), nw);
+        sw_cnt[i] = bit_set_count(sw_map.map(i), nw);
+    }
 
-    // Greedy leaf selection.
+    // Greedy leaf selection (switches_dist over every switch).
+    SlurmSel sel{&ix, std::move(sw_cnt)};
     std::vector<long> dist(m, 0);
-    std::vector<bool> taken_host;  // lazily sized
-    taken_host.assign(static_cast<std::size_t>(ix.n_hosts), false);
     int leaves_used = 0;
     int prev_rem = rem_nodes + 1;
     bool done = false;
@@ -135,20 +213,23 @@ bool choose_slurm_tree(const Work& w, Choice& out) {
     while (!done) {
         if (prev_rem == rem_nodes && !gpu_job) break;  // stalled
         prev_rem = rem_nodes;
-        int best = -1;
-        for (int i = 0; i < ix.n_leaves; ++i)
-            sel.choose_best(dist, rem_nodes, i, best);
-        if (best == -1) break;
+        int bsw = -1;
+        for (std::size_t i = 0; i < m; ++i) {
+            if (ix.sw[i].level != 0) continue;
+            sel.choose_best(dist, rem_nodes, static_cast<int>(i), bsw);
+        }
+        if (bsw == -1) break;
         for (std::size_t j = 0; j < m; ++j) {  // _topo_add_dist
-            const long dj = ix.d(best, static_cast<int>(j));
+            const long dj = ix.d(bsw, static_cast<int>(j));
             dist[j] = (dist[j] >= kInfinite || dj >= kInfinite) ? kInfinite : dist[j] + dj;
         }
         ++leaves_used;
-        order_used.push_back(best);
-        for (auto h : ix.leaf_hosts[static_cast<std::size_t>(best)]) {
-            if (max_nodes <= 0) break;
-            if (w.host_units[h] <= 0 || taken_host[h]) continue;
-            taken_host[h] = true;
+        order_used.push_back(bsw);
+        const auto* leaf_map = sw_map.map(static_cast<std::size_t>(bsw));
+        for (long i = next_bit(leaf_map, nw, 0); i >= 0 && max_nodes > 0; i = next_bit(leaf_map, nw, i + 1)) {
+            const auto h = static_cast<std::uint32_t>(i);
+            if (bit_test(node_map.map(0), h) || w.host_units[h] <= 0) continue;
+            bit_set(node_map.map(0), h);
             out.hosts.push_back(h);
             int g = w.gpn > 0 ? w.gpn : w.req.exclusive ? w.state->total_gpus(*w.topo, HostId{h}) : 0;
             if (gpu_job) {
@@ -163,13 +244,13 @@ bool choose_slurm_tree(const Work& w, Choice& out) {
                 break;
             }
         }
-        sel.cnt[static_cast<std::size_t>(best)] = 0;  // used all
+        sel.cnt[static_cast<std::size_t>(bsw)] = 0;  // used all
     }
     if (!done) return false;
     // --switches: more leaves than allowed means "waiting for switches" (pending).
     if (w.req.max_leaves > 0 && leaves_used > w.req.max_leaves) return false;
     std::ostringstream o;
-    o << "Slurm 22.05 tree: top switch " << ix.sw[static_cast<std::size_t>(top)].name << ", leaves in order";
+    o << "Slurm 22.05 tree: top switch " << ix.sw[topi].name << ", leaves in order";
     for (int l : order_used)
         o << " " << ix.sw[static_cast<std::size_t>(l)].name;
     o << ".";

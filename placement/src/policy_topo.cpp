@@ -201,48 +201,36 @@ bool choose_topo(const Work& w, Choice& out) {
         const int sb = ix.leaf_switch_count[static_cast<std::size_t>(b.second)];
         return sa != sb ? sa < sb : a.second < b.second;
     });
-    std::vector<bool> used(avail.size(), false);
+    // Each slot: the smallest group that, with the (slots-1) largest other unused ones,
+    // still holds the rest r. `avail` stays sorted (capacity descending), so with
+    // top = the (slots-1) largest and next = the slots-th: a group among the top ones
+    // fits iff top + next >= r, one after them iff cap + top >= r (a prefix, found by
+    // binary search); the smallest fitting one is the last of those. Among equal
+    // capacities the first in order (fewer leaf switches, lower index) is taken.
     int r = D;
     int slots = best.groups;
-    std::vector<int> chosen;
     while (r > 0 && slots > 0) {
-        // sum of the (slots-1) largest unused, and the slots-th largest for exclusions
+        const auto k = static_cast<std::size_t>(slots - 1);
         long top = 0;
-        int cnt = 0;
-        long next = 0;
-        for (std::size_t i = 0; i < avail.size(); ++i) {
-            if (used[i]) continue;
-            if (cnt < slots - 1) {
-                top += avail[i].first;
-                ++cnt;
-            } else {
-                next = avail[i].first;
-                break;
-            }
-        }
-        // Candidates from smallest: c + (top of the others) >= r.
-        int pick = -1;
-        int seen_top = 0;
-        for (std::size_t i = 0; i < avail.size(); ++i) {
-            if (used[i]) continue;
-            // is avail[i] one of the (slots-1) largest? (avail is sorted descending)
-            const bool in_top = seen_top < slots - 1;
-            if (in_top) ++seen_top;
-            const long others = in_top ? top - avail[i].first + next : top;
-            if (avail[i].first + others >= r) pick = static_cast<int>(i);  // keeps the last = smallest
+        for (std::size_t i = 0; i < std::min(k, avail.size()); ++i)
+            top += avail[i].first;
+        std::ptrdiff_t pick = -1;
+        if (avail.size() <= k) {
+            if (top >= r && !avail.empty()) pick = static_cast<std::ptrdiff_t>(avail.size()) - 1;
+        } else {
+            const long need = r - top;  // cap >= need, caps descending from index k
+            auto it = std::partition_point(avail.begin() + static_cast<std::ptrdiff_t>(k), avail.end(),
+                                           [&](const auto& x) { return x.first >= need; });
+            if (it != avail.begin() + static_cast<std::ptrdiff_t>(k)) pick = (it - avail.begin()) - 1;
         }
         if (pick < 0) return false;
-        // among equal capacities prefer the lowest leaf index (the first unused one)
-        for (std::size_t i = 0; i < avail.size(); ++i) {
-            if (!used[i] && avail[i].first == avail[static_cast<std::size_t>(pick)].first) {
-                pick = static_cast<int>(i);
-                break;
-            }
-        }
-        used[static_cast<std::size_t>(pick)] = true;
-        const int take = std::min(avail[static_cast<std::size_t>(pick)].first, r);
-        const int got = take_from_leaf(w, avail[static_cast<std::size_t>(pick)].second, take, out);
-        chosen.push_back(avail[static_cast<std::size_t>(pick)].second);
+        const int cap = avail[static_cast<std::size_t>(pick)].first;
+        pick = std::partition_point(avail.begin(), avail.end(), [&](const auto& x) { return x.first > cap; })
+               - avail.begin();
+        const int leaf = avail[static_cast<std::size_t>(pick)].second;
+        avail.erase(avail.begin() + pick);
+        const int take = std::min(cap, r);
+        const int got = take_from_leaf(w, leaf, take, out);
         r -= got;
         --slots;
     }

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: Apache-2.0
+// ClusterState's per-group counts (what `topo` reads instead of scanning every host):
+// they stay equal to a recount from scratch after random sequences of mutations through
+// the set_*() mutators and through at(), and a placement read from them is the same as
+// one computed by the full per-host scan.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <random>
+
+#include "fabric.hpp"
+
+namespace topo::placement {
+namespace {
+
+using Rng = std::mt19937;
+
+void expect_counts_consistent(const Topology& t, const ClusterState& s, const char* when) {
+    for (std::uint32_t g = 0; g < t.groups().size(); ++g) {
+        const auto kept = s.group_counts(GroupId{g});
+        const auto fresh = s.recount_group(GroupId{g});
+        ASSERT_EQ(kept, fresh) << when << ": group " << t.groups()[g].name;
+    }
+}
+
+/// One random mutation of one host, through a setter or through at().
+void mutate(const Topology& t, ClusterState& s, Rng& rng) {
+    const HostId h{static_cast<std::uint32_t>(rng() % t.hosts().size())};
+    const int gpus = static_cast<int>(t.host(h).gpus.size());
+    static const std::array<NodeState, 6> states{NodeState::Idle,  NodeState::Mixed, NodeState::Alloc,
+                                                 NodeState::Drain, NodeState::Down,  NodeState::Unknown};
+    const auto st = states[rng() % states.size()];
+    const int free = static_cast<int>(rng() % static_cast<unsigned>(gpus + 2)) - 1;  // -1..gpus
+    switch (rng() % 9) {
+        case 0:
+            s.set_state(h, st);
+            break;
+        case 1:
+            s.set_free_gpus(h, free);
+            break;
+        case 2:
+            s.set_unhealthy(h, rng() % 2 == 0, "probe");
+            break;
+        case 3:
+            // occasionally more GPUs than the snapshot knows (scontrol Gres=): widens
+            s.set_total_gpus(h, rng() % 20 == 0 ? 16 : static_cast<int>(rng() % 9) - 1);
+            break;
+        case 4: {
+            HostState hs;
+            hs.state = st;
+            hs.free_gpus = free;
+            hs.unhealthy = rng() % 10 == 0;
+            s.set(h, hs);
+            break;
+        }
+        case 5:
+            s.set_busy_gpus(h, {0});
+            break;
+        default: {  // through the mutable reference (lazy recount of the group)
+            auto& hs = s.at(h);
+            hs.state = st;
+            hs.free_gpus = free;
+            if (rng() % 10 == 0) hs.unhealthy = !hs.unhealthy;
+            if (rng() % 30 == 0) hs.total_gpus = 12;
+            break;
+        }
+    }
+}
+
+TEST(Counts, StayConsistentUnderRandomMutations) {
+    const auto t = testing::rail_fabric(8, 8, 4, 4);
+    Rng rng(20261123);
+    ClusterState s(*t);
+    expect_counts_consistent(*t, s, "fresh");
+    for (int round = 0; round < 200; ++round) {
+        const int n = 1 + static_cast<int>(rng() % 40);
+        for (int i = 0; i < n; ++i)
+            mutate(*t, s, rng);
+        expect_counts_consistent(*t, s, "after mutations");
+        // copies and moves keep consistent counts
+        if (round % 50 == 0) {
+            ClusterState c = s;
+            expect_counts_consistent(*t, c, "copy");
+            mutate(*t, c, rng);
+            expect_counts_consistent(*t, c, "mutated copy");
+            expect_counts_consistent(*t, s, "original after copy mutated");
+        }
+    }
+}
+
+TEST(Counts, ParsedStatesAreConsistent) {
+    const auto t = testing::three_level();
+    const std::string text =
+        "NodeName=n001 State=ALLOCATED Gres=gpu:8 GresUsed=gpu:8(IDX:0-7)\n"
+        "NodeName=n002 State=MIXED Gres=gpu:8 GresUsed=gpu:3(IDX:0-2)\n"
+        "NodeName=n003 State=IDLE+DRAIN Reason=xid\n"
+        "NodeName=n005 State=IDLE Gres=gpu:16\n";
+    auto s = parse_scontrol_nodes(*t, text, "x.txt");
+    ASSERT_TRUE(s) << s.error().to_string();
+    expect_counts_consistent(*t, *s, "parsed");
+    const auto g0 = s->group_counts(t->group_of(HostId{0}));
+    // leaf 1 = n001..n004: n004 idle (8), n002 mixed (5 free), n001 alloc, n003 drained
+    EXPECT_EQ(g0.free_gpus, 13);
+    EXPECT_EQ(s->group_hosts_fitting(t->group_of(HostId{0}), true, 0), 1);
+    EXPECT_EQ(s->group_hosts_fitting(t->group_of(HostId{0}), false, 5), 2);
+    EXPECT_EQ(s->group_hosts_fitting(t->group_of(HostId{0}), false, 6), 1);
+    // leaf 2: n005 has 16 GPUs per scontrol (wider than the snapshot's 8)
+    EXPECT_EQ(s->group_hosts_fitting(t->group_of(HostId{4}), true, 16), 1);
+    EXPECT_EQ(s->group_hosts_fitting(t->group_of(HostId{4}), true, 9), 1);
+}
+
+/// The same decision whether leaf capacities come from the counts or from the per-host
+/// scan. Excluding a host that is not eligible anyway changes nothing but forces the
+/// scan (caps_from_counts_ok is false with exclusions).
+TEST(Counts, PlacementFromCountsEqualsFullScan) {
+    const auto t = testing::rail_fabric(16, 8, 4, 4);
+    const Placer placer(*t);
+    Rng rng(7);
+    int compared = 0;
+    for (int st = 0; st < 40; ++st) {
+        ClusterState s(*t);
+        HostId busy_host{};
+        for (std::uint32_t h = 0; h < t->hosts().size(); ++h) {
+            const double busy = 0.2 + 0.1 * static_cast<double>((h / 24) % 7);
+            const double x = static_cast<double>(rng() % 1000) / 1000.0;
+            if (x < busy) {
+                s.set_state(HostId{h}, NodeState::Alloc);
+                busy_host = HostId{h};
+            } else if (x < busy + 0.15) {
+                s.set_state(HostId{h}, NodeState::Mixed);
+                s.set_free_gpus(HostId{h}, static_cast<int>(rng() % 8));
+            } else if (x > 0.99) {
+                s.set_unhealthy(HostId{h}, true);
+            }
+        }
+        ASSERT_TRUE(busy_host.valid());
+        for (int probe = 0; probe < 20; ++probe) {
+            Request r;
+            r.nodes_min = 1 << (rng() % 7);
+            const unsigned kind = rng() % 3;
+            if (kind == 1) {
+                r.exclusive = false;
+                r.gpus_per_node = 1 + static_cast<int>(rng() % 8);
+                r.nodes_min = 1 + static_cast<int>(rng() % 16);
+            } else if (kind == 2) {
+                r.exclusive = false;
+                r.nodes_min = 1;
+                r.total_gpus = 1 + static_cast<int>(rng() % 24);
+            }
+            Request r2 = r;
+            r2.excluded.push_back(busy_host);
+            auto a = placer.place(s, r, Policy::Topo);
+            auto b = placer.place(s, r2, Policy::Topo);
+            ASSERT_EQ(a.has_value(), b.has_value());
+            if (!a) {
+                EXPECT_EQ(a.error().code, b.error().code);
+                continue;
+            }
+            EXPECT_EQ(a->hosts, b->hosts);
+            EXPECT_EQ(a->gpus, b->gpus);
+            EXPECT_EQ(a->groups, b->groups);
+            EXPECT_EQ(a->lower_bound_groups, b->lower_bound_groups);
+            EXPECT_EQ(a->lower_bound_tier, b->lower_bound_tier);
+            EXPECT_EQ(a->explanation, b->explanation);
+            ++compared;
+        }
+    }
+    EXPECT_GT(compared, 400);
+}
+
+}  // namespace
+}  // namespace topo::placement
