@@ -301,7 +301,7 @@ Result<TopologyPtr> TopologyBuilder::freeze() && {
             }
             for (std::size_t i = 0; i < nd.gpu_nic.size() && i < gmap.size(); ++i) {
                 for (std::size_t j = 0; j < nd.gpu_nic[i].size() && j < nmap.size(); ++j) {
-                    if (gmap[i] && nmap[j]) {
+                    if (gmap[i] && nmap[j] && nd.gpu_nic[i][j] != PathClass::Unknown) {  // "?" says nothing
                         paths.emplace_back((std::uint64_t{gmap[i]->index()} << 32) | nmap[j]->index(), nd.gpu_nic[i][j]);
                     }
                 }

@@ -384,7 +384,7 @@ Result<TopologyPtr> from_snapshot_json(std::string_view text, const std::string&
                     for (std::size_t j = 0; j < paths.size(); ++j) {
                         auto pc = path_from_letter(paths[j]);
                         if (!pc) throw TableError{"gpus: bad nic_paths letter '" + std::string(1, paths[j]) + "'"};
-                        gpu_nic.push_back(GpuNicPath{me, h.nics[j], *pc});
+                        if (*pc != PathClass::Unknown) gpu_nic.push_back(GpuNicPath{me, h.nics[j], *pc});
                     }
                 }
                 std::size_t start = 0;
