@@ -19,6 +19,8 @@ PKGS=(
   ibsim-utils libumad2sim0 infiniband-diags
   # the what-if HTML report is checked in headless Chromium
   chromium
+  # stretch test: topology/block on a live Slurm 24.11 in a Debian 13 chroot
+  debootstrap
 )
 
 missing=()

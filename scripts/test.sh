@@ -3,7 +3,8 @@
 #   1. unit + CLI tests (dev build)           ctest --preset dev
 #   2. the same under ASan+UBSan              ctest --preset asan
 #   3. each libFuzzer target for a bounded time (clang)
-#   4. live Slurm 22.05 lab tests (real slurmctld + many slurmd), ctest label "lab"
+#   4. live Slurm 22.05 lab tests (real slurmctld + many slurmd), ctest label "lab",
+#      and topology/block on a live Slurm 24.11 slurmctld in a trixie chroot (label "trixie")
 # Exit status is non-zero when anything fails. TOPO_SKIP_ASAN=1 / TOPO_SKIP_FUZZ=1 /
 # TOPO_SKIP_LAB=1 skip a stage (for quick local runs; CI runs them all).
 set -euo pipefail
@@ -69,5 +70,7 @@ fi
 if [ "${TOPO_SKIP_LAB:-0}" != 1 ]; then
   stage "live Slurm lab tests"
   ctest --test-dir build/dev -L lab --output-on-failure --no-tests=ignore
+  stage "topology/block on a live Slurm 24.11 (Debian 13 chroot; skipped without archive access)"
+  ctest --test-dir build/dev -L trixie --output-on-failure --no-tests=ignore
 fi
 stage "all tests passed"
