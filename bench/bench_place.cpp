@@ -163,7 +163,8 @@ double thread_cpu_us() {
 }
 
 struct Figures {
-    std::string tail;  ///< what the slowest 1 % of decisions asked for
+    std::map<std::string, double> class_p50;  ///< cpu p50 per request class
+    std::string tail;                         ///< what the slowest 1 % of decisions asked for
     double p50 = 0, p99 = 0, max = 0, mean = 0;
     double cpu_p50 = 0, cpu_p99 = 0;
     long placed = 0, failed = 0;
@@ -226,6 +227,18 @@ void run_place(benchmark::State& state, Policy pol, bool hot) {
     }
     for (const auto& [kind, n] : kinds)
         f.tail += (f.tail.empty() ? "" : ", ") + kind + " x" + std::to_string(n);
+    // CPU p50 per request class (exclusive by node count, shared).
+    std::map<std::string, std::vector<double>> per_class;
+    for (const auto& [t, ci] : by_case) {
+        const auto& r = w.cases[ci].req;
+        char key[32];
+        std::snprintf(key, sizeof key, r.exclusive ? "excl %03d" : "shared", r.nodes_min);
+        per_class[key].push_back(t);
+    }
+    for (auto& [k, v] : per_class) {
+        std::sort(v.begin(), v.end());
+        f.class_p50[k] = v[v.size() / 2];
+    }
     f.cpu_p50 = cpu[cpu.size() / 2];
     f.cpu_p99 = cpu[std::min(cpu.size() - 1, cpu.size() * 99 / 100)];
     f.p50 = us[us.size() / 2];
@@ -292,6 +305,12 @@ int main(int argc, char** argv) {
         std::printf("topo p99 target <= 200 us: wall %.1f us (%s), cpu %.1f us (%s)\n", a.p99,
                     a.p99 <= 200 ? "met" : "NOT met", a.cpu_p99, a.cpu_p99 <= 200 ? "met" : "NOT met");
         std::printf("slowest 1 %% (cpu) asked for: topo [%s]; slurm-tree [%s]\n", a.tail.c_str(), b.tail.c_str());
+        std::printf("cpu p50 per request class (us): class topo slurm-tree ratio\n");
+        for (const auto& [k, v] : a.class_p50) {
+            const auto it = b.class_p50.find(k);
+            if (it == b.class_p50.end()) continue;
+            std::printf("  %-10s %8.1f %8.1f %6.1fx\n", k.c_str(), v, it->second, it->second / v);
+        }
     }
     return 0;
 }

@@ -5,15 +5,12 @@
 //     [--policy topo|slurm-tree|linear] [--explain] [--json]
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
-
-#include <sys/stat.h>
-
-#include <cerrno>
 
 #include <topo/health/store.hpp>
 #include <topo/hostlist.hpp>
@@ -23,6 +20,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include <sys/stat.h>
 
 namespace topo::cli {
 
@@ -56,15 +54,17 @@ struct PlaceOptions {
 int apply_health(const Topology& topo, const PlaceOptions& o, placement::ClusterState& state) {
     if (o.health_store.empty()) return kOk;
     const auto mode = health::fail_mode_from_name(o.health_fail);
+
     struct stat st {};
+
     if (::lstat(o.health_store.c_str(), &st) != 0 && errno == ENOENT) {
         std::fprintf(stderr, "topoplace: warning: health store %s does not exist; no host is flagged\n",
                      o.health_store.c_str());
         return kOk;
     }
     auto store = health::Store::open(o.health_store);
-    Result<std::vector<std::string>> bad = store ? health::unhealthy_nodes(*store)
-                                                 : Result<std::vector<std::string>>(fail(store.error()));
+    Result<std::vector<std::string>> bad =
+        store ? health::unhealthy_nodes(*store) : Result<std::vector<std::string>>(fail(store.error()));
     if (!bad) {
         if (mode == health::FailMode::Open) {
             std::fprintf(stderr, "topoplace: warning: %s (--health-fail open: placing without health flags)\n",

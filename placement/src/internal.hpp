@@ -106,6 +106,7 @@ int host_units(const Work& w, std::uint32_t h);
 inline int unit_of(const Work& w, std::uint32_t h) {
     return w.host_units.empty() ? host_units(w, h) : w.host_units[h];
 }
+
 /// Take `units` from leaf `leaf` (best fit inside the leaf); appends to `c`.
 int take_from_leaf(const Work& w, int leaf, int units, Choice& c);
 

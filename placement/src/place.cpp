@@ -107,9 +107,9 @@ void compute_caps_from_counts(Work& w) {
     w.leaf_cap.resize(static_cast<std::size_t>(ix.n_leaves));
     for (int l = 0; l < ix.n_leaves; ++l) {
         const GroupId g = ix.sw[static_cast<std::size_t>(l)].group;
-        w.leaf_cap[static_cast<std::size_t>(l)] =
-            w.mode == UnitMode::Gpus ? static_cast<int>(w.state->group_free_gpus(g))
-                                     : w.state->group_hosts_fitting(g, w.req.exclusive, w.gpn);
+        w.leaf_cap[static_cast<std::size_t>(l)] = w.mode == UnitMode::Gpus
+                                                      ? static_cast<int>(w.state->group_free_gpus(g))
+                                                      : w.state->group_hosts_fitting(g, w.req.exclusive, w.gpn);
     }
 }
 

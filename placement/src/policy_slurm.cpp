@@ -169,14 +169,14 @@ bool choose_slurm_tree(const Work& w, Choice& out) {
         std::copy_n(ix.sw_bits.data() + i * nw, nw, sw_map.map(i));
         bit_and(sw_map.map(i), node_map.map(0), nw);
         sw_cnt[i] = bit_set_count(sw_map.map(i), nw);
-        if (sw_cnt[i] < rem_nodes) continue;  // _enough_nodes
+        if (sw_cnt[i] < rem_nodes) continue;                       // _enough_nodes
         if (bit_overlap_any(weight_map.map(0), sw_map.map(i), nw)  // _topo_node_find
             && (top == -1 || ix.sw[i].level >= ix.sw[static_cast<std::size_t>(top)].level)) {
             top = static_cast<int>(i);
         }
     }
     std::fill(node_map.v.begin(), node_map.v.end(), 0);  // bit_clear_all(node_map)
-    if (top == -1) return false;  // unable to identify top level switch
+    if (top == -1) return false;                         // unable to identify top level switch
     const auto topi = static_cast<std::size_t>(top);
     // Remove nodes that cannot be reached from the top switch.
     for (std::size_t i = 0; i < m; ++i) {

@@ -33,9 +33,9 @@ const char* node_state_name(NodeState s) noexcept {
 // ------------------------------------------------------------------ group counts
 
 struct ClusterState::Layout {
-    std::vector<int> group_of_host;                    ///< -1: service host or on no group
-    std::vector<int> topo_gpus;                        ///< GPUs the topology knows per host
-    std::vector<std::vector<std::uint32_t>> members;   ///< non-service hosts per group
+    std::vector<int> group_of_host;                   ///< -1: service host or on no group
+    std::vector<int> topo_gpus;                       ///< GPUs the topology knows per host
+    std::vector<std::vector<std::uint32_t>> members;  ///< non-service hosts per group
 };
 
 ClusterState::ClusterState(const Topology& topo) : hosts_(topo.hosts().size()), fingerprint_(topo.fingerprint()) {

@@ -90,11 +90,14 @@ public:
 
 private:
     struct Layout;
+
     struct Sync {
         std::mutex m;
         std::atomic<bool> dirty{false};
         Sync() = default;
+
         Sync(const Sync& o) : dirty(o.dirty.load()) {}
+
         Sync& operator=(const Sync& o) {
             dirty.store(o.dirty.load());
             return *this;
