@@ -86,7 +86,9 @@ TEST(SnapshotLoad, ClusterSpecsRoundTrip) {
         ASSERT_TRUE(st) << st.error().to_string();
         auto t = std::move(b).freeze();
         ASSERT_TRUE(t) << t.error().to_string();
-        if (path.find("nvl72") != std::string::npos) EXPECT_EQ((*t)->nvl_domains().size(), 4U) << path;
+        if (path.find("nvl72") != std::string::npos) {
+            EXPECT_EQ((*t)->nvl_domains().size(), 4U) << path;
+        }
         expect_round_trip(**t, path);
         ++n;
     }
