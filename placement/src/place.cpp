@@ -96,6 +96,16 @@ void compute_caps(Work& w) {
     }
 }
 
+namespace {
+
+/// ClusterState::total_gpus() without touching the Topology (index copy of the count).
+int total_of(const Work& w, std::uint32_t h) {
+    const int t = w.state->at(HostId{h}).total_gpus;
+    return t >= 0 ? t : w.ix->host_gpus[h];
+}
+
+}  // namespace
+
 bool caps_from_counts_ok(const Work& w) {
     return !w.ideal && w.excluded.empty() && w.restrict_domain < 0 && (!w.req.rail_aligned || w.ix->all_rail_complete)
            && (w.mode == UnitMode::Nodes || w.mode == UnitMode::Gpus);
@@ -120,11 +130,15 @@ int take_from_leaf(const Work& w, int leaf, int units, Choice& c) {
     int taken = 0;
     switch (w.mode) {
         case UnitMode::Nodes: {
+            const bool best_fit = !w.req.exclusive && w.gpn > 0 && !w.ideal;
             std::vector<std::uint32_t> el;
             for (auto h : hs) {
+                // config order: without the best-fit sort the first `units` eligible
+                // hosts are the answer, the rest of the group need not be looked at
+                if (!best_fit && static_cast<int>(el.size()) == units) break;
                 if (unit_of(w, h) > 0) el.push_back(h);
             }
-            if (!w.req.exclusive && w.gpn > 0 && !w.ideal) {
+            if (best_fit) {
                 // Best fit: hosts with the fewest free GPUs that still fit first, so
                 // whole hosts stay whole.
                 std::stable_sort(el.begin(), el.end(), [&](auto a, auto b) {
@@ -134,9 +148,7 @@ int take_from_leaf(const Work& w, int leaf, int units, Choice& c) {
             for (auto h : el) {
                 if (taken == units) break;
                 c.hosts.push_back(h);
-                c.gpus_per_host.push_back(w.gpn > 0         ? w.gpn
-                                          : w.req.exclusive ? w.state->total_gpus(*w.topo, HostId{h})
-                                                            : 0);
+                c.gpus_per_host.push_back(w.gpn > 0 ? w.gpn : w.req.exclusive ? total_of(w, h) : 0);
                 ++taken;
             }
             break;
@@ -167,9 +179,7 @@ int take_from_leaf(const Work& w, int leaf, int units, Choice& c) {
                 for (int s = 0; s < k * w.seg; ++s) {
                     const auto h = cells[p][pos[p]++];
                     c.hosts.push_back(h);
-                    c.gpus_per_host.push_back(w.gpn > 0         ? w.gpn
-                                              : w.req.exclusive ? w.state->total_gpus(*w.topo, HostId{h})
-                                                                : 0);
+                    c.gpus_per_host.push_back(w.gpn > 0 ? w.gpn : w.req.exclusive ? total_of(w, h) : 0);
                 }
                 cap[p] -= k;
                 taken += k;
@@ -290,7 +300,7 @@ std::vector<int> pick_gpu_indices(const Work& w, std::uint32_t h, int k) {
     if (k <= 0) return out;
     out.reserve(static_cast<std::size_t>(k));
     const HostId id{h};
-    const int total = w.state->total_gpus(*w.topo, id);
+    const int total = total_of(w, h);
     const auto& busy = w.state->at(id).busy_gpus;
     for (int g = 0; g < total && static_cast<int>(out.size()) < k; ++g) {
         if (!std::binary_search(busy.begin(), busy.end(), g)) out.push_back(g);
