@@ -286,6 +286,7 @@ int decide(spank_t sp, Ctx& c) {
     const auto t1 = clock::now();
     auto st = load_state(**topo);
     if (!st) return on_error(c, st.error().to_string());
+    const auto t1n = clock::now();
     std::vector<std::string> exclude;
     if (!c.cfg.health.empty()) {
         auto store = health::Store::open(c.cfg.health);
@@ -328,7 +329,9 @@ int decide(spank_t sp, Ctx& c) {
                        + std::to_string(plan.wait) + "s, tier " + std::to_string(plan.tier);
     if (!plan.exclude.empty()) text += ", exclude " + compress_hostlist(plan.exclude);
     if (!p->explanation.empty()) text += "; " + p->explanation;
-    text += " [ms: snapshot " + ms(t0, t1) + ", nodes+health " + ms(t1, t2) + ", place " + ms(t2, t3) + "]";
+    // the decision's own cost, per step (docs/spank.md "Cost"; t-spank.sh section 7 prints it)
+    text += " [ms: snapshot " + ms(t0, t1) + ", nodes " + ms(t1, t1n) + ", health " + ms(t1n, t2) + ", place "
+            + ms(t2, t3) + "]";
     explain(c, text);
     return 0;
 }
