@@ -107,30 +107,46 @@ void fewest_children(const Work& w, const Placer::Index::Sw& s, int groups, Cand
             }
         }
     }
-    // Greedy: children by the sum of their best `groups` leaves, largest first.
+    // Greedy: children by the sum of their best `groups` leaves, largest first; add
+    // children until the `groups` largest leaves of the pool hold the job. Sums of the
+    // k largest by nth_element (O(n)), the pool sorted once at the end.
+    auto top_sum = [&](std::vector<int>& caps) {
+        const auto kk = std::min<std::size_t>(static_cast<std::size_t>(std::max(groups, 0)), caps.size());
+        if (kk == 0) return 0L;
+        std::nth_element(caps.begin(), caps.begin() + static_cast<std::ptrdiff_t>(kk - 1), caps.end(),
+                         std::greater<>());
+        long acc = 0;
+        for (std::size_t j = 0; j < kk; ++j)
+            acc += caps[j];
+        return acc;
+    };
     std::vector<std::pair<long, int>> order;
+    std::vector<int> caps;
     for (std::size_t i = 0; i < ch.size(); ++i) {
         const auto& l = ix.sw[static_cast<std::size_t>(ch[i])].leaves;
-        std::vector<int> caps;
+        caps.clear();
         for (int x : l)
             caps.push_back(w.leaf_cap[static_cast<std::size_t>(x)]);
-        std::sort(caps.begin(), caps.end(), std::greater<>());
-        long acc = 0;
-        for (std::size_t j = 0; j < caps.size() && static_cast<int>(j) < groups; ++j)
-            acc += caps[j];
-        order.emplace_back(-acc, static_cast<int>(i));
+        order.emplace_back(-top_sum(caps), static_cast<int>(i));
     }
     std::sort(order.begin(), order.end());
     std::vector<int> pool;
+    std::vector<int> pool_caps;
+    std::vector<std::uint8_t> in_pool(static_cast<std::size_t>(ix.n_leaves), 0);
     int k = 0;
     for (auto [neg, i] : order) {
         const auto& l = ix.sw[static_cast<std::size_t>(ch[static_cast<std::size_t>(i)])].leaves;
-        pool.insert(pool.end(), l.begin(), l.end());
-        std::sort(pool.begin(), pool.end());
-        pool.erase(std::unique(pool.begin(), pool.end()), pool.end());
+        for (int x : l) {
+            if (in_pool[static_cast<std::size_t>(x)] != 0) continue;
+            in_pool[static_cast<std::size_t>(x)] = 1;
+            pool.push_back(x);
+            pool_caps.push_back(w.leaf_cap[static_cast<std::size_t>(x)]);
+        }
         ++k;
-        if (top_k_holds(w, pool, groups, w.demand)) break;
+        caps = pool_caps;
+        if (top_sum(caps) >= w.demand) break;
     }
+    std::sort(pool.begin(), pool.end());
     c.children = k;
     c.pool = std::move(pool);
 }
