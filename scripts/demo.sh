@@ -25,7 +25,10 @@ FX=tests/fixtures
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
 say "1. Selene (NVIDIA DGX A100 SuperPOD) compute fabric, real ibnetdiscover dump"
-"$TP" discover --ibnetdiscover "$FX/ibnetdiscover/selene-compute.ibnetdiscover.txt.gz" -o "$OUT/selene.json"
+# Selene's nodes are DGX A100: one real DGX A100 `nvidia-smi topo -m` matrix gives every
+# host its 8 GPUs and their GPU-NIC locality.
+"$TP" discover --ibnetdiscover "$FX/ibnetdiscover/selene-compute.ibnetdiscover.txt.gz" \
+  --nvidia-smi-topo "$FX/nvidia-smi-topo/oyanghd-dgx-a100-epyc7742-nps4.topo-m.txt" -o "$OUT/selene.json"
 "$TP" show "$OUT/selene.json" | head -12
 echo "   ... ($(grep -c '^Group=' < <("$TP" show "$OUT/selene.json")) groups)"
 "$TP" show "$OUT/selene.json" --json | jq -c '{hosts, compute_hosts, gpus, nics, switches, tiers, rails, nvlink_domains, groups: (.groups | length)}'
