@@ -26,29 +26,9 @@ export LAB_DIR="${LAB_DIR:-/tmp/tplab-conf}"
 export LAB_CTLD_PORT="${LAB_CTLD_PORT:-16967}"
 export LAB_SLURMD_PORT_BASE="${LAB_SLURMD_PORT_BASE:-18100}"
 export LAB_MODE=multi LAB_NODES=16 LAB_GPUS=8 LAB_GPU_TYPE=h100 LAB_NODE_PREFIX=n LAB_NODE_WIDTH=3 LAB_TOPOLOGY=tree
-. "$HERE/common.sh"
-
-if [ "$(id -u)" != 0 ]; then echo "SKIP: the Slurm lab needs root"; exit 77; fi
-for b in slurmctld slurmd munged scontrol sbatch srun; do
-  command -v "$b" >/dev/null 2>&1 || { echo "SKIP: $b not installed"; exit 77; }
-done
-command -v "$TOPOPLACE" >/dev/null 2>&1 || [ -x "$TOPOPLACE" ] || { echo "FAIL: no topoplace binary '$TOPOPLACE'"; exit 1; }
-
-pass=0; fail=0
-ok()   { pass=$((pass + 1)); echo "ok   $1"; }
-bad()  { fail=$((fail + 1)); echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/     /' | head -40; }
-check() { # name, command...
-  local name=$1; shift
-  local out; if out=$("$@" 2>&1); then ok "$name"; else bad "$name" "$out"; fi
-}
-
-WORK="$(mktemp -d /tmp/topoplace-t-gres.XXXXXX)"
-cleanup() {
-  "$HERE/down.sh" >/dev/null 2>&1 || "$HERE/down.sh"
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+. "$HERE/lib.sh"
+lab_require slurmctld slurmd munged scontrol sbatch srun
+lab_work gres
 
 # ---------------------------------------------------------------- 1. generate
 SNAP="$WORK/lab.snapshot.json"
@@ -66,15 +46,10 @@ check "generated gres.conf: 8 + 4 Links lines" bash -c \
   "[ \$(grep -c '^NodeName=n\[001-008\] Name=gpu Type=h100 File=.* Links=' '$GRES') = 8 ] && [ \$(grep -c '^NodeName=n\[009-016\] .* Links=' '$GRES') = 4 ]"
 check "generated weights: 4-GPU groups lighter" bash -c \
   "grep -q '^NodeName=n\[009-012\] Features=lg_g003,sp_spine Weight=1$' '$FEAT' && grep -q '^NodeName=n\[001-004\] Features=lg_g001,sp_spine Weight=2$' '$FEAT'"
-if [ "$fail" != 0 ]; then cat "$TOPO" "$FEAT" "$GRES" 2>/dev/null; echo "$pass passed, $fail failed"; exit 1; fi
+if [ "$fail" != 0 ]; then cat "$TOPO" "$FEAT" "$GRES" 2>/dev/null; lab_abort; fi
 
 # ---------------------------------------------------------------- 2. lab
-if ! LAB_TOPOLOGY_FILE="$TOPO" LAB_FEATURES_FILE="$FEAT" "$HERE/up.sh" > "$WORK/up.log" 2>&1; then
-  bad "lab up (16 nodes, topology from topoplace)" "$(tail -20 "$WORK/up.log"; tail -20 "$LAB_DIR/log/slurmctld.log" 2>/dev/null)"
-  echo "$pass passed, $fail failed"; exit 1
-fi
-ok "lab up (16 nodes, topology and features from topoplace)"
-cd /tmp || exit 1
+lab_up "lab up (16 nodes, topology and features from topoplace)" LAB_TOPOLOGY_FILE="$TOPO" LAB_FEATURES_FILE="$FEAT"
 
 # Our gres.conf replaces up.sh's; Weight= and the GPU count of each node from our files.
 E="$LAB_DIR/etc"
@@ -121,26 +96,14 @@ done
 if [ "$idle" -ge 16 ]; then ok "16 nodes idle after slurmctld restart with our gres.conf and weights"
 else bad "16 nodes idle after restart" "$(sinfo -N -o '%N %T %E %G')"; fi
 
-NOISE='pmix|Couldn.t load specified plugin name for mpi|Could not open [a-z]+ state file|Trying backup state save file|MPI: Cannot create context'
-errs=$(grep -Ei 'error|fatal' "$LAB_DIR/log/slurmctld.log" | grep -Evi "$NOISE" || true)
-if [ -z "$errs" ]; then ok "slurmctld log clean (no error/fatal besides PMIx noise)"; else bad "slurmctld log clean" "$errs"; fi
+LAB_NOISE+='|MPI: Cannot create context'
+ctld_log_clean "slurmctld log clean (no error/fatal besides PMIx noise)" "slurmctld log clean"
 errs=$(grep -hi 'gres' "$LAB_DIR"/log/slurmd-n*.log | grep -Ei 'error|fatal|invalid' || true)
 if [ -z "$errs" ]; then ok "slurmd logs: no gres error"; else bad "slurmd logs: no gres error" "$errs"; fi
 check "n001: gpu:h100:8 Weight=2, n016: gpu:h100:4 Weight=1" bash -c \
   "[ \"\$(sinfo -h -N -n n001 -o '%G %w')\" = 'gpu:h100:8 2' ] && [ \"\$(sinfo -h -N -n n016 -o '%G %w')\" = 'gpu:h100:4 1' ]"
 
-# leaf group of each node (from the generated features)
-declare -A LG=()
-while read -r a b _; do
-  for n in $(expand_hostlist "${a#NodeName=}"); do LG[$n]=$(tr ',' '\n' <<<"${b#Features=}" | grep '^lg_'); done
-done < <(grep '^NodeName=' "$FEAT")
-groups_of() { for n in $(expand_hostlist "$1"); do echo "${LG[$n]:-none}"; done | sort -u | paste -sd,; }
-sub() { sbatch --parsable --exclusive -o /dev/null "$@" --wrap 'sleep 300'; }
-wait_running() { # jobid [seconds] -> state|nodes|reason
-  local j=$1 s=${2:-15}
-  for _ in $(seq $((s * 5))); do [ "$(squeue -h -j "$j" -o %T 2>/dev/null)" = RUNNING ] && break; sleep 0.2; done
-  squeue -h -j "$j" -o '%T|%N|%r'
-}
+leaf_groups "$FEAT"
 
 # (a) CPU job, 4 nodes: the lighter class is the 4-GPU groups g003+g004 (8 nodes);
 #     inside it topology/tree keeps the job in one leaf group.
@@ -152,7 +115,7 @@ else bad "-N4 CPU job on the lighter nodes, one leaf group" "state=$st nodes=$no
 #      topology/tree puts the job on g004 alone rather than mixing groups.
 scancel "$(squeue -h -o %A | head -1)" 2>/dev/null
 for _ in $(seq 50); do [ -z "$(squeue -h 2>/dev/null)" ] && break; sleep 0.2; done
-for n in n009 n010; do wait_running "$(sub -w $n)" >/dev/null; done
+busy n009 n010
 IFS='|' read -r st nodes _ <<<"$(wait_running "$(sub -N4)")"
 g=$(groups_of "$nodes")
 if [ "$st" = RUNNING ] && [ "$g" = lg_g004 ]; then ok "-N4 with n009,n010 busy: lighter class, one leaf group g004 ($nodes)"
@@ -167,8 +130,7 @@ out=$(timeout 60 srun -N1 -w n012 --gres=gpu:h100:2 -t 1 bash -c 'echo "$CUDA_VI
 if [ "$(tr ',' '\n' <<<"$out" | grep -c '^[0-3]$')" = 2 ]; then ok "srun --gres=gpu:2 on n012 (4-GPU node): CUDA_VISIBLE_DEVICES=$out"
 else bad "srun --gres=gpu:2 on n012" "$out"; fi
 
-errs=$(grep -Ei 'error|fatal' "$LAB_DIR/log/slurmctld.log" | grep -Evi "$NOISE" || true)
-if [ -z "$errs" ]; then ok "slurmctld log still clean after the jobs"; else bad "slurmctld log still clean after the jobs" "$errs"; fi
+ctld_log_clean "slurmctld log still clean after the jobs"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

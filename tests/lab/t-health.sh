@@ -23,43 +23,22 @@ export LAB_DIR="${LAB_DIR:-/tmp/tplab-health}"
 export LAB_CTLD_PORT="${LAB_CTLD_PORT:-16947}"
 export LAB_SLURMD_PORT_BASE="${LAB_SLURMD_PORT_BASE:-17700}"
 export LAB_MODE=multi LAB_NODES=4 LAB_GPUS=8 LAB_NODE_PREFIX=n LAB_NODE_WIDTH=3 LAB_TOPOLOGY=tree
-. "$HERE/common.sh"
-
-if [ "$(id -u)" != 0 ]; then echo "SKIP: the Slurm lab needs root"; exit 77; fi
-for b in slurmctld slurmd munged scontrol sbatch; do
-  command -v "$b" >/dev/null 2>&1 || { echo "SKIP: $b not installed"; exit 77; }
-done
-command -v "$TOPOPLACE" >/dev/null 2>&1 || [ -x "$TOPOPLACE" ] || { echo "FAIL: no topoplace binary '$TOPOPLACE'"; exit 1; }
-
-pass=0; fail=0
-ok()   { pass=$((pass + 1)); echo "ok   $1"; }
-bad()  { fail=$((fail + 1)); echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/     /' | head -40; }
-
-WORK="$(mktemp -d /tmp/topoplace-t-health.XXXXXX)"
+. "$HERE/lib.sh"
+lab_require slurmctld slurmd munged scontrol sbatch
+lab_work health
 chmod 755 "$WORK"
-cleanup() {
-  "$HERE/down.sh" >/dev/null 2>&1 || "$HERE/down.sh"
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 
 SNAP="$WORK/lab.snapshot.json"
 STORE="$WORK/store"
 if ! "$TOPOPLACE" discover --ibnetdiscover "$FIX/lab/lab-4x4.ibnetdiscover.txt" -o "$SNAP" 2>"$WORK/discover.err"; then
-  bad "topoplace discover" "$(cat "$WORK/discover.err")"; echo "$pass passed, $fail failed"; exit 1
+  bad "topoplace discover" "$(cat "$WORK/discover.err")"; lab_abort
 fi
 for i in 1 2 3 4; do cp -a "$FIX/health/lab-hdr" "$WORK/root-$(node_name "$i")"; done
 port() { echo "$WORK/root-$1/sys/class/infiniband/$2/ports/1"; }
 fault_down() { echo "1: DOWN" > "$(port "$1" mlx5_0)/state"; echo "2: Polling" > "$(port "$1" mlx5_0)/phys_state"; }
 repair()     { echo "4: ACTIVE" > "$(port "$1" mlx5_0)/state"; echo "5: LinkUp" > "$(port "$1" mlx5_0)/phys_state"; }
 
-if ! "$HERE/up.sh" > "$WORK/up.log" 2>&1; then
-  bad "lab up (4 nodes)" "$(tail -20 "$WORK/up.log"; tail -20 "$LAB_DIR/log/slurmctld.log" 2>/dev/null)"
-  echo "$pass passed, $fail failed"; exit 1
-fi
-ok "lab up (4 nodes): $(grep -o 'total [0-9.]*s' "$WORK/up.log")"
-cd /tmp || exit 1
+lab_up "lab up (4 nodes)"
 
 # hc NODE [extra args]: one check of NODE's tree, drain/resume through the real scontrol
 hc() { local n=$1; shift; "$TOPOPLACE" health check --root "$WORK/root-${n%%.*}" --snapshot "$SNAP" --store "$STORE" --drain --node "$n" "$@"; }

@@ -27,25 +27,13 @@ export LAB_MODE=multi LAB_NODES=64 LAB_GPUS=8 LAB_NODE_PREFIX=n LAB_NODE_WIDTH=3
 export LAB_TIMEOUT="${LAB_TIMEOUT:-300}"
 STATES="${PLACE_STATES:-10}"
 RANDOM="${PLACE_SEED:-6}"
-. "$HERE/common.sh"
-
-if [ "$(id -u)" != 0 ]; then echo "SKIP: the Slurm lab needs root"; exit 77; fi
-for b in slurmctld slurmd munged scontrol sbatch python3; do
-  command -v "$b" >/dev/null 2>&1 || { echo "SKIP: $b not installed"; exit 77; }
-done
-command -v "$TOPOPLACE" >/dev/null 2>&1 || [ -x "$TOPOPLACE" ] || { echo "FAIL: no topoplace binary '$TOPOPLACE'"; exit 1; }
+LAB_JOB_SLEEP=600
+. "$HERE/lib.sh"
+lab_require slurmctld slurmd munged scontrol sbatch python3
 TOPOPLACE="$(command -v "$TOPOPLACE" || echo "$TOPOPLACE")"
 case "$TOPOPLACE" in /*) ;; *) TOPOPLACE="$PWD/$TOPOPLACE" ;; esac
 
-pass=0; fail=0
-ok()   { pass=$((pass + 1)); echo "ok   $1"; }
-bad()  { fail=$((fail + 1)); echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/     /' | head -40; }
-check() { local name=$1; shift; local out; if out=$("$@" 2>&1); then ok "$name"; else bad "$name" "$out"; fi; }
-
-WORK="$(mktemp -d /tmp/topoplace-t-place.XXXXXX)"
-cleanup() { "$HERE/down.sh" >/dev/null 2>&1 || "$HERE/down.sh"; rm -rf "$WORK"; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+lab_work place
 
 # ---------------------------------------------------------------- 1. generate, lab up
 SNAP="$WORK/tree.json"
@@ -54,13 +42,8 @@ check "topoplace discover --spec tree-16x4.yaml" "$TOPOPLACE" discover --spec "$
 check "topoplace slurm-conf --format tree" "$TOPOPLACE" slurm-conf "$SNAP" --format tree -o "$TOPO"
 check "generated: 16 leaves, 4 spines, 1 core" bash -c \
   "[ \$(grep -c '^SwitchName=leaf' '$TOPO') = 16 ] && [ \$(grep -c '^SwitchName=spine' '$TOPO') = 4 ] && grep -q '^SwitchName=core ' '$TOPO'"
-if [ "$fail" != 0 ]; then cat "$TOPO" 2>/dev/null; echo "$pass passed, $fail failed"; exit 1; fi
-if ! LAB_TOPOLOGY_FILE="$TOPO" "$HERE/up.sh" > "$WORK/up.log" 2>&1; then
-  bad "lab up (64 nodes, 3-level tree from topoplace)" "$(tail -20 "$WORK/up.log"; tail -20 "$LAB_DIR/log/slurmctld.log" 2>/dev/null)"
-  echo "$pass passed, $fail failed"; exit 1
-fi
-ok "lab up (64 nodes, 3-level tree from topoplace): $(grep -o 'total [0-9.]*s' "$WORK/up.log")"
-cd /tmp || exit 1
+if [ "$fail" != 0 ]; then cat "$TOPO" 2>/dev/null; lab_abort; fi
+lab_up "lab up (64 nodes, 3-level tree from topoplace)" LAB_TOPOLOGY_FILE="$TOPO"
 
 # ---------------------------------------------------------------- helpers
 node() { printf 'n%03d' "$1"; }
@@ -68,17 +51,6 @@ leaf_of() { local i=${1#n}; i=$((10#$i)); echo $(((i - 1) / 4)); }
 spine_of() { echo $(($(leaf_of "$1") / 4)); }
 count_leaves() { for n in "$@"; do leaf_of "$n"; done | sort -u | wc -l; }
 count_spines() { for n in "$@"; do spine_of "$n"; done | sort -u | wc -l; }
-clear_jobs() {
-  local j; j=$(squeue -h -o %A 2>/dev/null | sort -u)
-  [ -n "$j" ] && scancel $j 2>/dev/null
-  for _ in $(seq 150); do [ -z "$(squeue -h 2>/dev/null)" ] && return 0; sleep 0.2; done
-}
-sub() { sbatch --parsable --exclusive -o /dev/null "$@" --wrap 'sleep 600'; }
-wait_running() { # jobid [seconds] -> "STATE|NODES"
-  local j=$1 s=${2:-20}
-  for _ in $(seq $((s * 5))); do [ "$(squeue -h -j "$j" -o %T 2>/dev/null)" = RUNNING ] && break; sleep 0.2; done
-  squeue -h -j "$j" -o '%T|%N'
-}
 wait_gone() { for _ in $(seq 100); do squeue -h -j "$1" 2>/dev/null | grep -q . || return 0; sleep 0.2; done; }
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 
@@ -92,7 +64,7 @@ run_state() { # name, "f0 .. f15", sizes...
   for l in $(seq 0 15); do
     for i in 0 1 2 3; do [ "$i" -ge "${free[$l]}" ] && busy+=("$(node $((l * 4 + i + 1)))"); done
   done
-  clear_jobs
+  clear_jobs 150
   if [ "${#busy[@]}" -gt 0 ]; then
     local bl; bl=$(printf '%s,' "${busy[@]}"); bl=${bl%,}
     local bj; bj=$(sub -N "${#busy[@]}" -w "$bl")
@@ -112,7 +84,7 @@ run_state() { # name, "f0 .. f15", sizes...
     # Slurm alone
     local j st nodes
     j=$(sub -N "$n")
-    IFS='|' read -r st nodes <<<"$(wait_running "$j")"
+    IFS='|' read -r st nodes _ <<<"$(wait_running "$j" 20)"
     scancel "$j" 2>/dev/null; wait_gone "$j"
     local live; live=$(expand_hostlist "$nodes" | paste -sd,)
     if [ "$st" = RUNNING ] && [ "$live" = "$pred" ]; then predicted=$((predicted + 1))
@@ -129,7 +101,7 @@ run_state() { # name, "f0 .. f15", sizes...
     echo "     $name n=$n: slurm $live ($sl leaves, $ss spines) | topoplace $topo ($tl leaves, $ts spines, bound $lbg)"
     # through topoplace: the same request pinned to topo's hosts
     j=$(sub -N "$n" -w "$topo")
-    IFS='|' read -r st nodes <<<"$(wait_running "$j")"
+    IFS='|' read -r st nodes _ <<<"$(wait_running "$j" 20)"
     scancel "$j" 2>/dev/null; wait_gone "$j"
     [ "$st" = RUNNING ] && [ "$(expand_hostlist "$nodes" | paste -sd,)" = "$topo" ] && through=$((through + 1))
     if [ "$name" = issue ]; then
@@ -139,7 +111,7 @@ run_state() { # name, "f0 .. f15", sizes...
       else bad "issue state, 6 nodes: through topoplace 2 leaves on 1 spine" "$topo: $tl leaves, $ts spines, state $st"; fi
     fi
   done
-  clear_jobs
+  clear_jobs 150
 }
 
 # ---------------------------------------------------------------- 2. probes
@@ -168,8 +140,6 @@ if [ "$through" = "$probes" ]; then ok "jobs placed through topoplace ran on its
 else bad "jobs placed through topoplace ran on its hosts ($through of $probes)"; fi
 if [ "$topo_min" = "$probes" ]; then ok "topoplace at the lower bound of leaf groups on every probe"
 else bad "topoplace at the lower bound of leaf groups on every probe ($topo_min of $probes)"; fi
-NOISE='pmix|Couldn.t load specified plugin name for mpi|Could not open [a-z]+ state file|Trying backup state save file'
-errs=$(grep -Ei 'error|fatal' "$LAB_DIR/log/slurmctld.log" | grep -Evi "$NOISE" || true)
-if [ -z "$errs" ]; then ok "slurmctld log clean after the probes"; else bad "slurmctld log clean after the probes" "$(head -20 <<<"$errs")"; fi
+ctld_log_clean "slurmctld log clean after the probes"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

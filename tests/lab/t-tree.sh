@@ -18,29 +18,9 @@ export LAB_DIR="${LAB_DIR:-/tmp/topoplace-lab-tree}"
 export LAB_CTLD_PORT="${LAB_CTLD_PORT:-16927}"
 export LAB_SLURMD_PORT_BASE="${LAB_SLURMD_PORT_BASE:-17300}"
 export LAB_MODE=multi LAB_NODES=16 LAB_GPUS=8 LAB_NODE_PREFIX=n LAB_NODE_WIDTH=3 LAB_TOPOLOGY=tree
-. "$HERE/common.sh"
-
-if [ "$(id -u)" != 0 ]; then echo "SKIP: the Slurm lab needs root"; exit 77; fi
-for b in slurmctld slurmd munged scontrol sbatch; do
-  command -v "$b" >/dev/null 2>&1 || { echo "SKIP: $b not installed"; exit 77; }
-done
-command -v "$TOPOPLACE" >/dev/null 2>&1 || [ -x "$TOPOPLACE" ] || { echo "FAIL: no topoplace binary '$TOPOPLACE'"; exit 1; }
-
-pass=0; fail=0
-ok()   { pass=$((pass + 1)); echo "ok   $1"; }
-bad()  { fail=$((fail + 1)); echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/     /' | head -40; }
-check() { # name, command...
-  local name=$1; shift
-  local out; if out=$("$@" 2>&1); then ok "$name"; else bad "$name" "$out"; fi
-}
-
-WORK="$(mktemp -d /tmp/topoplace-t-tree.XXXXXX)"
-cleanup() {
-  "$HERE/down.sh" >/dev/null 2>&1 || "$HERE/down.sh"
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+. "$HERE/lib.sh"
+lab_require slurmctld slurmd munged scontrol sbatch
+lab_work tree
 
 # ---------------------------------------------------------------- 1. generate
 SNAP="$WORK/lab.snapshot.json"
@@ -51,22 +31,13 @@ check "topoplace slurm-conf --format tree --features" \
   "$TOPOPLACE" slurm-conf "$SNAP" --format tree --features "$FEAT" -o "$TOPO"
 check "generated: 4 leaves + 1 spine" bash -c "[ \$(grep -c '^SwitchName=' '$TOPO') = 5 ] && grep -q '^SwitchName=spine Switches=leaf\[01-04\]' '$TOPO'"
 check "generated: features for 16 nodes" bash -c "[ \$(grep -c '^NodeName=' '$FEAT') = 4 ]"
-if [ "$fail" != 0 ]; then cat "$TOPO" "$FEAT" 2>/dev/null; echo "$pass passed, $fail failed"; exit 1; fi
+if [ "$fail" != 0 ]; then cat "$TOPO" "$FEAT" 2>/dev/null; lab_abort; fi
 
 # ---------------------------------------------------------------- 2. lab
-if ! LAB_TOPOLOGY_FILE="$TOPO" LAB_FEATURES_FILE="$FEAT" "$HERE/up.sh" > "$WORK/up.log" 2>&1; then
-  bad "lab up (16 nodes, topology from topoplace)" "$(tail -20 "$WORK/up.log"; tail -20 "$LAB_DIR/log/slurmctld.log" 2>/dev/null)"
-  echo "$pass passed, $fail failed"; exit 1
-fi
-ok "lab up (16 nodes, topology from topoplace): $(grep -o 'total [0-9.]*s' "$WORK/up.log")"
-cd /tmp || exit 1
+lab_up "lab up (16 nodes, topology from topoplace)" LAB_TOPOLOGY_FILE="$TOPO" LAB_FEATURES_FILE="$FEAT"
 
 # ---------------------------------------------------------------- 3. checks
-# slurmctld log: no error/fatal except known harmless noise: PMIx (MpiDefault=none) and
-# the missing state files of a first start (empty StateSaveLocation).
-NOISE='pmix|Couldn.t load specified plugin name for mpi|Could not open [a-z]+ state file|Trying backup state save file'
-errs=$(grep -Ei 'error|fatal' "$LAB_DIR/log/slurmctld.log" | grep -Evi "$NOISE" || true)
-if [ -z "$errs" ]; then ok "slurmctld log clean (no error/fatal besides PMIx noise)"; else bad "slurmctld log clean" "$errs"; fi
+ctld_log_clean "slurmctld log clean (no error/fatal besides PMIx noise)" "slurmctld log clean"
 check "TopologyPlugin is topology/tree" bash -c "scontrol show config | grep -Eq '^TopologyPlugin +=  *topology/tree'"
 
 # Normalise a topology description to "name|L|<sorted nodes>" (leaves) and
@@ -98,27 +69,7 @@ check "node features from topoplace in slurmctld" bash -c \
   "[ \"\$(sinfo -h -N -n n001 -o %f)\" = lg_g001,sp_spine ] && [ \"\$(sinfo -h -N -n n016 -o %f)\" = lg_g004,sp_spine ]"
 check "16 nodes idle with gpu:h100:8" bash -c "[ \$(sinfo -h -N -t idle -o %N | sort -u | wc -l) = 16 ] && sinfo -h -N -n n009 -o %G | grep -q gpu:h100:8"
 
-# leaf group (from the generated features) of each node
-declare -A LG=()
-while read -r a b; do
-  for n in $(expand_hostlist "${a#NodeName=}"); do LG[$n]=$(tr ',' '\n' <<<"${b#Features=}" | grep '^lg_'); done
-done < <(grep '^NodeName=' "$FEAT")
-groups_of() { # hostlist -> distinct leaf groups, comma-separated
-  for n in $(expand_hostlist "$1"); do echo "${LG[$n]:-none}"; done | sort -u | paste -sd,
-}
-
-clear_jobs() {
-  local j; j=$(squeue -h -o %A 2>/dev/null | sort -u)
-  [ -n "$j" ] && scancel $j 2>/dev/null
-  for _ in $(seq 100); do [ -z "$(squeue -h 2>/dev/null)" ] && return 0; sleep 0.2; done
-}
-sub() { sbatch --parsable --exclusive -o /dev/null "$@" --wrap 'sleep 300'; }
-wait_running() { # jobid [seconds] -> prints state and nodes
-  local j=$1 s=${2:-15}
-  for _ in $(seq $((s * 5))); do [ "$(squeue -h -j "$j" -o %T 2>/dev/null)" = RUNNING ] && break; sleep 0.2; done
-  squeue -h -j "$j" -o '%T|%N|%r'
-}
-busy() { local n j; for n in "$@"; do j=$(sub -w "$n") && wait_running "$j" >/dev/null; done; }
+leaf_groups "$FEAT"
 
 # (a) 4-node job, free: leaf01 1 (n004), leaf02 3, leaf03 2, leaf04 4 -> only leaf04 fits.
 #     Without topology (LAB_TOPOLOGY=none, checked by hand) Slurm took n[011-014]: two leaves.
@@ -159,9 +110,7 @@ if [ "$st" = RUNNING ] && [ "$g" = lg_g001,lg_g002 ]; then ok "control: -N4 -C \
 else bad "control: -N4 -C \"lg_g001|lg_g002\" spans both groups" "state=$st nodes=$nodes groups=$g"; fi
 clear_jobs
 
-# still clean after the jobs
-errs=$(grep -Ei 'error|fatal' "$LAB_DIR/log/slurmctld.log" | grep -Evi "$NOISE" || true)
-if [ -z "$errs" ]; then ok "slurmctld log still clean after the jobs"; else bad "slurmctld log still clean after the jobs" "$errs"; fi
+ctld_log_clean "slurmctld log still clean after the jobs"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
