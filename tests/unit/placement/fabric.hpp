@@ -2,72 +2,23 @@
 // Small fabrics for placement tests, built with TopologyBuilder.
 #pragma once
 
-#include <gtest/gtest.h>
-
-#include <cstdio>
-#include <map>
 #include <string>
 #include <vector>
 
-#include <topo/builder.hpp>
 #include <topo/placement/place.hpp>
+
+#include "../common/fabric_builders.hpp"
 
 namespace topo::placement::testing {
 
-class Fab {
+using topo::testing::num;
+
+/// Fab (tests/unit/common/fabric_builders.hpp) with NDR switches, links and NICs and
+/// "H100" GPUs.
+class Fab : public topo::testing::Fab {
 public:
-    Fab& sw(const std::string& name) {
-        b_.add_switch(Switch{name, name, "", 64, -1, Provenance::Discovered});
-        return *this;
-    }
-
-    Fab& link(const std::string& a, const std::string& c) {
-        b_.add_switch_link(a, ++port_[a], c, ++port_[c], 400, "4xNDR");
-        return *this;
-    }
-
-    /// Host with one NIC per listed leaf (rail = position) and `gpus` GPUs.
-    Fab& host(const std::string& name, const std::vector<std::string>& leaves, int gpus = 0,
-              HostRole role = HostRole::Compute) {
-        b_.add_host(name, role);
-        int k = 0;
-        for (const auto& l : leaves) {
-            Nic n;
-            n.name = "mlx5_" + std::to_string(k);
-            n.guid = "0x" + std::to_string(++guid_);
-            n.leaf_port = ++port_[l];
-            n.rate_gbps = 400;
-            b_.add_nic(name, n, l);
-            ++k;
-        }
-        for (int g = 0; g < gpus; ++g) {
-            Gpu gp;
-            gp.index = g;
-            gp.model = "H100";
-            b_.add_gpu(name, gp);
-        }
-        return *this;
-    }
-
-    TopologyBuilder& builder() { return b_; }
-
-    TopologyPtr freeze() {
-        auto t = std::move(b_).freeze();
-        EXPECT_TRUE(t.has_value()) << (t ? "" : t.error().to_string());
-        return t ? *t : nullptr;
-    }
-
-private:
-    TopologyBuilder b_;
-    std::map<std::string, int> port_;
-    long guid_ = 1000;
+    Fab() : topo::testing::Fab(topo::testing::ndr_style()) {}
 };
-
-inline std::string num(const char* prefix, int i, int width = 3) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%s%0*d", prefix, width, i);
-    return buf;
-}
 
 /// Strict 3-level tree: `spines` spines under one core, `leaves_per_spine` leaves per
 /// spine, `per_leaf` hosts per leaf (n001...; leaf01... in spine order).

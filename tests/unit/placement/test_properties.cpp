@@ -382,25 +382,7 @@ TEST(PlaceProperty, RailFabricRandomRequests) {
     run_random_requests({"rail 16 SU x 8, 4 rails", testing::rail_fabric(16, 8, 4, 4, 8), 32}, 100, 3);
 }
 
-TopologyPtr import_ib(const std::string& file, const std::string& map = {}) {
-    auto fab = read_ibnetdiscover_file(std::string(TOPO_FIXTURES) + "/ibnetdiscover/" + file);
-    EXPECT_TRUE(fab) << (fab ? "" : fab.error().to_string());
-    if (!fab) return nullptr;
-    IbImportOptions o;
-    if (!map.empty()) {
-        auto m = read_node_name_map(std::string(TOPO_FIXTURES) + "/ibnetdiscover/" + map);
-        EXPECT_TRUE(m);
-        if (!m) return nullptr;
-        o.name_map = std::move(*m);
-    }
-    TopologyBuilder b;
-    auto st = import_ib_fabric(*fab, o, b);
-    EXPECT_TRUE(st) << (st ? "" : st.error().to_string());
-    if (!st) return nullptr;
-    auto t = std::move(b).freeze();
-    EXPECT_TRUE(t) << (t ? "" : t.error().to_string());
-    return t ? *t : nullptr;
-}
+using topo::testing::import_ib;
 
 TEST(PlaceProperty, SeleneRealFabric) {
     auto t = import_ib("selene-compute.ibnetdiscover.txt.gz");

@@ -21,46 +21,21 @@
 #include <topo/slurmconf/tree.hpp>
 #include <topo/slurmconf/yaml.hpp>
 
+#include "../common/fabric_builders.hpp"
+#include "conf_helpers.hpp"
+
 namespace topo::slurmconf {
 namespace {
 
 // ---------------------------------------------------------------- helpers
 
-std::string slurp(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
-
-void expect_golden(const std::string& name, const std::string& actual) {
-    const std::string path = std::string(TOPO_GOLDEN) + "/" + name;
-    const char* upd = std::getenv("TOPO_UPDATE_GOLDEN");
-    if (upd != nullptr && std::string(upd) == "1") {
-        std::ofstream(path, std::ios::binary | std::ios::trunc) << actual;
-        return;
-    }
-    std::ifstream probe(path);
-    ASSERT_TRUE(probe.good()) << "missing golden file " << path << " (create it with TOPO_UPDATE_GOLDEN=1)";
-    EXPECT_EQ(slurp(path), actual) << "golden file " << path << " differs (re-bless with TOPO_UPDATE_GOLDEN=1)";
-}
-
-std::vector<std::string> config_lines(const std::string& text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string l; std::getline(in, l);) {
-        if (!l.empty() && l[0] != '#') out.push_back(l);
-    }
-    return out;
-}
+using testing::config_lines;
+using testing::expect_golden;
+using testing::Fab;
+using testing::freeze;
+using testing::import_ib;
 
 std::string fixture(const std::string& rel) { return std::string(TOPO_FIXTURES) + "/" + rel; }
-
-TopologyPtr freeze(TopologyBuilder&& b) {
-    auto t = std::move(b).freeze();
-    EXPECT_TRUE(t.has_value()) << (t ? "" : t.error().to_string());
-    return t ? *t : nullptr;
-}
 
 TopologyPtr from_spec_file(const std::string& rel) {
     TopologyBuilder b;
@@ -75,70 +50,6 @@ TopologyPtr from_spec_text(const std::string& yaml) {
     EXPECT_TRUE(st) << (st ? "" : st.error().to_string());
     return st ? freeze(std::move(b)) : nullptr;
 }
-
-TopologyPtr import_ib(const std::string& file, const std::string& map = {}) {
-    auto fab = read_ibnetdiscover_file(fixture("ibnetdiscover/" + file));
-    EXPECT_TRUE(fab) << (fab ? "" : fab.error().to_string());
-    if (!fab) return nullptr;
-    IbImportOptions o;
-    if (!map.empty()) {
-        auto m = read_node_name_map(fixture("ibnetdiscover/" + map));
-        EXPECT_TRUE(m) << (m ? "" : m.error().to_string());
-        if (!m) return nullptr;
-        o.name_map = std::move(*m);
-    }
-    TopologyBuilder b;
-    auto st = import_ib_fabric(*fab, o, b);
-    EXPECT_TRUE(st) << (st ? "" : st.error().to_string());
-    return st ? freeze(std::move(b)) : nullptr;
-}
-
-/// Hand-made fabrics (same helper as test_tree.cpp).
-class Fab {
-public:
-    Fab& sw(const std::string& name) {
-        b_.add_switch(Switch{name, name, "", 36, -1, Provenance::Discovered});
-        return *this;
-    }
-    Fab& link(const std::string& a, const std::string& c) {
-        b_.add_switch_link(a, ++port_[a], c, ++port_[c], 200, "4xHDR");
-        return *this;
-    }
-    Fab& host(const std::string& name, const std::vector<std::string>& leaves, int gpus = 0) {
-        b_.add_host(name, HostRole::Compute);
-        int k = 0;
-        for (const auto& l : leaves) {
-            Nic n;
-            n.name = "mlx5_" + std::to_string(k++);
-            n.guid = "0x" + std::to_string(++guid_);
-            n.leaf_port = l.empty() ? 0 : ++port_[l];
-            n.rate_gbps = 200;
-            b_.add_nic(name, n, l);
-        }
-        for (int g = 0; g < gpus; ++g) {
-            Gpu gpu;
-            gpu.index = g;
-            gpu.model = "NVIDIA H100 80GB HBM3";
-            b_.add_gpu(name, gpu);
-        }
-        return *this;
-    }
-    Fab& hosts(const std::string& prefix, int from, int to, const std::vector<std::string>& leaves, int gpus = 0) {
-        for (int i = from; i <= to; ++i) {
-            char buf[16];
-            std::snprintf(buf, sizeof buf, "%03d", i);
-            host(prefix + buf, leaves, gpus);
-        }
-        return *this;
-    }
-    TopologyBuilder& builder() { return b_; }
-    TopologyPtr freeze() { return slurmconf::freeze(std::move(b_)); }
-
-private:
-    TopologyBuilder b_;
-    std::map<std::string, int> port_;
-    int guid_ = 5000;
-};
 
 /// 4 leaves x 4 hosts under one spine.
 TopologyPtr two_tier(int gpus = 0) {

@@ -15,59 +15,19 @@
 #include <topo/slurm_topology.hpp>
 #include <topo/slurmconf/tree.hpp>
 
+#include "../common/fabric_builders.hpp"
+#include "conf_helpers.hpp"
+
 namespace topo::slurmconf {
 namespace {
 
 // ---------------------------------------------------------------- helpers
 
-/// A tiny fabric description: switches, switch links, hosts with NICs on leaves.
-class Fab {
-public:
-    Fab& sw(const std::string& name) {
-        b_.add_switch(Switch{name, name, "", 36, -1, Provenance::Discovered});
-        return *this;
-    }
-    Fab& link(const std::string& a, const std::string& c) {
-        b_.add_switch_link(a, ++port_[a], c, ++port_[c], 200, "4xHDR");
-        return *this;
-    }
-    /// Host with one NIC per listed leaf ("" = a NIC on no switch).
-    Fab& host(const std::string& name, const std::vector<std::string>& leaves, HostRole role = HostRole::Compute) {
-        b_.add_host(name, role);
-        int k = 0;
-        for (const auto& l : leaves) {
-            Nic n;
-            n.name = "mlx5_" + std::to_string(k);
-            n.guid = "0x" + std::to_string(++guid_);
-            n.leaf_port = l.empty() ? 0 : ++port_[l];
-            n.rate_gbps = 200;
-            b_.add_nic(name, n, l);
-            ++k;
-        }
-        return *this;
-    }
-    /// hosts prefix[from..to] (3 digits) on `leaves`.
-    Fab& hosts(const std::string& prefix, int from, int to, const std::vector<std::string>& leaves,
-               HostRole role = HostRole::Compute) {
-        for (int i = from; i <= to; ++i) {
-            char buf[16];
-            std::snprintf(buf, sizeof buf, "%03d", i);
-            host(prefix + buf, leaves, role);
-        }
-        return *this;
-    }
-    TopologyBuilder& builder() { return b_; }
-    TopologyPtr freeze() {
-        auto t = std::move(b_).freeze();
-        EXPECT_TRUE(t.has_value()) << (t ? "" : t.error().to_string());
-        return t ? *t : nullptr;
-    }
-
-private:
-    TopologyBuilder b_;
-    std::map<std::string, int> port_;
-    int guid_ = 1000;
-};
+using testing::config_lines;
+using testing::expect_golden;
+using testing::Fab;
+using testing::import_ib;
+using testing::slurp;
 
 /// 4 leaves x 4 hosts (2 HCAs each, both on their leaf), one spine: the lab's fabric.
 TopologyPtr two_tier() {
@@ -118,26 +78,6 @@ TopologyPtr three_tier() {
     return f.freeze();
 }
 
-std::string slurp(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
-
-/// Compare with tests/golden/slurm-conf/<name>; TOPO_UPDATE_GOLDEN=1 rewrites it.
-void expect_golden(const std::string& name, const std::string& actual) {
-    const std::string path = std::string(TOPO_GOLDEN) + "/" + name;
-    const char* upd = std::getenv("TOPO_UPDATE_GOLDEN");
-    if (upd != nullptr && std::string(upd) == "1") {
-        std::ofstream(path, std::ios::binary | std::ios::trunc) << actual;
-        return;
-    }
-    std::ifstream probe(path);
-    ASSERT_TRUE(probe.good()) << "missing golden file " << path << " (create it with TOPO_UPDATE_GOLDEN=1)";
-    EXPECT_EQ(slurp(path), actual) << "golden file " << path << " differs (re-bless with TOPO_UPDATE_GOLDEN=1)";
-}
-
 /// Parse our own output with the Slurm topology.conf reader: it must be valid.
 SlurmTopology parse_back(const std::string& text, bool reject_cycles = true) {
     SlurmParseOptions po;
@@ -172,15 +112,6 @@ std::set<std::set<HostSet>> spine_sets(const SlurmTopology& t) {
             }
         }
         if (!ls.empty()) out.insert(ls);
-    }
-    return out;
-}
-
-std::vector<std::string> config_lines(const std::string& text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string l; std::getline(in, l);) {
-        if (!l.empty() && l[0] != '#') out.push_back(l);
     }
     return out;
 }
@@ -388,26 +319,6 @@ TEST(SlurmFeatures, MultiNodeNvlinkDomain) {
 }
 
 // ---------------------------------------------------------------- real fabrics
-
-TopologyPtr import_ib(const std::string& file, const std::string& map = {}) {
-    auto fab = read_ibnetdiscover_file(std::string(TOPO_FIXTURES) + "/ibnetdiscover/" + file);
-    EXPECT_TRUE(fab) << (fab ? "" : fab.error().to_string());
-    if (!fab) return nullptr;
-    IbImportOptions o;
-    if (!map.empty()) {
-        auto m = read_node_name_map(std::string(TOPO_FIXTURES) + "/ibnetdiscover/" + map);
-        EXPECT_TRUE(m) << (m ? "" : m.error().to_string());
-        if (!m) return nullptr;
-        o.name_map = std::move(*m);
-    }
-    TopologyBuilder b;
-    auto st = import_ib_fabric(*fab, o, b);
-    EXPECT_TRUE(st) << (st ? "" : st.error().to_string());
-    if (!st) return nullptr;
-    auto t = std::move(b).freeze();
-    EXPECT_TRUE(t) << (t ? "" : t.error().to_string());
-    return t ? *t : nullptr;
-}
 
 TEST(SlurmTreeReal, PsmnMatchesTheSiteTopologyConf) {
     auto t = import_ib("psmn-x5-qdr.ibnetdiscover.txt", "psmn-x5-qdr.guid-hostname.map");
