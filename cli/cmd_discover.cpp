@@ -10,6 +10,7 @@
 #include <topo/hostlist.hpp>
 #include <topo/ib_fabric.hpp>
 #include <topo/snapshot.hpp>
+#include <topo/snapshot_bin.hpp>
 
 #include "commands.hpp"
 #include "common.hpp"
@@ -51,6 +52,7 @@ struct DiscoverOptions {
     std::vector<std::string> slurm_topology;
     std::vector<std::string> spec;
     std::string output = "-";
+    bool compiled = false;  // also write "<output>.bin" (docs/snapshot.md "Compiled form")
 };
 
 /// "HOSTLIST=FILE" or "FILE". A left side with a '/' is part of a path.
@@ -197,6 +199,9 @@ int run_discover(const DiscoverOptions& o, std::vector<std::string>& compute_hos
                                                    "(--ibnetdiscover, --hwloc, --nvidia-smi-topo, --slurm-topology, "
                                                    "--spec, --ib-live, --hwloc-live)"));
     }
+    if (o.compiled && o.output == "-") {
+        return report(Error(Errc::InvalidArgument, "--compiled needs -o FILE (the compiled form is written next to it)"));
+    }
     auto t = std::move(b).freeze();
     if (!t) return report(t.error());
     for (const auto& w : (*t)->warnings()) std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
@@ -210,6 +215,14 @@ int run_discover(const DiscoverOptions& o, std::vector<std::string>& compute_hos
         std::fprintf(stderr,
                      "topoplace: wrote %s: %d hosts (%d compute), %d GPUs, %d NICs, %d switches in %d tiers, %d rails\n",
                      o.output.c_str(), s.hosts, s.compute_hosts, s.gpus, s.nics, s.switches, s.tiers, s.rails);
+    }
+    if (o.compiled) {
+        const std::string bin = snapshot_bin_path(o.output);
+        if (auto c = compile_snapshot(o.output, bin); !c) {
+            report(c.error());
+            return kCantCreate;
+        }
+        std::fprintf(stderr, "topoplace: wrote %s (compiled form of %s)\n", bin.c_str(), o.output.c_str());
     }
     return kOk;
 }
@@ -230,6 +243,8 @@ Runner add_discover(CLI::App& app) {
     sub->add_option("--slurm-topology", o->slurm_topology, "existing Slurm topology.conf or topology.yaml");
     sub->add_option("--spec", o->spec, "declarative cluster file (YAML or JSON)");
     sub->add_option("-o,--output", o->output, "snapshot file to write ('-' = stdout)");
+    sub->add_flag("--compiled", o->compiled,
+                  "also write FILE.bin, the compiled form the SPANK plugin loads fast (see topoplace compile)");
     return [o]() {
         std::vector<std::string> compute;
         return run_discover(*o, compute);

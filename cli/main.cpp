@@ -9,6 +9,10 @@
 #include "commands.hpp"
 #include "common.hpp"
 
+namespace topo::cli {
+Runner add_compile(CLI::App& app);  // cmd_compile.cpp
+}
+
 int main(int argc, char** argv) {
     using namespace topo::cli;
     CLI::App app{"topoplace: topology-aware placement for GPU clusters on Slurm"};
@@ -22,6 +26,7 @@ int main(int argc, char** argv) {
     add(add_place(app));
     add(add_whatif(app));
     add(add_health(app));
+    add(add_compile(app));
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

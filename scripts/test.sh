@@ -52,6 +52,8 @@ if [ "${TOPO_SKIP_FUZZ:-0}" != 1 ]; then
       fuzz_hostlist)      printf 'gpu[001-004,007],login1' > "$work/a"; printf 'rack[1-2]-n[01-02]' > "$work/b" ;;
       fuzz_snapshot)      build/dev/cli/topoplace discover --ibnetdiscover tests/fixtures/ibnetdiscover/ufm-lab-small.ibnetdiscover.txt \
                              -o "$work/lab.json" 2>/dev/null || true ;;
+      fuzz_snapshot_bin)  build/dev/cli/topoplace discover --spec tests/fixtures/specs/gb200-nvl72x4.yaml --compiled \
+                             -o "$work/s.json" 2>/dev/null && rm -f "$work/s.json" || true ;;
       fuzz_cluster_spec)  cp tests/fixtures/specs/*.yaml "$work"/ ;;
       fuzz_state)         cp tests/fixtures/placement/*.txt tests/fixtures/placement/*.json "$work"/ 2>/dev/null || true
                           printf 'NodeName=n001 State=IDLE+DRAIN Gres=gpu:4 GresUsed=gpu:0 Reason=x\n' > "$work/s1" ;;

@@ -24,6 +24,7 @@ extern "C" {
 
 #include <topo/hostlist.hpp>
 #include <topo/snapshot.hpp>
+#include <topo/snapshot_bin.hpp>
 
 #include "core.hpp"
 
@@ -258,6 +259,19 @@ void explain(const Ctx& c, const std::string& text) {
         slurm_verbose("topoplace: %s", text.c_str());
 }
 
+bool g_from_bin = false;  // the last load_model() used the compiled form (for --topo-explain)
+
+/// The snapshot through its compiled form "<snapshot>.bin" when that is root-owned, not
+/// group/world-writable and made from the JSON as it is now; otherwise the JSON, silently
+/// (the reason at debug level): the same model and fingerprint either way (docs/spank.md "Cost").
+Result<TopologyPtr> load_model(const std::string& path) {
+    auto r = load_snapshot_fast(path, 0);
+    if (!r) return fail(std::move(r).error());
+    g_from_bin = r->from_bin;
+    if (!r->from_bin) slurm_debug("topoplace: compiled snapshot not used: %s", r->why_not_bin.c_str());
+    return std::move(r->topo);
+}
+
 int decide(spank_t sp, Ctx& c) {
     const Mode mode = effective_mode(c);
     if (mode == Mode::Off) {
@@ -270,7 +284,7 @@ int decide(spank_t sp, Ctx& c) {
         return std::to_string(std::chrono::duration<double, std::milli>(b - a).count()).substr(0, 5);
     };
     const auto t0 = clock::now();
-    auto topo = load_snapshot(c.cfg.snapshot);
+    auto topo = load_model(c.cfg.snapshot);
     if (!topo) return on_error(c, "cannot load snapshot: " + topo.error().to_string());
     auto sr = read_request();
     if (!sr) return on_error(c, "cannot read the job request (no exported opt/slurm_option_get in this client)");
@@ -330,7 +344,7 @@ int decide(spank_t sp, Ctx& c) {
     if (!plan.exclude.empty()) text += ", exclude " + compress_hostlist(plan.exclude);
     if (!p->explanation.empty()) text += "; " + p->explanation;
     // the decision's own cost, per step (docs/spank.md "Cost"; t-spank.sh section 7 prints it)
-    text += " [ms: snapshot " + ms(t0, t1) + ", nodes " + ms(t1, t1n) + ", health " + ms(t1n, t2) + ", place "
+    text += " [ms: snapshot " + ms(t0, t1) + (g_from_bin ? " (compiled)" : " (json)") + ", nodes " + ms(t1, t1n) + ", health " + ms(t1n, t2) + ", place "
             + ms(t2, t3) + "]";
     explain(c, text);
     return 0;
@@ -416,7 +430,7 @@ int topo_spank_user_init(spank_t /*sp*/, int /*ac*/, char** /*av*/) noexcept {
         if (spank_context() != S_CTX_REMOTE || g_ctx == nullptr || !g_ctx->cfg_ok) return 0;
         Ctx& c = *g_ctx;
         if (!c.cfg.rail_env || c.cfg.snapshot.empty() || effective_mode(c) == Mode::Off) return 0;
-        auto topo = load_snapshot(c.cfg.snapshot);
+        auto topo = load_model(c.cfg.snapshot);
         if (!topo) {
             // never fail a step from here (a failing user_init drains the node)
             slurm_error("topoplace: no rail environment: %s", topo.error().to_string().c_str());
