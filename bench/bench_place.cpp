@@ -34,7 +34,10 @@ std::string num(const char* p, int i, int w) {
     return b;
 }
 
-TopologyPtr build_fabric() {
+/// `variant` (the --dump check only): NVLink domains of 16 hosts (15 usable) and every
+/// 13th host without its rail-7 NIC (leaf groups with fewer leaf switches, hosts that
+/// are not rail-aligned), so that every path of place() is exercised.
+TopologyPtr build_fabric(bool variant = false) {
     TopologyBuilder b;
     std::map<std::string, int> port;
     auto sw = [&](const std::string& n) { b.add_switch(Switch{n, n, "", 128, -1, Provenance::Declared}); };
@@ -70,6 +73,7 @@ TopologyPtr build_fabric() {
             const auto name = num("gpu", h, 4);
             b.add_host(name, HostRole::Compute);
             for (int r = 0; r < kRails; ++r) {
+                if (variant && r == kRails - 1 && h % 13 == 0) continue;
                 Nic n;
                 n.name = "mlx5_" + std::to_string(r);
                 n.guid = "0x" + std::to_string(++guid);
@@ -81,6 +85,14 @@ TopologyPtr build_fabric() {
                 g.model = "NVIDIA H100 80GB HBM3";
                 b.add_gpu(name, g);
             }
+        }
+    }
+    if (variant) {
+        for (int d = 0; d < (h - 1) / 16; ++d) {
+            std::vector<std::string> hs;
+            for (int i = 1; i <= 16; ++i)
+                hs.push_back(num("gpu", d * 16 + i, 4));
+            b.add_nvl_domain(num("nvl", d, 3), hs, 15);
         }
     }
     auto t = std::move(b).freeze();
@@ -148,6 +160,10 @@ World& world() {
                 c.req.exclusive = false;
                 c.req.gpus_per_node = 1 + static_cast<int>(rng() % 8);
                 c.req.nodes_min = 1 + static_cast<int>(rng() % 16);
+            }
+            if (const char* only = std::getenv("BENCH_PLACE_ONLY_NODES")) {  // profiling: one class
+                c.req = Request{};
+                c.req.nodes_min = std::max(1, std::atoi(only));
             }
             x.cases.push_back(c);
         }
@@ -266,9 +282,158 @@ BENCHMARK_CAPTURE(BM_Place, linear, Policy::Linear)->Iterations(20000)->Unit(ben
 BENCHMARK_CAPTURE(BM_PlaceHot, topo, Policy::Topo)->Iterations(20000)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_PlaceHot, slurm_tree, Policy::SlurmTree)->Iterations(20000)->Unit(benchmark::kMicrosecond);
 
+// ------------------------------------------------------------------ --dump (equivalence)
+
+/// One line per decision with everything place() returns (or its error), for comparing
+/// two builds: `bench_place --dump=FILE` with each, then `cmp` (docs/placement.md).
+std::string canon(const Result<Placement>& r) {
+    std::string o;
+    if (!r) {
+        o = "ERR " + std::to_string(static_cast<int>(r.error().code)) + " " + r.error().to_string();
+        return o;
+    }
+    const Placement& p = *r;
+    o += std::string("OK ") + policy_name(p.policy) + " h";
+    for (std::size_t i = 0; i < p.hosts.size(); ++i) {
+        o += " " + std::to_string(p.hosts[i].index()) + ":";
+        for (int g : p.gpus[i])
+            o += std::to_string(g) + ",";
+    }
+    o += " l";
+    for (auto s : p.leaves)
+        o += " " + std::to_string(s.index());
+    o += " g";
+    for (auto g : p.groups)
+        o += " " + std::to_string(g.index());
+    o += " d";
+    for (auto d : p.nvl_domains)
+        o += " " + std::to_string(d.index());
+    o += " spl";
+    for (int x : p.switches_per_level)
+        o += " " + std::to_string(x);
+    o += " t" + std::to_string(p.max_tier) + " hop" + std::to_string(p.hop_sum) + " lb"
+         + std::to_string(p.lower_bound_groups) + "/" + std::to_string(p.lower_bound_leaves) + "/"
+         + std::to_string(p.lower_bound_tier) + " G" + std::to_string(p.total_gpus) + " ign";
+    for (const auto& i : p.ignored)
+        o += " " + i;
+    o += " | " + p.explanation;
+    return o;
+}
+
+int dump(const char* path, int per_fabric) {
+    std::FILE* f = std::fopen(path, "w");
+    if (f == nullptr) {
+        std::perror(path);
+        return 1;
+    }
+    long lines = 0;
+    for (int variant = 0; variant < 2; ++variant) {
+        const auto topo = build_fabric(variant != 0);
+        const Placer placer(*topo);
+        const auto n = static_cast<std::uint32_t>(topo->hosts().size());
+        std::mt19937 rng(static_cast<unsigned>(1234 + variant));
+        std::uniform_real_distribution<double> u(0, 1);
+        std::vector<ClusterState> states;
+        for (int s = 0; s < 40; ++s) {
+            ClusterState st(*topo);
+            const double mean = 0.05 + 0.9 * u(rng);
+            double level = mean;
+            for (std::uint32_t h = 0; h < n; ++h) {
+                if (h % kPerSu == 0) level = std::clamp(mean + 0.4 * (u(rng) - 0.5), 0.0, 1.0);
+                const HostId id{h};
+                const int total = topo->host(id).gpus.size() > 0 ? static_cast<int>(topo->host(id).gpus.size()) : 8;
+                if (u(rng) < 0.03) st.set_total_gpus(id, 4);
+                const int tot = st.total_gpus(*topo, id);
+                if (u(rng) < level) {
+                    if (u(rng) < 0.3) {
+                        st.set_state(id, NodeState::Mixed);
+                        const int fr = static_cast<int>(rng() % static_cast<unsigned>(tot + 1));
+                        st.set_free_gpus(id, fr);
+                        if (u(rng) < 0.5) {  // which GPUs are busy
+                            std::vector<int> busy;
+                            for (int g = 0; g < tot; ++g)
+                                busy.push_back(g);
+                            std::shuffle(busy.begin(), busy.end(), rng);
+                            busy.resize(static_cast<std::size_t>(tot - fr));
+                            std::sort(busy.begin(), busy.end());
+                            st.set_busy_gpus(id, busy);
+                        }
+                    } else {
+                        st.set_state(id, NodeState::Alloc);
+                        st.set_free_gpus(id, 0);
+                    }
+                } else if (u(rng) < 0.02) {
+                    st.set_state(id, u(rng) < 0.5 ? NodeState::Drain : NodeState::Down);
+                } else if (u(rng) < 0.01) {
+                    st.set_unhealthy(id, true, "xid");
+                }
+                (void)total;
+            }
+            states.push_back(std::move(st));
+        }
+        for (int i = 0; i < per_fabric; ++i) {
+            const auto& st = states[rng() % states.size()];
+            Request r;
+            const int k = static_cast<int>(rng() % 11);  // 1..1024
+            r.nodes_min = 1 << k;
+            if (rng() % 4 == 0) r.nodes_min = 1 + static_cast<int>(rng() % 300);
+            if (rng() % 6 == 0) r.nodes_max = r.nodes_min + static_cast<int>(rng() % 40);
+            const auto kind = rng() % 10;
+            if (kind < 2) {
+                r.exclusive = false;
+                r.gpus_per_node = 1 + static_cast<int>(rng() % 8);
+            } else if (kind == 2) {
+                r.exclusive = false;
+                r.nodes_min = 1;
+                r.nodes_max = 0;
+                r.total_gpus = 1 + static_cast<int>(rng() % 12);
+            } else if (kind == 3) {
+                r.exclusive = false;
+                r.total_gpus = r.nodes_min * (1 + static_cast<int>(rng() % 8)) - static_cast<int>(rng() % 3);
+                r.nodes_max = 0;
+            } else if (kind == 4) {
+                r.gpus_per_node = 1 + static_cast<int>(rng() % 8);
+            }
+            if (rng() % 8 == 0) r.max_leaves = 1 + static_cast<int>(rng() % 12);
+            if (rng() % 8 == 0) r.max_tier = static_cast<int>(rng() % 3);
+            if (rng() % 8 == 0) r.rail_aligned = true;
+            if (rng() % 8 == 0) {
+                r.segment = 1 << (rng() % 4);
+                r.nodes_min = std::max(1, r.nodes_min / r.segment) * r.segment;
+                if (r.nodes_max != 0) r.nodes_max = std::max(r.nodes_min / r.segment, r.nodes_max / r.segment) * r.segment;
+            }
+            if (rng() % 8 == 0) {
+                r.one_nvl_domain = true;
+                r.nodes_min = 1 + static_cast<int>(rng() % 16);
+                r.nodes_max = 0;
+                if (r.segment > 0) r.nodes_min = std::max(1, r.nodes_min / r.segment) * r.segment;
+            }
+            if (rng() % 8 == 0) {
+                for (int e = 0; e < 50; ++e)
+                    r.excluded.push_back(HostId{static_cast<std::uint32_t>(rng() % n)});
+            }
+            for (Policy pol : {Policy::Topo, Policy::SlurmTree, Policy::Linear}) {
+                std::fprintf(f, "%d %d %s\n", variant, i, canon(placer.place(st, r, pol)).c_str());
+                ++lines;
+            }
+        }
+    }
+    std::fclose(f);
+    std::printf("dump: %ld decisions written to %s\n", lines, path);
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a.rfind("--dump=", 0) == 0) {
+            int per = 3000;
+            if (i + 1 < argc && std::string(argv[i + 1]).rfind("--dump-n=", 0) == 0) per = std::atoi(argv[i + 1] + 9);
+            return dump(argv[i] + 7, per);
+        }
+    }
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     World& w = world();

@@ -70,6 +70,7 @@ struct Work {
     const Topology* topo = nullptr;
     const Placer::Index* ix = nullptr;
     const ClusterState* state = nullptr;
+    const ClusterState::Brief* briefs = nullptr;  ///< state->briefs(): per host, packed
     Request req;
     UnitMode mode = UnitMode::Nodes;
     int nodes = 0;                       ///< hosts wanted (Nodes/Segments modes)

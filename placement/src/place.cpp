@@ -35,21 +35,21 @@ Result<Policy> policy_from_name(std::string_view s) {
 // ------------------------------------------------------------------ unit capacities
 
 int host_units(const Work& w, std::uint32_t h) {
-    // Hot path (every host, every decision): touch the HostState once and the
-    // topology not at all.
+    // Hot path (every host, every decision): read the host's packed Brief (12 bytes)
+    // once, the HostState and the topology not at all.
     const auto& ix = *w.ix;
     if (ix.leaf_of_host[h] < 0 || (!w.excluded.empty() && w.excluded[h] != 0)) return 0;
     if (w.req.rail_aligned && ix.all_rails[h] == 0) return 0;
     if (w.restrict_domain >= 0 && ix.domain_of_host[h] != w.restrict_domain) return 0;
-    const HostState& hs = w.state->at(HostId{h});
-    const int total = hs.total_gpus >= 0 ? hs.total_gpus : ix.host_gpus[h];
+    const ClusterState::Brief& hs = w.briefs[h];
+    const int total = hs.total;
     if (w.gpn > total) return 0;
     if (w.ideal) return w.mode == UnitMode::Gpus ? total : 1;
     if (hs.unhealthy) return 0;
     const auto st = hs.state;
     if (st == NodeState::Idle) return w.mode == UnitMode::Gpus ? total : 1;
     if (w.req.exclusive || st != NodeState::Mixed) return 0;
-    const int free = hs.free_gpus < 0 ? total : std::min(hs.free_gpus, total);
+    const int free = hs.free;
     if (w.gpn > free) return 0;
     return w.mode == UnitMode::Gpus ? free : 1;
 }
@@ -98,10 +98,14 @@ void compute_caps(Work& w) {
 
 namespace {
 
-/// ClusterState::total_gpus() without touching the Topology (index copy of the count).
+/// ClusterState::total_gpus() without touching the Topology (a placeable host).
 int total_of(const Work& w, std::uint32_t h) {
-    const int t = w.state->at(HostId{h}).total_gpus;
-    return t >= 0 ? t : w.ix->host_gpus[h];
+    return w.briefs[h].total;
+}
+
+/// ClusterState::free_gpus() without touching the Topology (a placeable host).
+int free_of(const Work& w, std::uint32_t h) {
+    return w.briefs[h].free;
 }
 
 }  // namespace
@@ -131,24 +135,30 @@ int take_from_leaf(const Work& w, int leaf, int units, Choice& c) {
     switch (w.mode) {
         case UnitMode::Nodes: {
             const bool best_fit = !w.req.exclusive && w.gpn > 0 && !w.ideal;
-            std::vector<std::uint32_t> el;
+            if (!best_fit) {
+                // config order: the first `units` eligible hosts are the answer, the rest
+                // of the group need not be looked at
+                for (auto h : hs) {
+                    if (taken == units) break;
+                    if (unit_of(w, h) <= 0) continue;
+                    c.hosts.push_back(h);
+                    c.gpus_per_host.push_back(w.gpn > 0 ? w.gpn : w.req.exclusive ? total_of(w, h) : 0);
+                    ++taken;
+                }
+                break;
+            }
+            // Best fit: hosts with the fewest free GPUs that still fit first, so whole
+            // hosts stay whole (stable: equal ones in config order).
+            std::vector<std::pair<int, std::uint32_t>> el;  // free GPUs, host
+            el.reserve(hs.size());
             for (auto h : hs) {
-                // config order: without the best-fit sort the first `units` eligible
-                // hosts are the answer, the rest of the group need not be looked at
-                if (!best_fit && static_cast<int>(el.size()) == units) break;
-                if (unit_of(w, h) > 0) el.push_back(h);
+                if (unit_of(w, h) > 0) el.emplace_back(free_of(w, h), h);
             }
-            if (best_fit) {
-                // Best fit: hosts with the fewest free GPUs that still fit first, so
-                // whole hosts stay whole.
-                std::stable_sort(el.begin(), el.end(), [&](auto a, auto b) {
-                    return w.state->free_gpus(*w.topo, HostId{a}) < w.state->free_gpus(*w.topo, HostId{b});
-                });
-            }
-            for (auto h : el) {
+            std::stable_sort(el.begin(), el.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+            for (const auto& [f, h] : el) {
                 if (taken == units) break;
                 c.hosts.push_back(h);
-                c.gpus_per_host.push_back(w.gpn > 0 ? w.gpn : w.req.exclusive ? total_of(w, h) : 0);
+                c.gpus_per_host.push_back(w.gpn);
                 ++taken;
             }
             break;
@@ -298,12 +308,20 @@ namespace {
 std::vector<int> pick_gpu_indices(const Work& w, std::uint32_t h, int k) {
     std::vector<int> out;
     if (k <= 0) return out;
+    const int total = w.briefs[h].total;
+    if (!w.briefs[h].busy_listed) {  // the first k of 0..total-1
+        const int n = std::min(k, total);
+        out.resize(static_cast<std::size_t>(std::max(n, 0)));
+        std::iota(out.begin(), out.end(), 0);
+        return out;
+    }
+    const auto& busy = w.state->at(HostId{h}).busy_gpus;
     out.reserve(static_cast<std::size_t>(k));
-    const HostId id{h};
-    const int total = total_of(w, h);
-    const auto& busy = w.state->at(id).busy_gpus;
+    auto b = busy.begin();  // sorted: walk it along g instead of a search per GPU
     for (int g = 0; g < total && static_cast<int>(out.size()) < k; ++g) {
-        if (!std::binary_search(busy.begin(), busy.end(), g)) out.push_back(g);
+        while (b != busy.end() && *b < g)
+            ++b;
+        if (b == busy.end() || *b != g) out.push_back(g);
     }
     return out;
 }
@@ -313,16 +331,18 @@ Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
     const Topology& t = *w.topo;
     Placement p;
     p.policy = policy;
-    // hosts in natural (= id) order, GPUs with them
-    std::vector<std::size_t> order(c.hosts.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::sort(order.begin(), order.end(), [&](auto a, auto b2) { return c.hosts[a] < c.hosts[b2]; });
+    // hosts in natural (= id) order, GPUs with them: one key per host (id, GPUs), ids
+    // are distinct, so a plain sort of the keys is the order
+    std::vector<std::uint64_t> order(c.hosts.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = (std::uint64_t{c.hosts[i]} << 32U) | static_cast<std::uint32_t>(c.gpus_per_host[i]);
+    if (!std::is_sorted(order.begin(), order.end())) std::sort(order.begin(), order.end());
     int gpus_left = w.req.total_gpus > 0 ? w.req.total_gpus : -1;
     p.hosts.reserve(order.size());
     p.gpus.reserve(order.size());
-    for (auto i : order) {
-        const auto h = c.hosts[i];
-        int k = c.gpus_per_host[i];
+    for (auto key : order) {
+        const auto h = static_cast<std::uint32_t>(key >> 32U);
+        int k = static_cast<int>(static_cast<std::uint32_t>(key));
         if (gpus_left >= 0) {
             k = std::min(k, gpus_left);
             gpus_left -= k;
@@ -397,12 +417,30 @@ Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
     p.lower_bound_leaves = b.leaf_switches;
     p.lower_bound_tier = b.tier;
     // explanation
-    std::ostringstream e;
-    e << policy_name(policy) << ": " << p.hosts.size() << " host(s)";
-    if (p.total_gpus > 0) e << ", " << p.total_gpus << " GPU(s)";
-    e << " on " << p.groups.size() << " leaf group(s) (" << p.leaves.size() << " leaf switch(es)), tier " << p.max_tier
-      << "; lower bound " << b.groups << " group(s), tier " << b.tier << ". " << c.why;
-    p.explanation = e.str();
+    // (string appends: an ostringstream costs about a microsecond to set up)
+    std::string& e = p.explanation;
+    e.reserve(160 + c.why.size());
+    e += policy_name(policy);
+    e += ": ";
+    e += std::to_string(p.hosts.size());
+    e += " host(s)";
+    if (p.total_gpus > 0) {
+        e += ", ";
+        e += std::to_string(p.total_gpus);
+        e += " GPU(s)";
+    }
+    e += " on ";
+    e += std::to_string(p.groups.size());
+    e += " leaf group(s) (";
+    e += std::to_string(p.leaves.size());
+    e += " leaf switch(es)), tier ";
+    e += std::to_string(p.max_tier);
+    e += "; lower bound ";
+    e += std::to_string(b.groups);
+    e += " group(s), tier ";
+    e += std::to_string(b.tier);
+    e += ". ";
+    e += c.why;
     while (!p.explanation.empty() && p.explanation.back() == ' ')
         p.explanation.pop_back();
     return p;
@@ -538,6 +576,7 @@ Result<Placement> Placer::place(const ClusterState& state, const Request& req, P
     w.topo = &t;
     w.ix = &ix;
     w.state = &state;
+    w.briefs = state.briefs();
     w.req = req;
     w.gpn = req.gpus_per_node;
     const bool gpu_units = req.total_gpus > 0 && req.gpus_per_node == 0 && !req.exclusive && req.nodes_min <= 1
@@ -592,6 +631,10 @@ Result<Placement> Placer::place(const ClusterState& state, const Request& req, P
         w.ideal = false;
         w.restrict_domain = -1;
         Choice c;
+        if (w.mode != UnitMode::Gpus) {
+            c.hosts.reserve(static_cast<std::size_t>(w.nodes));
+            c.gpus_per_host.reserve(static_cast<std::size_t>(w.nodes));
+        }
         if (run_policy(w, policy, c)) {
             // Bounds on the caps the policy saw: the whole cluster under the request's
             // constraints (topo with --nvl: inside the chosen NVLink domain).

@@ -63,8 +63,26 @@ ClusterState::ClusterState(const Topology& topo) : hosts_(topo.hosts().size()), 
     avail_by_free_.assign(ng * static_cast<std::size_t>(width_), 0);
     free_sum_.assign(ng, 0);
     dirty_.assign(ng, 0);
-    for (std::size_t h = 0; h < hosts_.size(); ++h)
+    briefs_.resize(hosts_.size());
+    for (std::size_t h = 0; h < hosts_.size(); ++h) {
         add(h, +1);
+        brief_host(h);
+    }
+}
+
+void ClusterState::brief_host(std::size_t h) const {
+    const HostState& hs = hosts_[h];
+    Brief& b = briefs_[h];
+    b.total = hs.total_gpus >= 0 ? hs.total_gpus : layout_->topo_gpus[h];
+    b.free = hs.free_gpus < 0 ? b.total : std::min(hs.free_gpus, b.total);
+    b.state = hs.state;
+    b.unhealthy = hs.unhealthy;
+    b.busy_listed = !hs.busy_gpus.empty();
+}
+
+const ClusterState::Brief* ClusterState::briefs() const {
+    refresh();
+    return briefs_.data();
 }
 
 void ClusterState::count_host(std::size_t h, int sign, std::vector<int>& idle, std::vector<int>& avail, long& free,
@@ -128,8 +146,10 @@ void ClusterState::refresh() const {
         std::fill_n(idle_by_total_.begin() + static_cast<std::ptrdiff_t>(g * w), w, 0);
         std::fill_n(avail_by_free_.begin() + static_cast<std::ptrdiff_t>(g * w), w, 0);
         free_sum_[g] = 0;
-        for (auto h : layout_->members[g])
+        for (auto h : layout_->members[g]) {
             count_host(h, +1, idle_by_total_, avail_by_free_, free_sum_[g], g * w);
+            brief_host(h);
+        }
         dirty_[g] = 0;
     }
     sync_.dirty.store(false, std::memory_order_release);
@@ -142,6 +162,7 @@ void ClusterState::mutate(HostId h, F&& f) {
     refresh();  // incremental updates need clean counts for this group
     add(i, -1);
     f(hs);
+    brief_host(i);
     const int total = hs.total_gpus >= 0 ? hs.total_gpus : layout_->topo_gpus[i];
     if (total >= width_) {
         ensure_width(total);
@@ -175,6 +196,7 @@ void ClusterState::set_unhealthy(HostId h, bool unhealthy, std::string reason) {
 
 void ClusterState::set_busy_gpus(HostId h, std::vector<int> busy) {
     hosts_.at(h.index()).busy_gpus = std::move(busy);  // not part of the counts
+    brief_host(h.index());                             // but of the host's Brief
 }
 
 int ClusterState::group_hosts_fitting(GroupId g, bool exclusive, int gpus_per_node) const {

@@ -88,6 +88,21 @@ public:
     [[nodiscard]] GroupCounts group_counts(GroupId g) const;
     [[nodiscard]] GroupCounts recount_group(GroupId g) const;
 
+    /// A host's state as a placement decision reads it, resolved and packed (12 bytes
+    /// instead of a whole HostState), kept with the group counts: `total` = GPUs the host
+    /// has, `free` = GPUs free now (min(free_gpus, total), `total` when free_gpus < 0).
+    struct Brief {
+        std::int32_t total = 0;
+        std::int32_t free = 0;
+        NodeState state = NodeState::Idle;
+        bool unhealthy = false;
+        bool busy_listed = false;  ///< busy_gpus not empty
+    };
+
+    /// One Brief per host (service hosts and hosts on no leaf group: not kept). Valid until the
+    /// next mutation; refreshed first like the group counts.
+    [[nodiscard]] const Brief* briefs() const;
+
 private:
     struct Layout;
 
@@ -110,6 +125,7 @@ private:
     void count_host(std::size_t h, int sign, std::vector<int>& idle, std::vector<int>& avail, long& free,
                     std::size_t base) const;
     void ensure_width(int total) const;
+    void brief_host(std::size_t h) const;
     template <class F>
     void mutate(HostId h, F&& f);
 
@@ -122,6 +138,7 @@ private:
     mutable std::vector<int> avail_by_free_;
     mutable std::vector<long> free_sum_;
     mutable std::vector<std::uint8_t> dirty_;  ///< per group: recount before the next read
+    mutable std::vector<Brief> briefs_;        ///< per host, refreshed with its group
     mutable Sync sync_;
 };
 
