@@ -326,6 +326,32 @@ std::vector<int> pick_gpu_indices(const Work& w, std::uint32_t h, int k) {
     return out;
 }
 
+/// Sort `v`. Policies append hosts leaf group by leaf group, each run ascending, and the
+/// groups' id ranges rarely interleave: put the runs in order of their first key, and
+/// fall back to a full sort only when the result is not sorted.
+void sort_runs(std::vector<std::uint64_t>& v) {
+    if (std::is_sorted(v.begin(), v.end())) return;
+    std::vector<std::pair<std::size_t, std::size_t>> runs;  // begin, end
+    std::size_t start = 0;
+    for (std::size_t i = 1; i <= v.size(); ++i) {
+        if (i == v.size() || v[i] < v[i - 1]) {
+            runs.emplace_back(start, i);
+            start = i;
+            if (runs.size() > 64) {
+                std::sort(v.begin(), v.end());
+                return;
+            }
+        }
+    }
+    std::sort(runs.begin(), runs.end(), [&](const auto& a, const auto& b) { return v[a.first] < v[b.first]; });
+    std::vector<std::uint64_t> out;
+    out.reserve(v.size());
+    for (const auto& [b, e] : runs)
+        out.insert(out.end(), v.begin() + static_cast<std::ptrdiff_t>(b), v.begin() + static_cast<std::ptrdiff_t>(e));
+    if (!std::is_sorted(out.begin(), out.end())) std::sort(out.begin(), out.end());
+    v = std::move(out);
+}
+
 Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
     const auto& ix = *w.ix;
     const Topology& t = *w.topo;
@@ -336,7 +362,7 @@ Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
     std::vector<std::uint64_t> order(c.hosts.size());
     for (std::size_t i = 0; i < order.size(); ++i)
         order[i] = (std::uint64_t{c.hosts[i]} << 32U) | static_cast<std::uint32_t>(c.gpus_per_host[i]);
-    if (!std::is_sorted(order.begin(), order.end())) std::sort(order.begin(), order.end());
+    sort_runs(order);
     int gpus_left = w.req.total_gpus > 0 ? w.req.total_gpus : -1;
     p.hosts.reserve(order.size());
     p.gpus.reserve(order.size());
