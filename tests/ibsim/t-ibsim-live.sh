@@ -11,30 +11,13 @@
 set -euo pipefail
 TOPOPLACE=$1
 FIX=$2
-SIM_SO=/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so
+. "$(dirname "$0")/lib.sh"
 for x in ibsim ibnetdiscover; do
   command -v "$x" >/dev/null || { echo "SKIP: $x not installed (apt install ibsim-utils infiniband-diags)"; exit 77; }
 done
 [ -e "$SIM_SO" ] || { echo "SKIP: $SIM_SO missing (apt install libumad2sim0)"; exit 77; }
 
-W=$(mktemp -d /tmp/topoplace-ibsim.XXXXXX)
-SIM_PID=
-cleanup() {
-  if [ -n "$SIM_PID" ] && kill -0 "$SIM_PID" 2>/dev/null; then kill "$SIM_PID"; wait "$SIM_PID" 2>/dev/null || true; fi
-  rm -rf "$W"
-}
-trap cleanup EXIT
-# A private port and socket name, so parallel runs do not meet.
-export IBSIM_SERVER_PORT=$(( 20000 + ($$ % 20000) ))
-export IBSIM_SOCKNAME="tp-ibsim-$$"
-ibsim -s -n -l "$IBSIM_SERVER_PORT" "$FIX/ibsim/rail-2su.net" > "$W/ibsim.log" 2>&1 &
-SIM_PID=$!
-for _ in $(seq 50); do grep -q "MaxMcastCap" "$W/ibsim.log" 2>/dev/null && break; sleep 0.1; done
-
-pass=0; fail=0
-ok() { echo "ok: $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-sim() { LD_PRELOAD=$SIM_SO timeout 60 "$@"; }
+ibsim_start ibsim "$FIX/ibsim/rail-2su.net"
 
 sim "$TOPOPLACE" discover --ib-live -o "$W/live.json" 2> "$W/live.err" || { cat "$W/live.err" "$W/ibsim.log"; bad "discover --ib-live"; }
 sim ibnetdiscover --cache "$W/fabric.cache" > "$W/fabric.txt" 2> "$W/ibnd.err" || { cat "$W/ibnd.err"; bad "ibnetdiscover"; }

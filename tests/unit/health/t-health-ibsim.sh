@@ -8,28 +8,12 @@
 set -euo pipefail
 T=$1
 FIX=$2
-SIM_SO=/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so
+. "$(dirname "$0")/../../ibsim/lib.sh"
 command -v ibsim >/dev/null || { echo "SKIP: ibsim not installed (apt install ibsim-utils)"; exit 77; }
 [ -e "$SIM_SO" ] || { echo "SKIP: $SIM_SO missing (apt install libumad2sim0)"; exit 77; }
 [ -e /usr/lib/x86_64-linux-gnu/libibumad.so.3 ] || { echo "SKIP: libibumad3 missing"; exit 77; }
 
-W=$(mktemp -d /tmp/topoplace-health-ibsim.XXXXXX)
-SIM_PID=
-cleanup() {
-  if [ -n "$SIM_PID" ] && kill -0 "$SIM_PID" 2>/dev/null; then kill "$SIM_PID"; wait "$SIM_PID" 2>/dev/null || true; fi
-  rm -rf "$W"
-}
-trap cleanup EXIT
-export IBSIM_SERVER_PORT=$(( 20000 + ($$ % 20000) ))
-export IBSIM_SOCKNAME="tp-health-ibsim-$$"
-ibsim -s -n -l "$IBSIM_SERVER_PORT" "$FIX/ibsim/rail-2su.net" > "$W/ibsim.log" 2>&1 &
-SIM_PID=$!
-for _ in $(seq 50); do grep -q "MaxMcastCap" "$W/ibsim.log" 2>/dev/null && break; sleep 0.1; done
-
-pass=0; fail=0
-ok() { echo "ok: $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-sim() { LD_PRELOAD=$SIM_SO timeout 60 "$@"; }
+ibsim_start health-ibsim "$FIX/ibsim/rail-2su.net"
 
 set +e
 out=$(sim "$T" health check --no-store --node dgx01 2>&1); rc=$?
