@@ -359,16 +359,9 @@ struct YamlCtx {
         if (!n.IsMap()) {
             return error(n, std::string(what) + " must be a mapping");
         }
-        for (auto it = n.begin(); it != n.end(); ++it) {
-            auto k = it->first.as<std::string>();
-            if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return k == a; })) {
-                std::string list;
-                for (const char* a : allowed) {
-                    list += list.empty() ? "" : ", ";
-                    list += a;
-                }
-                return error(it->first, "unknown key '" + k + "' in " + what + " (expected " + list + ")");
-            }
+        if (const auto k = unknown_key(n, allowed)) {
+            return error(*k, "unknown key '" + k->as<std::string>() + "' in " + what + " (expected " +
+                                 key_list(allowed) + ")");
         }
         return Ok{};
     }
