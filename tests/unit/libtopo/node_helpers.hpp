@@ -2,7 +2,10 @@
 #pragma once
 // Test helpers shared by the hwloc and nvidia-smi reader tests.
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
+#include <cctype>
 #include <string>
 #include <vector>
 
@@ -28,6 +31,17 @@ inline std::vector<std::string> nearest_nics(const NodeDescription& nd, std::siz
         if (nd.gpu_nic[g][j] == best) out.push_back(nd.nics[j].name);
     }
     return out;
+}
+
+/// gtest parameter name of a case whose `file` is a fixture name: the name up to its
+/// first '.', every other character than a letter or digit as '_'.
+template <class P>
+std::string file_param_name(const ::testing::TestParamInfo<P>& param_info) {
+    std::string n = param_info.param.file;
+    n = n.substr(0, n.find('.'));
+    std::replace_if(
+        n.begin(), n.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
+    return n;
 }
 
 }  // namespace topo::test

@@ -95,13 +95,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Expect{"psmgmt-jureca-dc-gpu-a100x4-hdr4.xml", 4, 4, 0, {"mlx5_0"}, PathClass::Pix, 0},
                       Expect{"psmgmt-juwels-booster-a100x4-hdr4.xml", 4, 4, 2, {"mlx5_2"}, PathClass::Pix, 0},
                       Expect{"psmgmt-juwels-cluster-gpu-v100x4-hwloc1.xml", 4, 2, 3, {"mlx5_1"}, PathClass::Pix, 0}),
-    [](const ::testing::TestParamInfo<Expect>& param_info) {
-        std::string n = param_info.param.file;
-        n = n.substr(0, n.find('.'));
-        std::replace_if(
-            n.begin(), n.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
-        return n;
-    });
+    test::file_param_name<Expect>);
 
 TEST(HwlocReader, Dgx2hNvSwitchGivesAllPairsSixLinks) {
     auto r = read_hwloc_xml(fixture("hwloc-nvidia-dgx2h-v100x16-nvswitch.xml"));

@@ -100,13 +100,7 @@ INSTANTIATE_TEST_SUITE_P(
                0},
         Expect{"glm52-h200x8-10nic.topo-m.txt", true, 8, 10, 3, {"mlx5_0", "mlx5_1", "mlx5_2"}, PathClass::Pix, 28, 18},
         Expect{"sglang-issue30401-h100x8-8nic.topo-m.txt", true, 8, 8, 5, {"mlx5_5"}, PathClass::Pix, 28, 18}),
-    [](const ::testing::TestParamInfo<Expect>& param_info) {
-        std::string n = param_info.param.file;
-        n = n.substr(0, n.find('.'));
-        std::replace_if(
-            n.begin(), n.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
-        return n;
-    });
+    test::file_param_name<Expect>);
 
 TEST(NvidiaSmiTopo, DgxA100Nps4AffinityAndNicNuma) {
     auto r = read_nvidia_smi_topo_file(local_fixture("oyanghd-dgx-a100-epyc7742-nps4.topo-m.txt"));
