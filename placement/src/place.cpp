@@ -326,30 +326,33 @@ std::vector<int> pick_gpu_indices(const Work& w, std::uint32_t h, int k) {
     return out;
 }
 
-/// Sort `v`. Policies append hosts leaf group by leaf group, each run ascending, and the
-/// groups' id ranges rarely interleave: put the runs in order of their first key, and
-/// fall back to a full sort only when the result is not sorted.
+/// Sort `v`. Policies append hosts leaf group by leaf group, each group's hosts in
+/// ascending order: merge those ascending runs (O(n log runs)) instead of sorting.
 void sort_runs(std::vector<std::uint64_t>& v) {
-    if (std::is_sorted(v.begin(), v.end())) return;
-    std::vector<std::pair<std::size_t, std::size_t>> runs;  // begin, end
-    std::size_t start = 0;
-    for (std::size_t i = 1; i <= v.size(); ++i) {
-        if (i == v.size() || v[i] < v[i - 1]) {
-            runs.emplace_back(start, i);
-            start = i;
-            if (runs.size() > 64) {
-                std::sort(v.begin(), v.end());
-                return;
+    std::vector<std::size_t> bounds{0};  // run starts, then v.size()
+    for (std::size_t i = 1; i < v.size(); ++i) {
+        if (v[i] < v[i - 1]) bounds.push_back(i);
+    }
+    bounds.push_back(v.size());
+    if (bounds.size() <= 2) return;  // one run: sorted
+    std::vector<std::uint64_t> buf(v.size());
+    while (bounds.size() > 2) {  // merge neighbouring runs pairwise
+        std::vector<std::size_t> next{0};
+        for (std::size_t r = 0; r + 1 < bounds.size(); r += 2) {
+            const auto b0 = static_cast<std::ptrdiff_t>(bounds[r]);
+            const auto b1 = static_cast<std::ptrdiff_t>(bounds[r + 1]);
+            if (r + 2 < bounds.size()) {
+                const auto b2 = static_cast<std::ptrdiff_t>(bounds[r + 2]);
+                std::merge(v.begin() + b0, v.begin() + b1, v.begin() + b1, v.begin() + b2, buf.begin() + b0);
+                next.push_back(bounds[r + 2]);
+            } else {
+                std::copy(v.begin() + b0, v.begin() + b1, buf.begin() + b0);
+                next.push_back(bounds[r + 1]);
             }
         }
+        v.swap(buf);
+        bounds = std::move(next);
     }
-    std::sort(runs.begin(), runs.end(), [&](const auto& a, const auto& b) { return v[a.first] < v[b.first]; });
-    std::vector<std::uint64_t> out;
-    out.reserve(v.size());
-    for (const auto& [b, e] : runs)
-        out.insert(out.end(), v.begin() + static_cast<std::ptrdiff_t>(b), v.begin() + static_cast<std::ptrdiff_t>(e));
-    if (!std::is_sorted(out.begin(), out.end())) std::sort(out.begin(), out.end());
-    v = std::move(out);
 }
 
 Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
