@@ -6,8 +6,10 @@
 //   2. lowest switch level whose subtree holds the job with that many groups;
 //   3. fewest children of that switch (e.g. fewest spines under the core);
 //   4. best fit: the candidate subtree with the least free capacity, so large holes stay
-//      whole; inside it, each leaf group is chosen as the smallest one that still lets
-//      the remaining groups finish the job.
+//      whole; inside it, the job's footprint in the fewest, fullest pieces: each leaf
+//      group the tightest one that holds the rest, else the largest (taken whole).
+// A one-host job on part of a host's GPUs skips all this: the host with the fewest free
+// GPUs that fit, cluster-wide (idle hosts stay idle for whole-node jobs).
 // Units are hosts, segments (hosts that must share a leaf group / NVLink domain) or GPUs.
 #include <algorithm>
 #include <numeric>
@@ -151,12 +153,43 @@ void fewest_children(const Work& w, const Placer::Index::Sw& s, int groups, Cand
     c.pool = std::move(pool);
 }
 
+/// One host, part of its GPUs: the host with the fewest free GPUs that still fit, over
+/// the whole cluster (one host spans one group whatever it is), so that idle hosts stay
+/// idle for whole-node jobs; ties: the fuller leaf group, then the lowest id.
+bool one_shared_host(const Work& w, Choice& out) {
+    const auto& ix = *w.ix;
+    int best_free = -1;
+    int best_cap = 0;
+    std::uint32_t best_host = 0;
+    for (int l = 0; l < ix.n_leaves; ++l) {
+        const int cap = w.leaf_cap[static_cast<std::size_t>(l)];
+        if (cap <= 0) continue;
+        for (auto h : ix.leaf_hosts[static_cast<std::size_t>(l)]) {
+            if (unit_of(w, h) <= 0) continue;
+            const int f = w.state->free_gpus(*w.topo, HostId{h});
+            if (best_free < 0 || std::tie(f, cap, h) < std::tie(best_free, best_cap, best_host)) {
+                best_free = f;
+                best_cap = cap;
+                best_host = h;
+            }
+        }
+    }
+    if (best_free < 0) return false;
+    out.hosts.push_back(best_host);
+    out.gpus_per_host.push_back(w.gpn);
+    out.why = "Chose the host with the fewest free GPUs that fit (" + std::to_string(best_free)
+              + " free), so that idle hosts stay whole.";
+    return true;
+}
+
 }  // namespace
 
 bool choose_topo(const Work& w, Choice& out) {
     const auto& ix = *w.ix;
     const int D = w.demand;
     if (D <= 0) return false;
+    if (w.mode == UnitMode::Nodes && w.nodes == 1 && w.gpn > 0 && !w.req.exclusive && !w.ideal)
+        return one_shared_host(w, out);
     Cand best;
     int candidates_at_best = 0;
     std::vector<int> caps;
@@ -202,8 +235,14 @@ bool choose_topo(const Work& w, Choice& out) {
     }
     if (best.sw < 0) return false;
 
-    // Inside the chosen pool: `groups` leaves, each the smallest that still lets the
-    // remaining slots finish (largest-first would break the biggest holes).
+    // Inside the chosen pool: the job's footprint in the fewest, fullest pieces. Each
+    // piece is the tightest group that holds the rest of the job, else the largest
+    // group (taken whole). Largest-first reaches the fewest groups (`best.groups`), and
+    // a job that fills whole groups gives them back whole when it ends; the remainder
+    // goes where it leaves the smallest crumb. (The first version took each piece as
+    // the smallest group that still let the others finish, which spreads the job
+    // evenly: measured over whole traces it left more jobs crossing spines; see
+    // docs/whatif.md.)
     std::vector<std::pair<int, int>> avail;  // cap, leaf
     for (int l : best.pool.empty() ? ix.sw[static_cast<std::size_t>(best.sw)].leaves : best.pool) {
         const int cp = w.leaf_cap[static_cast<std::size_t>(l)];
@@ -217,38 +256,22 @@ bool choose_topo(const Work& w, Choice& out) {
         const int sb = ix.leaf_switch_count[static_cast<std::size_t>(b.second)];
         return sa != sb ? sa < sb : a.second < b.second;
     });
-    // Each slot: the smallest group that, with the (slots-1) largest other unused ones,
-    // still holds the rest r. `avail` stays sorted (capacity descending), so with
-    // top = the (slots-1) largest and next = the slots-th: a group among the top ones
-    // fits iff top + next >= r, one after them iff cap + top >= r (a prefix, found by
-    // binary search); the smallest fitting one is the last of those. Among equal
-    // capacities the first in order (fewer leaf switches, lower index) is taken.
     int r = D;
-    int slots = best.groups;
-    while (r > 0 && slots > 0) {
-        const auto k = static_cast<std::size_t>(slots - 1);
-        long top = 0;
-        for (std::size_t i = 0; i < std::min(k, avail.size()); ++i)
-            top += avail[i].first;
-        std::ptrdiff_t pick = -1;
-        if (avail.size() <= k) {
-            if (top >= r && !avail.empty()) pick = static_cast<std::ptrdiff_t>(avail.size()) - 1;
-        } else {
-            const long need = r - top;  // cap >= need, caps descending from index k
-            auto it = std::partition_point(avail.begin() + static_cast<std::ptrdiff_t>(k), avail.end(),
-                                           [&](const auto& x) { return x.first >= need; });
-            if (it != avail.begin() + static_cast<std::ptrdiff_t>(k)) pick = (it - avail.begin()) - 1;
+    while (r > 0 && !avail.empty()) {
+        // the last group with cap >= r is the tightest that holds the rest; among equal
+        // capacities the first in order
+        std::size_t pick = 0;
+        auto it = std::partition_point(avail.begin(), avail.end(), [&](const auto& x) { return x.first >= r; });
+        if (it != avail.begin()) {
+            const int cap = (it - 1)->first;
+            pick = static_cast<std::size_t>(
+                std::partition_point(avail.begin(), avail.end(), [&](const auto& x) { return x.first > cap; })
+                - avail.begin());
         }
-        if (pick < 0) return false;
-        const int cap = avail[static_cast<std::size_t>(pick)].first;
-        pick = std::partition_point(avail.begin(), avail.end(), [&](const auto& x) { return x.first > cap; })
-               - avail.begin();
-        const int leaf = avail[static_cast<std::size_t>(pick)].second;
-        avail.erase(avail.begin() + pick);
-        const int take = std::min(cap, r);
-        const int got = take_from_leaf(w, leaf, take, out);
-        r -= got;
-        --slots;
+        const int leaf = avail[pick].second;
+        const int take = std::min(avail[pick].first, r);
+        avail.erase(avail.begin() + static_cast<std::ptrdiff_t>(pick));
+        r -= take_from_leaf(w, leaf, take, out);
     }
     if (r > 0) return false;
     const auto& s = ix.sw[static_cast<std::size_t>(best.sw)];
