@@ -3,22 +3,24 @@
 ///
 /// Only libibnetdisc symbols are called: the NodeInfo/PortInfo fields we need are
 /// decoded here from the raw SMP bytes that libibnetdisc keeps (offsets checked against
-/// libibmad's mad_get_field). The HCA list comes from libibumad (umad_get_cas_names),
-/// the way rdma-core tools find it, so ibsim's umad2sim preload works for tests.
+/// libibmad's mad_get_field). The HCA list comes from scandir(/sys/class/infiniband),
+/// the way libibumad finds it, so ibsim's umad2sim preload works for tests.
 
 #include <topo/ibnd_reader.hpp>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <set>
 #include <system_error>
 #include <vector>
 
+#include <dirent.h>
+
 #include <infiniband/ibnetdisc.h>
-#include <infiniband/umad.h>
 
 namespace topo {
 double ib_rate_gbps(std::string_view rate) noexcept;  // libtopo/src/ibnetdiscover.cpp
@@ -160,26 +162,27 @@ Result<IbFabric> convert(ibnd_fabric_t* f, const std::string& source) {
 }  // namespace
 
 std::vector<std::string> infiniband_devices(const std::string& sysfs_class_dir) {
+    // ::scandir, as libibumad does: ibsim's umad2sim preload interposes scandir/opendir and
+    // serves its simulated sysfs tree, so the same call sees the simulated HCAs in tests.
     std::vector<std::string> out;
-    std::error_code ec;
-    for (std::filesystem::directory_iterator it(sysfs_class_dir, ec), end; !ec && it != end; it.increment(ec)) {
-        out.push_back(it->path().filename().string());
+    struct dirent** list = nullptr;
+    const int n = ::scandir(sysfs_class_dir.c_str(), &list, nullptr, alphasort);
+    for (int i = 0; i < n; ++i) {
+        const std::string name = list[i]->d_name;
+        if (name != "." && name != "..") out.push_back(name);
+        std::free(list[i]);
     }
+    std::free(list);
     std::sort(out.begin(), out.end());
     return out;
 }
 
 Result<IbFabric> discover(const DiscoverOptions& options) {
     try {
-        std::vector<std::string> devs;
-        if (options.sysfs_class_dir == DiscoverOptions{}.sysfs_class_dir) {
-            char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN] = {};
-            const int n = umad_get_cas_names(names, UMAD_MAX_DEVICES);
-            for (int i = 0; i < n; ++i) devs.emplace_back(names[i]);
-            std::sort(devs.begin(), devs.end());
-        } else {
-            devs = infiniband_devices(options.sysfs_class_dir);
-        }
+        // Not umad_get_cas_names: without /sys/class/infiniband it answers its built-in
+        // default "mthca0" instead of "none", and discovery then fails with a misleading
+        // "no access to umad" error.
+        const std::vector<std::string> devs = infiniband_devices(options.sysfs_class_dir);
         if (devs.empty()) {
             return fail(Errc::Unsupported, "no InfiniBand device found (" + options.sysfs_class_dir +
                                                " is empty or missing); run on a node with an HCA, or use an "
