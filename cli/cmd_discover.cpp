@@ -107,7 +107,6 @@ int run_discover(const DiscoverOptions& o, std::vector<std::string>& compute_hos
     for (const auto& f : o.ibnetdiscover) {
         auto fab = read_ibnetdiscover_file(f);
         if (!fab) return report(fab.error());
-        for (const auto& w : fab->warnings) std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
         auto st = import_ib_fabric(*fab, ibopt, b);
         if (!st) return report(st.error());
         any = true;
