@@ -1,6 +1,9 @@
 # shellcheck shell=bash
 # Shared steps of the lab tests t-tree.sh, t-gres.sh, t-health.sh and t-place.sh.
-# Source it (after exporting the LAB_* knobs of the test); it sources common.sh.
+# Source it, then call lab_init (which sources common.sh).
+#   lab_init NAME DIR CTLD_PORT SLURMD_PORT_BASE NODES BIN...
+#                          the test's knobs (LAB_DIR, LAB_CTLD_PORT, LAB_SLURMD_PORT_BASE
+#                          from the environment win), common.sh, lab_require, lab_work
 #   lab_require BIN...     skip (exit 77) without root or one of BIN; fail without $TOPOPLACE
 #   ok / bad / check       count passed and failed checks ($pass, $fail)
 #   lab_abort              print the counts and exit 1
@@ -10,7 +13,18 @@
 #   sub / wait_running / busy / clear_jobs   exclusive sleep jobs, their state, one per node, cancel all
 #   leaf_groups FEATURES / groups_of HOSTLIST   lg_* feature of each node, groups of a hostlist
 LIB_SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-. "$LIB_SRC/common.sh"
+
+lab_init() { # NAME DIR CTLD_PORT SLURMD_PORT_BASE NODES BIN...
+  local name=$1
+  export LAB_DIR="${LAB_DIR:-$2}"
+  export LAB_CTLD_PORT="${LAB_CTLD_PORT:-$3}"
+  export LAB_SLURMD_PORT_BASE="${LAB_SLURMD_PORT_BASE:-$4}"
+  export LAB_MODE=multi LAB_NODES=$5 LAB_GPUS=8 LAB_NODE_PREFIX=n LAB_NODE_WIDTH=3 LAB_TOPOLOGY=tree
+  shift 5
+  . "$LIB_SRC/common.sh"
+  lab_require "$@"
+  lab_work "$name"
+}
 
 lab_require() {
   if [ "$(id -u)" != 0 ]; then echo "SKIP: the Slurm lab needs root"; exit 77; fi

@@ -22,13 +22,9 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 TOPOPLACE="${1:-topoplace}"
 FIX="$HERE/../fixtures"
 
-export LAB_DIR="${LAB_DIR:-/tmp/tplab-conf}"
-export LAB_CTLD_PORT="${LAB_CTLD_PORT:-16967}"
-export LAB_SLURMD_PORT_BASE="${LAB_SLURMD_PORT_BASE:-18100}"
-export LAB_MODE=multi LAB_NODES=16 LAB_GPUS=8 LAB_GPU_TYPE=h100 LAB_NODE_PREFIX=n LAB_NODE_WIDTH=3 LAB_TOPOLOGY=tree
+export LAB_GPU_TYPE=h100
 . "$HERE/lib.sh"
-lab_require slurmctld slurmd munged scontrol sbatch srun
-lab_work gres
+lab_init gres /tmp/tplab-conf 16967 18100 16 slurmctld slurmd munged scontrol sbatch srun
 
 # ---------------------------------------------------------------- 1. generate
 SNAP="$WORK/lab.snapshot.json"

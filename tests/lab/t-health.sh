@@ -19,13 +19,8 @@ TOPOPLACE="${1:-topoplace}"
 case "$TOPOPLACE" in /*) ;; */*) TOPOPLACE="$(pwd)/$TOPOPLACE" ;; esac
 FIX="$HERE/../fixtures"
 
-export LAB_DIR="${LAB_DIR:-/tmp/tplab-health}"
-export LAB_CTLD_PORT="${LAB_CTLD_PORT:-16947}"
-export LAB_SLURMD_PORT_BASE="${LAB_SLURMD_PORT_BASE:-17700}"
-export LAB_MODE=multi LAB_NODES=4 LAB_GPUS=8 LAB_NODE_PREFIX=n LAB_NODE_WIDTH=3 LAB_TOPOLOGY=tree
 . "$HERE/lib.sh"
-lab_require slurmctld slurmd munged scontrol sbatch
-lab_work health
+lab_init health /tmp/tplab-health 16947 17700 4 slurmctld slurmd munged scontrol sbatch
 chmod 755 "$WORK"
 
 SNAP="$WORK/lab.snapshot.json"

@@ -20,20 +20,14 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 TOPOPLACE="${1:-topoplace}"
 SPEC="$HERE/../fixtures/placement/tree-16x4.yaml"
 
-export LAB_DIR="${LAB_DIR:-/tmp/tplab-place}"
-export LAB_CTLD_PORT="${LAB_CTLD_PORT:-16937}"
-export LAB_SLURMD_PORT_BASE="${LAB_SLURMD_PORT_BASE:-17500}"
-export LAB_MODE=multi LAB_NODES=64 LAB_GPUS=8 LAB_NODE_PREFIX=n LAB_NODE_WIDTH=3 LAB_TOPOLOGY=tree
 export LAB_TIMEOUT="${LAB_TIMEOUT:-300}"
 STATES="${PLACE_STATES:-10}"
 RANDOM="${PLACE_SEED:-6}"
 LAB_JOB_SLEEP=600
 . "$HERE/lib.sh"
-lab_require slurmctld slurmd munged scontrol sbatch python3
+lab_init place /tmp/tplab-place 16937 17500 64 slurmctld slurmd munged scontrol sbatch python3
 TOPOPLACE="$(command -v "$TOPOPLACE" || echo "$TOPOPLACE")"
 case "$TOPOPLACE" in /*) ;; *) TOPOPLACE="$PWD/$TOPOPLACE" ;; esac
-
-lab_work place
 
 # ---------------------------------------------------------------- 1. generate, lab up
 SNAP="$WORK/tree.json"

@@ -14,13 +14,8 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 TOPOPLACE="${1:-topoplace}"
 FIXTURE="$HERE/../fixtures/lab/lab-4x4.ibnetdiscover.txt"
 
-export LAB_DIR="${LAB_DIR:-/tmp/topoplace-lab-tree}"
-export LAB_CTLD_PORT="${LAB_CTLD_PORT:-16927}"
-export LAB_SLURMD_PORT_BASE="${LAB_SLURMD_PORT_BASE:-17300}"
-export LAB_MODE=multi LAB_NODES=16 LAB_GPUS=8 LAB_NODE_PREFIX=n LAB_NODE_WIDTH=3 LAB_TOPOLOGY=tree
 . "$HERE/lib.sh"
-lab_require slurmctld slurmd munged scontrol sbatch
-lab_work tree
+lab_init tree /tmp/topoplace-lab-tree 16927 17300 16 slurmctld slurmd munged scontrol sbatch
 
 # ---------------------------------------------------------------- 1. generate
 SNAP="$WORK/lab.snapshot.json"
