@@ -9,6 +9,8 @@
 #include <topo/cluster_spec.hpp>
 #include <topo/topology.hpp>
 
+#include "../common/fabric_builders.hpp"
+
 namespace {
 
 const std::string kSpecs = std::string(TOPO_FIXTURES) + "/specs/";
@@ -17,18 +19,14 @@ topo::TopologyPtr build_file(const std::string& path) {
     topo::TopologyBuilder b;
     auto st = topo::load_cluster_spec(path, b);
     EXPECT_TRUE(st.has_value()) << (st ? "" : st.error().to_string());
-    auto r = std::move(b).freeze();
-    EXPECT_TRUE(r.has_value()) << (r ? "" : r.error().to_string());
-    return r ? *r : nullptr;
+    return topo::testing::freeze(std::move(b));
 }
 
 topo::TopologyPtr build_text(std::string_view text) {
     topo::TopologyBuilder b;
     auto st = topo::apply_cluster_spec_text(text, "spec.yaml", b);
     EXPECT_TRUE(st.has_value()) << (st ? "" : st.error().to_string());
-    auto r = std::move(b).freeze();
-    EXPECT_TRUE(r.has_value()) << (r ? "" : r.error().to_string());
-    return r ? *r : nullptr;
+    return topo::testing::freeze(std::move(b));
 }
 
 topo::Error spec_error(std::string_view text) {

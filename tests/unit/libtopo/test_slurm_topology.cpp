@@ -11,6 +11,8 @@
 #include <topo/slurm_topology.hpp>
 #include <topo/topology.hpp>
 
+#include "../common/fabric_builders.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -60,9 +62,7 @@ topo::TopologyPtr import_and_freeze(const SlurmTopology& t) {
     topo::TopologyBuilder b;
     auto st = topo::import_slurm_topology(t, b);
     EXPECT_TRUE(st.has_value()) << (st ? "" : st.error().to_string());
-    auto r = std::move(b).freeze();
-    EXPECT_TRUE(r.has_value()) << (r ? "" : r.error().to_string());
-    return r ? *r : nullptr;
+    return topo::testing::freeze(std::move(b));
 }
 
 int tier_of(const topo::Topology& t, std::string_view sw) {
