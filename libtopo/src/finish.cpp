@@ -163,8 +163,20 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
         }
         std::vector<int> degree(t.switches_.size(), 0);
         for (const auto& [a, b2] : edges) ++degree[a];  // edges are unique and directed both ways
+        // A host-less switch cabled to exactly the same switches as a populated leaf is an
+        // unpopulated leaf too (the director dump's six empty QM8700 ToRs, uplinked to the
+        // same 20 director leaf ASICs as the populated ToRs); BFS alone would put it one
+        // tier above those ASICs, beside the director spines.
+        std::vector<std::vector<std::uint32_t>> nbrs(t.switches_.size());
+        for (const auto& [a, b2] : edges) nbrs[a].push_back(b2);  // sorted: edges are sorted
+        std::set<std::vector<std::uint32_t>> leaf_nbrs;
+        for (const auto& l : ls) leaf_nbrs.insert(nbrs[l.index()]);
+        const std::set<SwitchId> host_leaves(ls.begin(), ls.end());
         for (std::size_t i = 0; i < t.switches_.size(); ++i) {
-            if (degree[i] == 1 && !ls.empty()) ls.insert(SwitchId(static_cast<std::uint32_t>(i)));
+            const SwitchId id(static_cast<std::uint32_t>(i));
+            if (host_leaves.count(id) != 0) continue;
+            if (degree[i] == 1 && !host_leaves.empty()) ls.insert(id);
+            if (degree[i] >= 1 && leaf_nbrs.count(nbrs[i]) != 0) ls.insert(id);
         }
         leaves.assign(ls.begin(), ls.end());
     }
@@ -208,7 +220,10 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
         if (t.switches_[b].tier == t.switches_[a].tier + 1) impl.uplinks[a].emplace_back(b);
     }
 
-    // ---- rails: NIC names of hosts whose NICs sit on distinct leaves
+    // ---- rails: NIC names of hosts whose NICs sit on distinct leaves. Service hosts
+    // (UFM/SM servers, dual-homed on two leaves for availability) say nothing about a rail
+    // layout: they neither count nor get a rail of their own.
+    const auto rail_host = [](const Host& h) { return h.role != HostRole::Service; };
     std::set<std::string, NaturalLess> rail_names;
     bool rail_by_position = false;
     int multi_leaf_hosts = 0;
@@ -226,7 +241,7 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
         if (ls.empty()) continue;
         ++fabric_hosts;
         std::set<SwitchId> distinct(ls.begin(), ls.end());
-        if (ls.size() >= 2 && distinct.size() == ls.size()) {
+        if (rail_host(h) && ls.size() >= 2 && distinct.size() == ls.size()) {
             ++multi_leaf_hosts;
             max_multi = std::max(max_multi, ls.size());
             for (const auto& nm : ns) {
@@ -261,7 +276,7 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
             }
         }
         if (on.empty()) continue;
-        const bool multi = on.size() >= 2 && distinct.size() == on.size();
+        const bool multi = rail_host(h) && on.size() >= 2 && distinct.size() == on.size();
         for (std::size_t k = 0; k < on.size(); ++k) {
             Nic& n = t.nics_[on[k].second.index()];
             if (!multi) {

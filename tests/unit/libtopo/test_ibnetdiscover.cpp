@@ -641,6 +641,99 @@ TEST(IbImport, SinglePortFabricsImport) {
     EXPECT_EQ(av.topo->host(*n).role, HostRole::Compute);
 }
 
+// Import figures of every real dump, as `topoplace show --json` reports them. Each row
+// was checked by hand against the dump with an independent script (a regex reader of the
+// raw text, not this parser: hosts = CA description's first word, factory descriptions
+// grouped by sysimgguid, SHARP "Aggregation Node" CAs skipped; leaves = switches with a CA;
+// tiers = BFS distance from the leaves; groups = distinct leaf sets of hosts):
+//  - avakas, plafrim-voltaire, plafrim2-subnet0: one single-port HCA per host; 16/7/5
+//    switches carry hosts, the other 9/2/2 switches only switches (2 tiers). Service:
+//    avakas-frontend*/avakas-master* (4); mds01 + oss01-04 (5); none ("bright" is no
+//    service word).
+//  - plafrim2-subnet1: one switch, 23 CAs (11 without a description: H-<guid> hosts).
+//  - psmn (with its node-name map): 6 leaves, 4 spines; the fifth spine, cabled only to two
+//    spines, is BFS distance 2 and is demoted (2 tiers). Service: r510gluster1-4 (storage).
+//  - selene-compute: 469 hosts, 458 luna DGX with one mlx5 per rail leaf (8 rail names),
+//    BFS distances 0-4: the management leaves MLG01-05 hang off one spine (leaf rule).
+//    Not compute: selene-cache-01..04, -login-01/02, -slurm-01/02, -swift-01, -ufm-c-01/02.
+//  - selene-storage: 171 hosts with a storage leaf (160 ai400x + 11 service); the 458 luna
+//    hosts keep no leaf there (raw count with them: 629 hosts, 39 leaf sets); 3 tiers.
+//  - superbench: 10 hosts, 5 leaves, 2 spines, 1 core.
+//  - topograph-dgxh100: 120 hosts with 4 HCAs on 4 distinct leaves (names mix HCA-n and
+//    mlx5_n, so rails go by position: 4); one of them is B11-P1-CUFM-02 (service, no rail);
+//    31 leaves + 9 spines.
+//  - ufm-lab-small: r-dcs96 (4 HCAs, 2 per switch: no rails) + 4 r-dmz-ufm* service hosts.
+//  - director: 154 ToRs with hosts, 6 host-less ToRs cabled to the same 20 director leaf
+//    ASICs as the others (tier 0, not core), 160 director leaf ASICs (tier 1), 80 director
+//    spine ASICs (tier 2). All 8 HCAs of a node are on one ToR, so 1 rail; the 2 UFM
+//    servers on two ToRs each are service hosts and make no rail. 156 leaf sets = 154 +
+//    the two UFM servers'.
+struct ImportRow {
+    const char* file;
+    int hosts, compute, service, switches, tiers, rails, groups;
+    const char* name_map;
+};
+const ImportRow kImportRows[] = {
+    {"avakas-qlogic-qdr.ibnetdiscover-s-p.txt", 281, 277, 4, 25, 2, 1, 16, nullptr},
+    {"plafrim-voltaire-qdr.ibnetdiscover-s-p.txt", 125, 120, 5, 9, 2, 1, 7, nullptr},
+    {"plafrim2-subnet0-qdr.ibnetdiscover-s-p.txt", 96, 96, 0, 7, 2, 1, 5, nullptr},
+    {"plafrim2-subnet1-mixed.ibnetdiscover-s-p.txt", 23, 23, 0, 1, 1, 1, 1, nullptr},
+    {"psmn-x5-qdr.ibnetdiscover.txt", 89, 85, 4, 11, 2, 1, 6, "psmn-x5-qdr.guid-hostname.map"},
+    {"selene-compute.ibnetdiscover.txt.gz", 469, 458, 11, 666, 3, 8, 28, nullptr},
+    {"selene-storage.ibnetdiscover.txt", 171, 0, 170, 160, 3, 1, 17, nullptr},
+    {"superbench-faked-hdr-3tier.ibnetdiscover-f.txt", 10, 10, 0, 8, 3, 1, 5, nullptr},
+    {"topograph-dgxh100-ndr-plane1.ibnetdiscover.txt", 194, 119, 1, 40, 2, 4, 28, nullptr},
+    {"ufm-lab-small.ibnetdiscover.txt", 5, 1, 4, 2, 1, 1, 2, nullptr},
+    {"ufm-ndt-hdr-director-puttylog.ibnetdiscover.txt", 383, 278, 2, 400, 3, 1, 156, nullptr},
+};
+
+TEST(IbImport, EveryFixtureImportFigures) {
+    std::set<std::string> covered{"topograph-gb200-single-ca.ibnetdiscover.txt"};  // SingleCaDumpHasNoSwitch
+    for (const auto& row : kImportRows) {
+        SCOPED_TRACE(row.file);
+        covered.insert(row.file);
+        topo::IbImportOptions opt;
+        if (row.name_map != nullptr) {
+            auto m = topo::read_node_name_map(fx(row.name_map));
+            ASSERT_TRUE(m.has_value());
+            opt.name_map = std::move(*m);
+        }
+        Imported im = import_fixture(row.file, opt);
+        ASSERT_TRUE(im.topo);
+        const topo::Summary s = im.topo->summary();
+        EXPECT_EQ(s.hosts, row.hosts);
+        EXPECT_EQ(s.compute_hosts, row.compute);
+        EXPECT_EQ(s.service_hosts, row.service);
+        EXPECT_EQ(s.switches, row.switches);
+        EXPECT_EQ(s.tiers, row.tiers);
+        EXPECT_EQ(s.rails, row.rails);
+        EXPECT_EQ(im.topo->groups().size(), static_cast<std::size_t>(row.groups));
+    }
+    for (const auto& e : std::filesystem::directory_iterator(std::string(TOPO_FIXTURES) + "/ibnetdiscover")) {
+        const std::string n = e.path().filename().string();
+        if (n.find(".ibnetdiscover") == std::string::npos) continue;
+        EXPECT_TRUE(covered.contains(n)) << n << " has no row in kImportRows";
+    }
+}
+
+TEST(IbImport, DirectorHostlessTorsAreLeaves) {
+    Imported im = import_fixture("ufm-ndt-hdr-director-puttylog.ibnetdiscover.txt");
+    ASSERT_TRUE(im.topo);
+    std::map<std::pair<std::string, int>, int> by_kind_tier;
+    for (const auto& sw : im.topo->switches()) {
+        std::string kind = sw.description.find("MCS8500/S") != std::string::npos   ? "director spine"
+                           : sw.description.find("MCS8500/L") != std::string::npos ? "director leaf"
+                                                                                    : "QM8700 ToR";
+        ++by_kind_tier[{kind, sw.tier}];
+    }
+    const std::map<std::pair<std::string, int>, int> want{
+        {{"QM8700 ToR", 0}, 160}, {{"director leaf", 1}, 160}, {{"director spine", 2}, 80}};
+    EXPECT_EQ(by_kind_tier, want);
+    auto ufm = im.topo->find_host("sat11-0101-0902-01ufm");
+    ASSERT_TRUE(ufm.has_value());
+    for (auto nid : im.topo->host(*ufm).nics) EXPECT_EQ(im.topo->nic(nid).rail, 0);
+}
+
 TEST(IbImport, RouterAndDualPortCa) {
     const std::string t =
         "vendid=0x2c9\nsysimgguid=0x10\nswitchguid=0x10(10)\n"
