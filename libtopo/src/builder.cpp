@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -75,7 +76,7 @@ bool TopologyBuilder::has_host(std::string_view name) const {
 void TopologyBuilder::add_nic(const std::string& host, Nic nic, const std::string& leaf_key) {
     add_host(host);
     PendingHost& h = hosts_[host];
-    auto [it, inserted] = h.nics.try_emplace(nic_key(nic), PendingNic{nic, leaf_key});
+    auto [it, inserted] = h.nics.try_emplace(nic_key(nic), PendingNic{nic, leaf_key, {}});
     if (!inserted) {
         PendingNic& d = it->second;
         fill_if_empty(d.nic.guid, nic.guid);
@@ -141,6 +142,7 @@ void TopologyBuilder::apply_node_description(const std::string& host, NodeDescri
             nic.guid = n.guid;
             nic.provenance = Provenance::Discovered;
             add_nic(host, nic, {});
+            h.nics[nic_key(nic)].desc_source = node.source.empty() ? "node description" : node.source;
         }
     }
     PendingHost& h = hosts_[host];
@@ -195,6 +197,64 @@ Result<TopologyPtr> TopologyBuilder::freeze() && {
     names.reserve(hosts_.size());
     for (const auto& [name, h] : hosts_) names.push_back(name);
     std::sort(names.begin(), names.end(), NaturalLess{});
+    // NIC GUIDs that only node descriptions gave: one XML or matrix applied to several
+    // hosts (`--hwloc dgx.xml` for every DGX) repeats its GUIDs on each of them. They
+    // identify none of those hosts, so they are dropped (with a warning naming the file);
+    // the fabric's own GUIDs stay identities, and a description GUID that is another
+    // host's fabric NIC is an error naming the file.
+    {
+        struct Owner {
+            std::string host;
+            PendingNic* nic;
+        };
+        std::unordered_map<std::string, std::vector<Owner>> by_guid;
+        for (auto& [name, ph] : hosts_) {
+            for (auto& [k, pn] : ph.nics) {
+                if (!pn.nic.guid.empty()) by_guid[pn.nic.guid].push_back(Owner{name, &pn});
+            }
+        }
+        std::map<std::string, std::set<std::string, NaturalLess>> dropped;  // source -> hosts
+        for (auto& [guid, owners] : by_guid) {
+            std::set<std::string> hosts;
+            const PendingNic* fabric = nullptr;
+            std::string fabric_host;
+            for (const auto& o : owners) {
+                hosts.insert(o.host);
+                if (o.nic->desc_source.empty()) {
+                    fabric = o.nic;
+                    fabric_host = o.host;
+                }
+            }
+            if (hosts.size() < 2) continue;
+            if (fabric != nullptr) {
+                for (const auto& o : owners) {
+                    if (o.nic->desc_source.empty() || o.host == fabric_host) continue;
+                    return fail(Errc::Parse, "NIC GUID " + guid + " (" + o.nic->nic.name + ", given for host " + o.host +
+                                                 ") is the fabric NIC of host " + fabric_host +
+                                                 ": is this the description of another host?",
+                                o.nic->desc_source);
+                }
+                continue;
+            }
+            for (auto& o : owners) {
+                dropped[o.nic->desc_source].insert(o.host);
+                o.nic->nic.guid.clear();
+            }
+        }
+        for (const auto& [src, hs] : dropped) {
+            std::string list;
+            std::size_t shown = 0;
+            for (const auto& h : hs) {
+                if (shown++ == 5) {
+                    list += ", ...";
+                    break;
+                }
+                list += (list.empty() ? "" : ", ") + h;
+            }
+            t.warnings_.push_back(src + ": given for " + std::to_string(hs.size()) + " hosts (" + list +
+                                  "); its NIC GUIDs identify none of them and are left out");
+        }
+    }
     std::unordered_map<std::string, std::string> nic_guid_owner;
     nic_guid_owner.reserve(hosts_.size() * 8);
     t.hosts_.reserve(names.size());

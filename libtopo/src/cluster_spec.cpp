@@ -189,7 +189,7 @@ public:
 
     Status parse(const YAML::Node& root) {
         if (!root || root.IsNull()) {
-            return fail(Errc::Parse, "empty cluster spec", r_.file);
+            return fail(Errc::Parse, "empty cluster spec", r_.file, 1);
         }
         TOPO_TRY_STATUS(r_.keys(root, "cluster spec",
                                 {"version", "name", "nodes", "nvl_domains", "racks", "fabric"}));

@@ -792,6 +792,7 @@ Result<SlurmTopology> parse_topology_conf(std::string_view text,
         }
     }
     if (!tree && !block) {
+        if (trim(text).empty()) return fail(Errc::Parse, "empty file, not a topology.conf", source, 1);
         return fail(Errc::Parse, "no SwitchName or BlockName lines", source);
     }
     if (tree) {
@@ -821,7 +822,7 @@ Result<std::vector<SlurmTopology>> parse_topology_yaml(std::string_view text,
     try {
         YAML::Node root = YAML::Load(std::string(text));
         if (!root || root.IsNull()) {
-            return fail(Errc::Parse, "empty topology.yaml", source);
+            return fail(Errc::Parse, "empty topology.yaml", source, 1);
         }
         if (!root.IsSequence()) {
             return y.error(root, "topology.yaml must be a list of topologies");

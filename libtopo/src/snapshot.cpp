@@ -254,11 +254,16 @@ Result<TopologyPtr> from_snapshot_json(std::string_view text, const std::string&
     if (!doc.contains("version") || !doc["version"].is_number_integer()) {
         return fail(Errc::Parse, "snapshot has no integer \"version\"", source);
     }
-    if (doc["version"].get<int>() > kSnapshotVersion || doc["version"].get<int>() < 1) {
-        return fail(Errc::Unsupported,
-                    "snapshot version " + std::to_string(doc["version"].get<int>()) + " is not supported (this build reads 1.." +
-                        std::to_string(kSnapshotVersion) + ")",
+    // A version this build does not know is bad input data (exit 65), like a wrong schema.
+    if (doc["version"].get<int>() > kSnapshotVersion) {
+        return fail(Errc::Parse,
+                    "snapshot version " + std::to_string(doc["version"].get<int>()) +
+                        " is not supported: written by a newer topoplace (this build reads versions 1.." +
+                        std::to_string(kSnapshotVersion) + "); rewrite it with this build's `topoplace discover`",
                     source);
+    }
+    if (doc["version"].get<int>() < 1) {
+        return fail(Errc::Parse, "snapshot version " + std::to_string(doc["version"].get<int>()) + " is not valid", source);
     }
     // The tables are in canonical order already: fill the model's vectors directly and
     // let TopologyAccess::finish infer tiers, rails, groups and domains (no string maps,

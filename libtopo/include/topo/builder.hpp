@@ -76,6 +76,7 @@ public:
     struct PendingNic {
         Nic nic;
         std::string leaf_key;
+        std::string desc_source;  ///< node-description file that added this NIC; empty for fabric/spec NICs
     };
     struct PendingHost {
         HostRole role = HostRole::Unknown;

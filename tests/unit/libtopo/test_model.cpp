@@ -120,7 +120,8 @@ TEST(Model, SnapshotErrorsNameTheFile) {
     EXPECT_EQ(r.error().line, 4);
     auto v = from_snapshot_json(R"({"schema": "topoplace.snapshot", "version": 99})", "new.json");
     ASSERT_FALSE(v.has_value());
-    EXPECT_EQ(v.error().code, Errc::Unsupported);
+    EXPECT_EQ(v.error().code, Errc::Parse);
+    EXPECT_NE(v.error().message.find("written by a newer topoplace"), std::string::npos);
     auto o = from_snapshot_json(R"({"schema": "something-else", "version": 1})", "other.json");
     ASSERT_FALSE(o.has_value());
     EXPECT_EQ(o.error().code, Errc::Parse);
@@ -171,6 +172,50 @@ NodeDescription two_by_two() {
     nd.gpu_nic = {{P::Pix, P::Sys}, {P::Pxb, P::Sys}, {P::Sys, P::Pix}, {P::Sys, P::Node}};
     nd.nvlinks = {{0, 1, 12, 0}, {2, 3, 12, 0}};
     return nd;
+}
+
+// One XML for several hosts (`--hwloc 'dgx[1-2]=dgx.xml'`): its NIC GUIDs identify none
+// of them; they are dropped with a warning naming the file, not a duplicate-GUID error.
+// A description GUID that is another host's fabric NIC is an error naming the file.
+TEST(Model, NodeDescriptionGuidsOnSeveralHosts) {
+    NodeDescription nd = two_by_two();
+    nd.source = "dgx.xml";
+    nd.nics[0].guid = "0x1000";
+    nd.nics[1].guid = "0x1001";
+    {
+        TopologyBuilder b;
+        b.apply_node_description("dgx1", nd);
+        b.apply_node_description("dgx2", nd);
+        auto t = std::move(b).freeze();
+        ASSERT_TRUE(t.has_value()) << t.error().to_string();
+        for (const auto& n : (*t)->nics()) EXPECT_EQ(n.guid, "") << n.name;
+        const auto& w = (*t)->warnings();
+        ASSERT_EQ(w.size(), 1U);
+        EXPECT_EQ(w[0], "dgx.xml: given for 2 hosts (dgx1, dgx2); its NIC GUIDs identify none of them and are left out");
+    }
+    {  // one host: the GUIDs are kept
+        TopologyBuilder b;
+        b.apply_node_description("dgx1", nd);
+        auto t = std::move(b).freeze();
+        ASSERT_TRUE(t.has_value());
+        EXPECT_EQ((*t)->nic((*t)->host(HostId(0)).nics[0]).guid, "0x1000");
+    }
+    {  // the fabric says 0x1000 is dgx1's HCA; the XML is given for dgx2
+        TopologyBuilder b;
+        b.add_switch(Switch{"leaf", "leaf", "", 0, -1, Provenance::Discovered});
+        Nic n;
+        n.name = "HCA-1";
+        n.guid = "0x1000";
+        b.add_nic("dgx1", n, "leaf");
+        b.apply_node_description("dgx2", nd);
+        auto t = std::move(b).freeze();
+        ASSERT_FALSE(t.has_value());
+        EXPECT_EQ(t.error().code, Errc::Parse);
+        EXPECT_EQ(t.error().file, "dgx.xml");
+        EXPECT_NE(t.error().message.find("NIC GUID 0x1000 (mlx5_0, given for host dgx2) is the fabric NIC of host dgx1"),
+                  std::string::npos)
+            << t.error().message;
+    }
 }
 
 TEST(Model, NodeDescriptionGivesNearestNicsAndNvlinkDomains) {

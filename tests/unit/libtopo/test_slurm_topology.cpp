@@ -371,8 +371,10 @@ TEST(SlurmTopologyErrors, BothOrNeitherAndDuplicates) {
 TEST(SlurmTopologyErrors, EmptyAndBinary) {
     auto empty = conf_error("");
     EXPECT_EQ(empty.code, topo::Errc::Parse);
-    EXPECT_EQ(empty.line, 0);
-    EXPECT_EQ(empty.to_string(), "t.conf: no SwitchName or BlockName lines");
+    EXPECT_EQ(empty.line, 1);
+    EXPECT_EQ(empty.to_string(), "t.conf:1: empty file, not a topology.conf");
+    auto comments_only = conf_error("# only\n\n# comments\n");
+    EXPECT_EQ(comments_only.to_string(), "t.conf: no SwitchName or BlockName lines");
     auto comments = conf_error("# only\n\n# comments\n");
     EXPECT_EQ(comments.line, 0);
     auto bin = conf_error(std::string_view("\x7f" "ELF\x02\x01\x01\0\0\0\0", 12));

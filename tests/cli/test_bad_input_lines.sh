@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Bad node-description, Slurm and cluster-file input: exit 65 with `file:line: reason`
+# where a line can be told; one hwloc XML given for several hosts is accepted.
+set -euo pipefail
+TP=$1; FX=$2
+. "$(dirname "$0")/lib.sh"
+
+: > "$TMP/empty.txt"
+expect_rc 65 "empty topology.conf" "$TP" discover --slurm-topology "$TMP/empty.txt" -o "$TMP/x.json"
+err_has "$TMP/empty.txt:1: empty file"
+expect_rc 65 "empty cluster spec" "$TP" discover --spec "$TMP/empty.txt" -o "$TMP/x.json"
+err_has "$TMP/empty.txt:1: empty cluster spec"
+head -c 2000 /dev/urandom > "$TMP/bin.dat"; printf '\0' >> "$TMP/bin.dat"
+expect_rc 65 "binary topology.conf" "$TP" discover --slurm-topology "$TMP/bin.dat" -o "$TMP/x.json"
+err_has "$TMP/bin.dat: not a topology.conf (binary data)"
+expect_rc 65 "binary cluster spec" "$TP" discover --spec "$TMP/bin.dat" -o "$TMP/x.json"
+err_has "$TMP/bin.dat: not a cluster spec (binary data)"
+
+if "$TP" discover --help | grep -q -- '--hwloc '; then
+  X=$FX/hwloc/psmgmt-juwels-booster-a100x4-hdr4.xml
+  expect_rc 65 "empty hwloc XML" "$TP" discover --hwloc "h1=$TMP/empty.txt" -o "$TMP/x.json"
+  err_has "$TMP/empty.txt:1: empty file, not an hwloc XML topology"
+  expect_rc 65 "binary hwloc XML" "$TP" discover --hwloc "h1=$TMP/bin.dat" -o "$TMP/x.json"
+  err_has "$TMP/bin.dat: binary data, not an hwloc XML topology"
+  printf '\n\ngarbage, not XML\n' > "$TMP/garb.xml"
+  expect_rc 65 "garbage hwloc XML" "$TP" discover --hwloc "h1=$TMP/garb.xml" -o "$TMP/x.json"
+  err_has "$TMP/garb.xml:3: not XML, so not an hwloc XML topology"
+  head -n 40 "$X" > "$TMP/trunc.xml"
+  expect_rc 65 "truncated hwloc XML" "$TP" discover --hwloc "h1=$TMP/trunc.xml" -o "$TMP/x.json"
+  err_has "$TMP/trunc.xml:40: truncated hwloc XML topology"
+  printf '<?xml version="1.0"?>\n<svg/>\n' > "$TMP/other.xml"
+  expect_rc 65 "XML that is no hwloc topology" "$TP" discover --hwloc "h1=$TMP/other.xml" -o "$TMP/x.json"
+  err_has "$TMP/other.xml: XML without a <topology> element"
+  # One XML for two hosts: its NIC GUIDs identify neither; a warning names the file.
+  grep -q 'name="NodeGUID"' "$X" || bad "fixture $X has no NodeGUID: this case would not test anything"
+  expect_rc 0 "one hwloc XML for two hosts" "$TP" discover --hwloc "nosuch[1-2]=$X" -o "$TMP/two.json"
+  err_has "$X: given for 2 hosts (nosuch1, nosuch2); its NIC GUIDs identify none of them"
+  eq "hosts" "$("$TP" show --json "$TMP/two.json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["hosts"])')" 2
+else
+  echo "SKIP: hwloc cases (this build has no hwloc)"
+fi
+finish
