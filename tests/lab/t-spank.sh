@@ -15,9 +15,13 @@
 # 6. launch gate: node flagged unhealthy after submission -> prolog fails there, node
 #    drained "topoplace: ...", batch job requeued (not held) and completes elsewhere with its
 #    output; srun job and --no-requeue job on a flagged node: what Slurm does
-# 7. figures (printed, not asserted): sbatch time with/without plugin, gate time per launch
-# Prints "N passed, N failed"; exit 77 (skip) without root/Slurm. Knobs: LAB_DIR, ports,
-# T_SPANK_SKIP_GATE=1 (skip the ~4 min requeue part).
+# 7. compiled snapshot (discover --compiled) used by the plugin; a stale, group-writable,
+#    foreign-owned, corrupt or truncated one ignored for the JSON (same plan). Figures
+#    (printed, not asserted): sbatch time without plugin / plugin with --topo off / --topo=pack
+#    compiled / --topo=pack JSON, interleaved; gate time per launch
+# Prints "N passed, N failed"; exit 77 (skip) without root/Slurm. Knobs: LAB_DIR, LAB_CTLD_PORT,
+# LAB_SLURMD_PORT_BASE, T_SPANK_SKIP_GATE=1 (skip the ~4 min requeue part),
+# T_SPANK_BENCH_ROUNDS (3) x T_SPANK_BENCH_N (20) benchmark submissions per variant.
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 abs() { if [ -e "$1" ]; then readlink -f "$1"; else command -v "$1" || echo "$1"; fi; }   # the test cds away
@@ -59,8 +63,11 @@ trap 'exit 130' INT TERM
 SO="$WORK/topoplace.so"; cp "$SO_BUILT" "$SO"; chmod 755 "$SO"   # a rebuild cannot touch the running lab
 SNAP="$WORK/snapshot.json"
 HEALTH="$WORK/health"; mkdir -m 755 "$HEALTH"
-check "topoplace discover (3-level spec + GPU/NIC locality)" "$TOPOPLACE" discover \
-  --spec "$FIX/lab-3tier.spec.yaml" --nvidia-smi-topo "$FIX/lab-8gpu-2nic.topo-m.txt" -o "$SNAP"
+check "topoplace discover --compiled (3-level spec + GPU/NIC locality; snapshot.json + snapshot.json.bin)" "$TOPOPLACE" discover \
+  --spec "$FIX/lab-3tier.spec.yaml" --nvidia-smi-topo "$FIX/lab-8gpu-2nic.topo-m.txt" --compiled -o "$SNAP"
+check "the compiled snapshot is current and trusted (root-owned, 0644)" "$TOPOPLACE" compile --check "$SNAP"
+# the same snapshot without its compiled form: the JSON-only path, for comparison (section 7)
+cp -p "$SNAP" "$WORK/snapshot-json.json"
 check "topoplace slurm-conf --format tree --features" \
   "$TOPOPLACE" slurm-conf "$SNAP" --format tree --features "$WORK/features.conf" -o "$WORK/topology.conf"
 PLUGARGS="snapshot=$SNAP health=$HEALTH on_error=warn default=off wait=120"
@@ -234,6 +241,8 @@ if [ "$st" = RUNNING ] && [ "$nodes" = "$PRED" ]; then
   ok "--topo=pack lands on the predicted nodes $nodes ($(count "$(groups_of "$nodes")") leaf groups, $(count "$(spines_of "$nodes")") spine)"
 else bad "--topo=pack lands on the predicted nodes" "state=$st nodes=$nodes predicted=$PRED; $out"; fi
 echo "     --topo-explain: $(grep 'topoplace:' <<<"$out" | head -1 | cut -c1-160)"
+if grep -q 'snapshot [0-9.]* (compiled)' <<<"$out"; then ok "the plugin loaded the compiled snapshot ($(grep -o 'snapshot [0-9.]* (compiled)' <<<"$out"))"
+else bad "the plugin loaded the compiled snapshot" "$out"; fi
 check "job_submit.lua logged the plan it applied" grep -qF "lua: topoplace: uid 0 pack plan (predicted $PRED): prefer=$PREDC switches=" "$LAB_DIR/log/slurmctld.log"
 scancel "$j"; for _ in $(seq 100); do [ -z "$(squeue -h -j "$j" -t R,CG 2>/dev/null)" ] && break; sleep 0.2; done
 
@@ -310,16 +319,50 @@ else bad "burst of 200 jobs" "submitted=$nsub completed=$ncomp errors: $errs"; f
 check "lua applied a plan to every burst job" bash -c "[ \$(tail -n +$marker '$LAB_DIR/log/slurmctld.log' | grep -c 'lua: topoplace: uid 0 pack plan') -ge 200 ]"
 
 # ---------------------------------------------------------------- 7. figures
+# A compiled snapshot that is stale or not trusted is ignored: the plugin reads the JSON
+# (same plan); a corrupt one too.
+stale_case() { # name setup-command...
+  local name=$1; shift
+  cp -p "$SNAP" "$WORK/snap-$name.json"; "$TOPOPLACE" compile "$WORK/snap-$name.json" 2>/dev/null
+  "$@" "$WORK/snap-$name.json" "$WORK/snap-$name.json.bin"
+  local conf out; conf=$(with_plugstack "bin-$name" "snapshot=$WORK/snap-$name.json on_error=fail")
+  out=$(SLURM_CONF="$conf" sbatch --topo=pack --topo-explain --hold -N1 -o /dev/null --wrap true 2>&1); local rc=$?
+  if [ $rc = 0 ] && grep -q 'snapshot [0-9.]* (json)' <<<"$out"; then ok "compiled snapshot $name: ignored, the JSON is used ($(grep -o 'pack: [^ ]*' <<<"$out"))"
+  else bad "compiled snapshot $name: ignored, the JSON is used" "rc=$rc $out"; fi
+}
+touch_json() { touch -d '1 minute ago' "$1"; }
+gw_bin() { chmod g+w "$2"; }
+foreign_bin() { chown 65534 "$2"; }
+corrupt_bin() { printf 'XXXXXXXX' | dd of="$2" bs=1 seek=500 conv=notrunc 2>/dev/null; }
+trunc_bin() { truncate -s 1000 "$2"; }
+for c in touch_json gw_bin foreign_bin corrupt_bin trunc_bin; do stale_case "$c" "$c"; done
+clear_jobs
+
+# sbatch wall time, interleaved (no plugin, plugin loaded with --topo off, --topo=pack with
+# the compiled snapshot, --topo=pack from the JSON alone), T_SPANK_BENCH_ROUNDS rounds of
+# T_SPANK_BENCH_N submissions each; medians per round and over all rounds. Every variant is
+# started the same way (env SLURM_CONF=... sbatch): the extra exec of env is ~0.5 ms here.
 med() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", a/b}'; }
 tsub() { local t0 t1; t0=$(date +%s%N); "$@" >/dev/null 2>&1; t1=$(date +%s%N); echo $(( (t1 - t0) / 1000 )); }
-for i in $(seq 20); do
-  tsub env SLURM_CONF="$NOPLUG" sbatch -N1 -o /dev/null --wrap true >> "$WORK/t-none"
-  tsub sbatch -N1 -o /dev/null --wrap true >> "$WORK/t-off"
-  tsub sbatch --topo=pack -N1 -o /dev/null --wrap true >> "$WORK/t-pack"
+JSONONLY=$(with_plugstack jsononly "snapshot=$WORK/snapshot-json.json health=$HEALTH on_error=warn default=off wait=120")
+BN=${T_SPANK_BENCH_N:-20}; BR=${T_SPANK_BENCH_ROUNDS:-3}
+for _w in $(seq 3); do sbatch --topo=pack -N1 -o /dev/null --wrap true >/dev/null 2>&1; done   # warm caches
+for r in $(seq "$BR"); do
+  for i in $(seq "$BN"); do
+    tsub env SLURM_CONF="$NOPLUG" sbatch -N1 -o /dev/null --wrap true | tee -a "$WORK/t-none" >> "$WORK/t-none.$r"
+    tsub env SLURM_CONF="$SLURM_CONF" sbatch -N1 -o /dev/null --wrap true | tee -a "$WORK/t-off" >> "$WORK/t-off.$r"
+    tsub env SLURM_CONF="$SLURM_CONF" sbatch --topo=pack -N1 -o /dev/null --wrap true | tee -a "$WORK/t-pack" >> "$WORK/t-pack.$r"
+    tsub env SLURM_CONF="$JSONONLY" sbatch --topo=pack -N1 -o /dev/null --wrap true | tee -a "$WORK/t-json" >> "$WORK/t-json.$r"
+  done
+  mn=$(med < "$WORK/t-none.$r"); mo=$(med < "$WORK/t-off.$r"); mp=$(med < "$WORK/t-pack.$r"); mj=$(med < "$WORK/t-json.$r")
+  echo "     round $r, sbatch median of $BN (us): no plugin $mn | --topo off $mo ($(ratio "$mo" "$mn") x) | --topo=pack compiled $mp ($(ratio "$mp" "$mn") x) | --topo=pack JSON $mj ($(ratio "$mj" "$mn") x)"
+  clear_jobs
 done
-mn=$(med < "$WORK/t-none"); mo=$(med < "$WORK/t-off"); mp=$(med < "$WORK/t-pack")
-echo "     decision cost (--topo-explain): $(sbatch --topo=pack --topo-explain -N1 -o /dev/null --wrap true 2>&1 | grep -o '\[ms:.*\]')"
-echo "     sbatch median over 20 (us): no plugin $mn, plugin loaded (--topo off) $mo ($(awk -v a="$mo" -v b="$mn" 'BEGIN{printf "%.2f", a/b}') x), --topo=pack with snapshot+slurm_load_node+place() $mp ($(awk -v a="$mp" -v b="$mn" 'BEGIN{printf "%.2f", a/b}') x; target <= 1.1 x)"
+mn=$(med < "$WORK/t-none"); mo=$(med < "$WORK/t-off"); mp=$(med < "$WORK/t-pack"); mj=$(med < "$WORK/t-json")
+echo "     decision cost (--topo-explain), compiled: $(sbatch --topo=pack --topo-explain -N1 -o /dev/null --wrap true 2>&1 | grep -o '\[ms:.*\]')"
+echo "     decision cost (--topo-explain), JSON:     $(SLURM_CONF="$JSONONLY" sbatch --topo=pack --topo-explain -N1 -o /dev/null --wrap true 2>&1 | grep -o '\[ms:.*\]')"
+echo "     sbatch median over $((BN * BR)) (us): no plugin $mn, plugin loaded (--topo off) $mo ($(ratio "$mo" "$mn") x), --topo=pack compiled snapshot $mp ($(ratio "$mp" "$mn") x; target <= 1.1 x), --topo=pack JSON snapshot $mj ($(ratio "$mj" "$mn") x)"
 "$LABTOOL" flag "$HEALTH" n064 "bench record" && gt=$("$LABTOOL" gate-bench "$HEALTH" n064 200) && "$LABTOOL" clear "$HEALTH" n064
 echo "     launch gate (store open + record read + verdict), median of 200: ${gt% *} us (target <= 10 ms)"
 clear_jobs
