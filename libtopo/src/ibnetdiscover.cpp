@@ -869,11 +869,15 @@ Result<IbFabric> read_ibnetdiscover_file(const std::string& path) {
 Result<NodeNameMap> read_node_name_map(const std::string& path) {
     auto text = read_text_file(path);
     if (!text) return fail(text.error());
+    return parse_node_name_map(*text, path);
+}
+
+Result<NodeNameMap> parse_node_name_map(std::string_view text, const std::string& path) {
     try {
-        if (int bl = binary_line(*text); bl > 0) return parse_error(path, bl, "binary data, not a node-name-map");
+        if (int bl = binary_line(text); bl > 0) return parse_error(path, bl, "binary data, not a node-name-map");
         NodeNameMap m;
         m.source = path;
-        for (const auto& l : split(*text)) {
+        for (const auto& l : split(text)) {
             std::string_view t = l.text;
             if (t.empty() || t.front() == '#') continue;
             std::size_t sp = 0;

@@ -62,6 +62,8 @@ struct IbImportOptions {
 [[nodiscard]] Result<IbFabric> read_ibnetdiscover_file(const std::string& path);
 /// Errors: Io, Parse.
 [[nodiscard]] Result<NodeNameMap> read_node_name_map(const std::string& path);
+/// Same, from text in memory (`source` names it in messages). Errors: Parse.
+[[nodiscard]] Result<NodeNameMap> parse_node_name_map(std::string_view text, const std::string& source);
 /// Adds switches, hosts, NICs and links of the fabric. Errors: Parse (degenerate or
 /// inconsistent fabric, e.g. no switch), InvalidArgument (bad regex).
 [[nodiscard]] Status import_ib_fabric(const IbFabric& fabric,
