@@ -8,6 +8,11 @@
 //   4. best fit: the candidate subtree with the least free capacity, so large holes stay
 //      whole; inside it, the job's footprint in the fewest, fullest pieces: each leaf
 //      group the tightest one that holds the rest, else the largest (taken whole).
+// With end times (Request::time_limit and HostState::release_at, e.g. from the what-if
+// replay or Slurm's job end times), ties in 1-3 and the group choices of 4 first prefer
+// the groups the job keeps busy the least past the end of the jobs already there, so
+// that jobs ending together share groups and groups come back whole; a single-group job
+// takes the least extension before the best fit.
 // A one-host job on part of a host's GPUs skips all this: the host with the fewest free
 // GPUs that fit, cluster-wide (idle hosts stay idle for whole-node jobs).
 // Units are hosts, segments (hosts that must share a leaf group / NVLink domain) or GPUs.
@@ -27,6 +32,7 @@ struct Cand {
     int children = 0;
     int leaf_switches = 0;  ///< physical leaf switches of a single-group candidate
     long free = 0;
+    double ext = 0;  ///< time the job would extend its group's busy period
     int sw = -1;
     std::vector<int> pool;  ///< leaves allowed (level >= 2, after choosing the children
                             ///< subset); empty = all leaves of `sw`
@@ -153,12 +159,25 @@ void fewest_children(const Work& w, const Placer::Index::Sw& s, int groups, Cand
     c.pool = std::move(pool);
 }
 
+/// How long the job would keep its leaf group busy past the end of the jobs there now:
+/// max(0, now + time limit - the latest expected end on the group's hosts). 0 without a
+/// time limit (then every group ties and the rules fall through to best fit).
+double leaf_ext(const Work& w, int leaf) {
+    if (w.req.time_limit <= 0) return 0;
+    double rel = w.req.now;
+    for (auto h : w.ix->leaf_hosts[static_cast<std::size_t>(leaf)])
+        rel = std::max(rel, w.state->at(HostId{h}).release_at);
+    return std::max(0.0, w.req.now + w.req.time_limit - rel);
+}
+
 /// One host, part of its GPUs: the host with the fewest free GPUs that still fit, over
 /// the whole cluster (one host spans one group whatever it is), so that idle hosts stay
-/// idle for whole-node jobs; ties: the fuller leaf group, then the lowest id.
+/// idle for whole-node jobs; ties: the one whose jobs end latest past this one's end (the
+/// least extension), the fuller leaf group, then the lowest id.
 bool one_shared_host(const Work& w, Choice& out) {
     const auto& ix = *w.ix;
     int best_free = -1;
+    double best_ext = 0;
     int best_cap = 0;
     std::uint32_t best_host = 0;
     for (int l = 0; l < ix.n_leaves; ++l) {
@@ -167,7 +186,12 @@ bool one_shared_host(const Work& w, Choice& out) {
         for (auto h : ix.leaf_hosts[static_cast<std::size_t>(l)]) {
             if (unit_of(w, h) <= 0) continue;
             const int f = w.state->free_gpus(*w.topo, HostId{h});
-            if (best_free < 0 || std::tie(f, cap, h) < std::tie(best_free, best_cap, best_host)) {
+            const double ext =
+                w.req.time_limit <= 0
+                    ? 0.0
+                    : std::max(0.0, w.req.now + w.req.time_limit - std::max(w.req.now, w.state->at(HostId{h}).release_at));
+            if (best_free < 0 || std::tie(f, ext, cap, h) < std::tie(best_free, best_ext, best_cap, best_host)) {
+                best_ext = ext;
                 best_free = f;
                 best_cap = cap;
                 best_host = h;
@@ -225,9 +249,10 @@ bool choose_topo(const Work& w, Choice& out) {
             c.free = total;  // pool = all of s.leaves (not copied)
         }
         if (s.level == 0) c.leaf_switches = ix.leaf_switch_count[static_cast<std::size_t>(x)];
+        if (s.level == 0) c.ext = leaf_ext(w, x);
         if (best.sw < 0
-            || std::tie(c.groups, c.level, c.children, c.leaf_switches, c.free)
-                   < std::tie(best.groups, best.level, best.children, best.leaf_switches, best.free)) {
+            || std::tie(c.groups, c.level, c.children, c.leaf_switches, c.ext, c.free)
+                   < std::tie(best.groups, best.level, best.children, best.leaf_switches, best.ext, best.free)) {
             if (best.sw < 0 || std::tie(c.groups, c.level) != std::tie(best.groups, best.level)) candidates_at_best = 0;
             best = std::move(c);
         }
@@ -248,10 +273,18 @@ bool choose_topo(const Work& w, Choice& out) {
         const int cp = w.leaf_cap[static_cast<std::size_t>(l)];
         if (cp > 0) avail.emplace_back(cp, l);
     }
-    // capacity descending; among equal ones fewer physical leaf switches (a group that
-    // lost a rail cable has fewer), then the lowest index
+    // capacity descending; among equal ones the least extension (with a time limit), fewer
+    // physical leaf switches (a group that lost a rail cable has fewer), then the lowest
+    // index
+    std::vector<double> exts;  // per leaf, with a time limit only
+    if (w.req.time_limit > 0) {
+        exts.assign(static_cast<std::size_t>(ix.n_leaves), 0.0);
+        for (auto& a : avail) exts[static_cast<std::size_t>(a.second)] = leaf_ext(w, a.second);
+    }
     std::sort(avail.begin(), avail.end(), [&](const auto& a, const auto& b) {
         if (a.first != b.first) return a.first > b.first;
+        if (!exts.empty() && exts[static_cast<std::size_t>(a.second)] != exts[static_cast<std::size_t>(b.second)])
+            return exts[static_cast<std::size_t>(a.second)] < exts[static_cast<std::size_t>(b.second)];
         const int sa = ix.leaf_switch_count[static_cast<std::size_t>(a.second)];
         const int sb = ix.leaf_switch_count[static_cast<std::size_t>(b.second)];
         return sa != sb ? sa < sb : a.second < b.second;
@@ -267,6 +300,16 @@ bool choose_topo(const Work& w, Choice& out) {
             pick = static_cast<std::size_t>(
                 std::partition_point(avail.begin(), avail.end(), [&](const auto& x) { return x.first > cap; })
                 - avail.begin());
+            if (!exts.empty()) {
+                // with end times: any group that holds the rest, the one the job keeps busy
+                // the least past its current end, then the tightest
+                const std::size_t n_ok = static_cast<std::size_t>(it - avail.begin());
+                for (std::size_t i = 0; i < n_ok; ++i) {
+                    const double ei = exts[static_cast<std::size_t>(avail[i].second)];
+                    const double ep = exts[static_cast<std::size_t>(avail[pick].second)];
+                    if (ei < ep || (ei == ep && avail[i].first < avail[pick].first)) pick = i;
+                }
+            }
         }
         const int leaf = avail[pick].second;
         const int take = std::min(avail[pick].first, r);

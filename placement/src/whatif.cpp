@@ -283,6 +283,9 @@ void Engine::refresh(int h) {
     }
     hs.free_gpus = r.gpus > 0 ? r.free : 0;
     if (r.gpus > 0 && r.free == r.gpus) hs.free_gpus = -1;
+    hs.release_at = -1;
+    for (int jj : r.jobs)
+        hs.release_at = std::max(hs.release_at, jobs_[static_cast<std::size_t>(jj)].est_end);
     hs.unhealthy = gate_ && r.flagged;
     hs.reason = hs.unhealthy ? "health gate: failure predicted" : "";
 }
@@ -456,6 +459,11 @@ Result<bool> Engine::try_start(int j, double now) {
     req.nodes_min = job.nodes;
     req.gpus_per_node = job.req_gpn;
     req.exclusive = job.exclusive;
+    {
+        const double saved = job.work - job.remaining;
+        req.now = now;
+        req.time_limit = (job.restarts > 0 ? opt_.restart_cost_s : 0) + std::max(job.remaining, job.limit - saved);
+    }
     ++out_->place_calls;
     auto p = placer_.place(state_, req, policy_);
     if (!p) {

@@ -40,6 +40,12 @@ struct Request {
                                    ///< leaf group / NVLink domain (0 = no segments)
     bool rail_aligned = false;     ///< only hosts with a NIC on every rail
     std::vector<HostId> excluded;  ///< never choose these
+    /// Optional end-time hints (topo only): the job's expected run time in seconds
+    /// (Slurm: its time limit) and the current time on the clock of
+    /// HostState::release_at. With them topo puts jobs that end together in the same
+    /// groups. time_limit 0 = unknown: no effect.
+    double now = 0;
+    double time_limit = 0;
 };
 
 struct Placement {

@@ -29,6 +29,7 @@ struct HostState {
     int total_gpus = -1;         ///< GPUs the host has (-1 = as many as the topology knows);
                                  ///< set from scontrol Gres= when the snapshot has no GPUs
     std::vector<int> busy_gpus;  ///< GPU indices known in use (GresUsed IDX:), sorted
+    double release_at = -1;      ///< when its jobs are expected to end (Request::now's clock), -1 unknown
 };
 
 /// Per-leaf-group counts a ClusterState keeps so that a placement decision need not
