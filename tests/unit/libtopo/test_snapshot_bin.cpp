@@ -261,9 +261,10 @@ TEST_F(SnapshotBin, TrustedOnlyWhenOwnedAndNotWritableByOthers) {
     const std::string json = path("t.json");
     const std::string bin = snapshot_bin_path(json);
     ASSERT_TRUE(save_snapshot(*t, json));
-    ::umask(0);
-    ASSERT_TRUE(compile_snapshot(json, bin));
-    ::umask(022);
+    const mode_t old_mask = ::umask(0);
+    const bool compiled = static_cast<bool>(compile_snapshot(json, bin));
+    ::umask(old_mask);
+    ASSERT_TRUE(compiled);
     struct stat sb {};
     ASSERT_EQ(::stat(bin.c_str(), &sb), 0);
     EXPECT_EQ(sb.st_mode & 07777, 0644U) << "compile writes 0644 whatever the umask";
