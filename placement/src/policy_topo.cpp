@@ -176,16 +176,42 @@ double leaf_ext(const Work& w, int leaf) {
 /// least extension), the fuller leaf group, then the lowest id.
 bool one_shared_host(const Work& w, Choice& out) {
     const auto& ix = *w.ix;
+    // The fewest free GPUs that fit, and the groups that have such a host: from the
+    // group counts when they describe eligibility (O(groups x GPU classes)), so that
+    // only those groups' hosts are read.
+    int want = -1;
+    std::vector<int> leaves;
+    if (w.host_units.empty()) {
+        for (int l = 0; l < ix.n_leaves; ++l) {
+            if (w.leaf_cap[static_cast<std::size_t>(l)] <= 0) continue;
+            const int f = w.state->group_fewest_free_fitting(ix.sw[static_cast<std::size_t>(l)].group, w.gpn);
+            if (f < 0 || (want >= 0 && f > want)) continue;
+            if (f < want || want < 0) leaves.clear();
+            want = f;
+            leaves.push_back(l);
+        }
+    } else {
+        for (int l = 0; l < ix.n_leaves; ++l) {
+            if (w.leaf_cap[static_cast<std::size_t>(l)] > 0) leaves.push_back(l);
+        }
+    }
+    if (want >= 0 && w.req.time_limit <= 0 && leaves.size() > 1) {
+        // no extension to compare: only the fullest of those groups can win
+        int cmin = w.leaf_cap[static_cast<std::size_t>(leaves.front())];
+        for (int l : leaves)
+            cmin = std::min(cmin, w.leaf_cap[static_cast<std::size_t>(l)]);
+        std::erase_if(leaves, [&](int l) { return w.leaf_cap[static_cast<std::size_t>(l)] != cmin; });
+    }
     int best_free = -1;
     double best_ext = 0;
     int best_cap = 0;
     std::uint32_t best_host = 0;
-    for (int l = 0; l < ix.n_leaves; ++l) {
+    for (int l : leaves) {
         const int cap = w.leaf_cap[static_cast<std::size_t>(l)];
-        if (cap <= 0) continue;
         for (auto h : ix.leaf_hosts[static_cast<std::size_t>(l)]) {
             if (unit_of(w, h) <= 0) continue;
             const int f = w.state->free_gpus(*w.topo, HostId{h});
+            if (want >= 0 && f != want) continue;
             const double ext =
                 w.req.time_limit <= 0
                     ? 0.0
