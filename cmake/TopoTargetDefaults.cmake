@@ -10,4 +10,8 @@ function(topo_target_defaults tgt)
     target_compile_options(${tgt} PRIVATE -fsanitize=${_san} -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
     target_link_options(${tgt} PRIVATE -fsanitize=${_san})
   endif()
+  if(TOPO_FUZZ)
+    # coverage for libFuzzer in the libraries too, not only in the harnesses
+    target_compile_options(${tgt} PRIVATE -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer)
+  endif()
 endfunction()
