@@ -130,7 +130,6 @@ int run_discover(const DiscoverOptions& o, std::vector<std::string>& compute_hos
         if (!all) return report(all.error());
         const SlurmTopology* def = default_slurm_topology(*all);
         if (def == nullptr) return report(Error(Errc::Parse, "no topology in file", f));
-        for (const auto& w : def->warnings) std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
         auto st = import_slurm_topology(*def, b);
         if (!st) return report(st.error());
         any = true;
