@@ -16,6 +16,17 @@ err_has "$TMP/bin.dat: not a topology.conf (binary data)"
 expect_rc 65 "binary cluster spec" "$TP" discover --spec "$TMP/bin.dat" -o "$TMP/x.json"
 err_has "$TMP/bin.dat: not a cluster spec (binary data)"
 
+# A site file with a typo and an overlap (our own copy of the defects, see PROVENANCE.md):
+# accepted, with one warning per defect naming file:line, each printed once.
+S=$FX/slurm-topology/topoplace-site-typo-overlap.topology.conf
+expect_rc 0 "site topology.conf with a typo" "$TP" discover --slurm-topology "$S" -o "$TMP/site.json"
+err_has "$S:6: node names n[019-020] do not start with 'gpu-n' like the other 77 nodes (typo?)"
+err_has "$S:10: node gpu-n051 under two leaf switches: s2 (line 8) and s4"
+eq "warnings printed" "$(grep -c 'warning' "$TMP/err")" 2
+# an ibnetdiscover dump's parse warnings, once each too
+expect_rc 0 "PuTTY capture" "$TP" discover --ibnetdiscover "$FX/ibnetdiscover/ufm-ndt-hdr-director-puttylog.ibnetdiscover.txt" -o "$TMP/d.json"
+eq "'ignored trailing shell prompt' printed" "$(grep -c 'ignored trailing shell prompt' "$TMP/err")" 1
+
 if "$TP" discover --help | grep -q -- '--hwloc '; then
   X=$FX/hwloc/psmgmt-juwels-booster-a100x4-hdr4.xml
   expect_rc 65 "empty hwloc XML" "$TP" discover --hwloc "h1=$TMP/empty.txt" -o "$TMP/x.json"

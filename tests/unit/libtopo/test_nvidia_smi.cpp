@@ -98,6 +98,17 @@ INSTANTIATE_TEST_SUITE_P(
                PathClass::Node,
                0,
                0},
+        // Ours (written for the tests, see PROVENANCE.md): the glm52 layout, three NICs
+        // behind GPU3's PCIe switch, tab-separated with a NIC Legend; runs without ../shared.
+        Expect{"topoplace-h200x8-10nic-shared-switch.topo-m.txt",
+               false,
+               8,
+               10,
+               3,
+               {"mlx5_0", "mlx5_1", "mlx5_2"},
+               PathClass::Pix,
+               28,
+               18},
         Expect{"glm52-h200x8-10nic.topo-m.txt", true, 8, 10, 3, {"mlx5_0", "mlx5_1", "mlx5_2"}, PathClass::Pix, 28, 18},
         Expect{"sglang-issue30401-h100x8-8nic.topo-m.txt", true, 8, 8, 5, {"mlx5_5"}, PathClass::Pix, 28, 18}),
     test::file_param_name<Expect>);

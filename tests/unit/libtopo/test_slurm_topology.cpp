@@ -83,7 +83,7 @@ TEST(SlurmTopologyFixtures, EveryCopiedFixtureParses) {
         EXPECT_FALSE(r->empty());
         ++files;
     }
-    EXPECT_EQ(files, 11);
+    EXPECT_EQ(files, 12);  // 11 copied + topoplace-site-typo-overlap (ours)
 }
 
 TEST(SlurmTopologyFixtures, Tree10k4Level) {
@@ -238,6 +238,32 @@ TEST(SlurmTopologyFixtures, ManpageYaml) {
     for (const auto& t : all) {
         EXPECT_TRUE(t.warnings.empty()) << t.name;
     }
+}
+
+// ---- our own site-style file: the defects of the shared-only site files below, so the
+// checks run without ../shared (the copies are not allowed: no license stated) ----
+
+TEST(SlurmTopologyConf, OwnSiteFileTypoOverlapTabsBanner) {
+    const std::string path = kDir + "topoplace-site-typo-overlap.topology.conf";
+    auto t = load_one(path);
+    EXPECT_EQ(t.switches.size(), 6U);
+    EXPECT_EQ(t.leaves().size(), 5U);
+    ASSERT_EQ(t.roots().size(), 1U);
+    EXPECT_EQ(t.roots()[0]->name, "top");
+    EXPECT_EQ(t.roots()[0]->line, 11);  // after the 4-line banner and a blank line; tab-separated
+    EXPECT_EQ(t.switches[1].name, "s1");  // double space between the keys
+    EXPECT_EQ(t.switches[1].line, 7);
+    EXPECT_EQ(t.node_names().size(), 79U);  // 80 listed, gpu-n051 twice
+    ASSERT_EQ(t.warnings.size(), 2U);
+    EXPECT_EQ(t.warnings[0], path + ":10: node gpu-n051 under two leaf switches: s2 (line 8) and s4");
+    EXPECT_EQ(t.warnings[1],
+              path + ":6: node names n[019-020] do not start with 'gpu-n' like the other 77 nodes (typo?)");
+    auto topo = import_and_freeze(t);
+    ASSERT_TRUE(topo);
+    EXPECT_EQ(topo->hosts().size(), 79U);
+    auto h = topo->find_host("gpu-n051");
+    ASSERT_TRUE(h.has_value());
+    EXPECT_EQ(topo->host(*h).nics.size(), 2U);
 }
 
 // ---- fixtures kept out of the repository (license), in the shared tree only ----
