@@ -15,7 +15,9 @@
 #include <topo/health/store.hpp>
 #include <topo/hostlist.hpp>
 #include <topo/placement/place.hpp>
+#include <topo/placement/trace.hpp>
 #include <topo/placement/state.hpp>
+#include <topo/placement/trace.hpp>
 #include <topo/snapshot.hpp>
 
 #include "commands.hpp"
@@ -39,6 +41,7 @@ struct PlaceOptions {
     int segment = 0;
     bool rail_aligned = false;
     std::string exclude;
+    std::string time_limit;
     std::string state;
     std::string health_store;
     std::string health_fail = "closed";
@@ -210,6 +213,19 @@ int run_place(const PlaceOptions& o) {
     r.one_nvl_domain = o.nvl;
     r.segment = o.segment;
     r.rail_aligned = o.rail_aligned;
+    if (!o.time_limit.empty()) {
+        // sbatch -t syntax: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS
+        const auto& tl = o.time_limit;
+        const bool minutes = tl.find_first_not_of("0123456789") == std::string::npos && tl.size() <= 9;
+        const double secs = minutes ? std::stod(tl) * 60.0 : whatif::parse_slurm_duration(tl);
+        if (secs <= 0) {
+            std::fprintf(stderr, "topoplace: place: --time-limit: '%s' is not a Slurm time limit "
+                         "(minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS, > 0)\n", tl.c_str());
+            return kUsage;
+        }
+        r.now = 0;  // the state's ends_in_s count from now
+        r.time_limit = secs;
+    }
     if (!o.exclude.empty()) {
         auto names = expand_hostlist(o.exclude);
         if (!names) {
@@ -279,6 +295,9 @@ Runner add_place(CLI::App& app) {
         ->check(CLI::NonNegativeNumber);
     sub->add_flag("--rail-aligned", o->rail_aligned, "only hosts with a NIC on every rail");
     sub->add_option("--exclude", o->exclude, "never choose these hosts (Slurm hostlist)");
+    sub->add_option("--time-limit", o->time_limit,
+                    "the job's time limit (sbatch -t syntax); with per-host ends_in_s in a JSON state, "
+                    "topo puts jobs that end together in the same groups");
     sub->add_option("--state", o->state,
                     "cluster state: `scontrol show nodes --oneliner` text or {\"hosts\": {...}} JSON "
                     "(auto-detected); default: every host idle");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // ClusterState and its two text inputs: `scontrol show nodes --oneliner` and the small
-// JSON form {"hosts": {"NAME": {"state": "...", "free_gpus": N}}}.
+// JSON form {"hosts": {"NAME": {"state": "...", "free_gpus": N, "ends_in_s": S}}}
+// (ends_in_s: when the host's jobs are expected to end, seconds from now; optional).
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -614,6 +615,14 @@ Result<ClusterState> parse_state_json(const Topology& topo, std::string_view tex
                 return fail(Errc::Parse, "host \"" + name + "\": \"unhealthy\" must be true or false", f, line);
             }
             hs.unhealthy = v["unhealthy"].get<bool>();
+        }
+        if (v.contains("ends_in_s")) {
+            if (!v["ends_in_s"].is_number() || v["ends_in_s"].get<double>() < 0
+                || v["ends_in_s"].get<double>() > 1e9) {
+                return fail(Errc::Parse, "host \"" + name + "\": \"ends_in_s\" must be a number of seconds >= 0", f,
+                            line);
+            }
+            hs.release_at = v["ends_in_s"].get<double>();  // Request::now = 0
         }
         if (v.contains("reason") && v["reason"].is_string()) hs.reason = v["reason"].get<std::string>();
         if (hs.state == NodeState::Alloc && !v.contains("free_gpus")) hs.free_gpus = 0;

@@ -102,6 +102,32 @@ expect_rc 65 "truncated json state" "$TP" place "$TMP/tree.json" --nodes 2 --sta
 err_has "$TMP/cut.json:"
 printf '\x7fELF\x02\x01\x01\x00\x00\x00\nNodeName\x00=\xff\n' > "$TMP/binary.txt"
 expect_rc 65 "binary state" "$TP" place "$TMP/tree.json" --nodes 2 --state "$TMP/binary.txt"
+# end-time hints: leaf g001 has 2 idle hosts and its jobs end in 100 s, g006 has 3 idle and
+# its jobs end in 2000 s; every other host is busy. Best fit alone takes g001; a 30-minute
+# job goes where it keeps no group busy past its current end (g006).
+python3 - "$TMP/ends.json" <<'PY'
+import json, sys
+h = {}
+for i in range(1, 65):
+    n = f"n{i:03d}"
+    if i in (3, 4, 22, 23, 24):
+        h[n] = {"state": "idle"}
+    else:
+        h[n] = {"state": "alloc", "ends_in_s": 100 if i <= 4 else 2000 if 21 <= i <= 24 else 50000}
+json.dump({"hosts": h}, open(sys.argv[1], "w"), indent=1)
+PY
+expect_rc 0 "no time limit: best fit" "$TP" place "$TMP/tree.json" --nodes 2 --state "$TMP/ends.json" --json
+eq "best fit without hints" "$(jq_ "$TMP/out" "','.join(d['hosts'])")" "n003,n004"
+expect_rc 0 "--time-limit 30:00" "$TP" place "$TMP/tree.json" --nodes 2 --state "$TMP/ends.json" --time-limit 30:00 --json
+eq "the group whose jobs end after this one" "$(jq_ "$TMP/out" "','.join(d['hosts'])")" "n022,n023"
+expect_rc 0 "--time-limit 1 (minute): ends before both groups, best fit again" \
+  "$TP" place "$TMP/tree.json" --nodes 2 --state "$TMP/ends.json" --time-limit 1 --json
+eq "short job best fit" "$(jq_ "$TMP/out" "','.join(d['hosts'])")" "n003,n004"
+expect_rc 64 "bad --time-limit" "$TP" place "$TMP/tree.json" --nodes 2 --time-limit 1-xx
+expect_rc 64 "huge --time-limit" "$TP" place "$TMP/tree.json" --nodes 2 --time-limit 99999999999999999999999
+printf '{"hosts": {\n  "n001": {"state": "alloc", "ends_in_s": -5}\n}}\n' > "$TMP/badend.json"
+expect_rc 65 "negative ends_in_s" "$TP" place "$TMP/tree.json" --nodes 2 --state "$TMP/badend.json"
+check "ends_in_s error names file and line" grep -q "badend.json:2:" "$TMP/err"
 # exit 66: missing input
 expect_rc 66 "missing state file" "$TP" place "$TMP/tree.json" --nodes 2 --state "$TMP/none.txt"
 expect_rc 66 "missing snapshot" "$TP" place "$TMP/none.json" --nodes 2
