@@ -51,20 +51,6 @@ int min_groups(std::vector<int>& caps, int demand) {
     return acc >= demand ? k : -1;
 }
 
-/// Do the top-`k` capacities among `leaves` hold `demand`?
-bool top_k_holds(const Work& w, const std::vector<int>& leaves, int k, int demand) {
-    std::vector<int> caps;
-    caps.reserve(leaves.size());
-    for (int l : leaves)
-        caps.push_back(w.leaf_cap[static_cast<std::size_t>(l)]);
-    const auto kk = std::min<std::size_t>(static_cast<std::size_t>(k), caps.size());
-    std::partial_sort(caps.begin(), caps.begin() + static_cast<std::ptrdiff_t>(kk), caps.end(), std::greater<>());
-    long acc = 0;
-    for (std::size_t i = 0; i < kk; ++i)
-        acc += caps[i];
-    return acc >= demand;
-}
-
 std::vector<int> pooled_leaves(const Placer::Index& ix, const std::vector<int>& children, unsigned mask) {
     std::vector<int> out;
     for (std::size_t i = 0; i < children.size(); ++i) {
@@ -84,24 +70,147 @@ long free_of(const Work& w, const std::vector<int>& leaves) {
     return f;
 }
 
+/// Per-call scratch of choose_topo (local to one call: place() stays thread-safe).
+struct Scratch {
+    const Work* w = nullptr;
+    /// leaves with a positive capacity: capacity descending, then fewer physical leaf
+    /// switches, then the lowest index (the order of the final group choice without end
+    /// times); built on first use
+    std::vector<int> ord;
+    std::vector<std::uint64_t> keys;
+    bool have_ord = false;
+    std::vector<std::uint8_t> mark;  ///< per leaf, all 0 between uses
+    std::vector<int> caps;           ///< flat per-child capacities (descending)
+    std::vector<int> off;            ///< per child: start in caps (n + 1 entries)
+    std::vector<long> fsum;          ///< per child: free units
+
+    const std::vector<int>& order() {
+        if (!have_ord) {
+            const auto& ix = *w->ix;
+            ord.clear();
+            // one integer key per leaf when the fields fit (capacity, physical leaf
+            // switches < 4096, index < 2^20), else the comparator
+            bool keyed = ix.n_leaves < (1 << 20);
+            keys.clear();
+            for (int l = 0; l < ix.n_leaves; ++l) {
+                const int cp = w->leaf_cap[static_cast<std::size_t>(l)];
+                if (cp <= 0) continue;
+                ord.push_back(l);
+                const int ls = ix.leaf_switch_count[static_cast<std::size_t>(l)];
+                if (ls < 0 || ls >= 4096) keyed = false;
+                keys.push_back((static_cast<std::uint64_t>(0x7fffffff - cp) << 32)
+                               | (static_cast<std::uint64_t>(ls & 0xfff) << 20) | static_cast<std::uint64_t>(l));
+            }
+            if (keyed) {
+                std::sort(keys.begin(), keys.end());
+                for (std::size_t i = 0; i < keys.size(); ++i)
+                    ord[i] = static_cast<int>(keys[i] & 0xfffffU);
+                have_ord = true;
+                return ord;
+            }
+            std::sort(ord.begin(), ord.end(), [&](int a, int b) {
+                const int ca = w->leaf_cap[static_cast<std::size_t>(a)];
+                const int cb = w->leaf_cap[static_cast<std::size_t>(b)];
+                if (ca != cb) return ca > cb;
+                const int sa = ix.leaf_switch_count[static_cast<std::size_t>(a)];
+                const int sb = ix.leaf_switch_count[static_cast<std::size_t>(b)];
+                return sa != sb ? sa < sb : a < b;
+            });
+            have_ord = true;
+        }
+        return ord;
+    }
+    std::vector<std::uint8_t>& marks() {
+        if (mark.empty()) mark.assign(static_cast<std::size_t>(w->ix->n_leaves), 0);
+        return mark;
+    }
+};
+
 /// For a switch of level >= 2: fewest children whose pooled leaves hold the job in
 /// `groups` leaves; ties: least free capacity. Exact up to 10 children, greedy above.
-void fewest_children(const Work& w, const Placer::Index::Sw& s, int groups, Cand& c) {
+void fewest_children(const Work& w, const Placer::Index::Sw& s, int groups, Cand& c, Scratch& sc) {
     const auto& ix = *w.ix;
     const auto& ch = s.children;
     if (ch.size() <= 10) {
         const unsigned n = static_cast<unsigned>(ch.size());
+        // Children with disjoint leaf sets (a tree): a subset's pool is the union of its
+        // children's leaves, so its free units are the sum of theirs and its top-k
+        // capacities a merge of their sorted capacities (no pool built per subset).
+        auto& mark = sc.marks();
+        bool disjoint = true;
+        sc.caps.clear();
+        sc.off.assign(1, 0);
+        sc.fsum.clear();
+        for (int x : ch) {
+            long f = 0;
+            for (int l : ix.sw[static_cast<std::size_t>(x)].leaves) {
+                auto& m = mark[static_cast<std::size_t>(l)];
+                if (m != 0) disjoint = false;
+                m = 1;
+                const int cp = w.leaf_cap[static_cast<std::size_t>(l)];
+                f += cp;
+                if (cp > 0) sc.caps.push_back(cp);
+            }
+            std::sort(sc.caps.begin() + sc.off.back(), sc.caps.end(), std::greater<>());
+            sc.off.push_back(static_cast<int>(sc.caps.size()));
+            sc.fsum.push_back(f);
+        }
+        for (int x : ch)
+            for (int l : ix.sw[static_cast<std::size_t>(x)].leaves)
+                mark[static_cast<std::size_t>(l)] = 0;
+        int cur[10];
         for (unsigned k = 1; k <= n; ++k) {
             long best_free = -1;
+            unsigned best_mask = 0;
             std::vector<int> best_pool;
             // all masks with k bits, in increasing order (Gosper's hack)
             for (unsigned mask = (1U << k) - 1; mask < (1U << n);) {
-                auto pool = pooled_leaves(ix, ch, mask);
-                if (top_k_holds(w, pool, groups, w.demand)) {
-                    const long f = free_of(w, pool);
-                    if (best_free < 0 || f < best_free) {
+                if (disjoint) {
+                    long f = 0;
+                    for (unsigned i = 0; i < n; ++i) {
+                        if ((mask & (1U << i)) == 0) continue;
+                        f += sc.fsum[i];
+                        cur[i] = sc.off[i];
+                    }
+                    // the `groups` largest capacities of the pool hold the job?
+                    long acc = 0;
+                    for (int t = 0; t < groups && acc < w.demand; ++t) {
+                        int bi = -1;
+                        int bv = 0;
+                        for (unsigned i = 0; i < n; ++i) {
+                            if ((mask & (1U << i)) == 0 || cur[i] == sc.off[i + 1]) continue;
+                            const int v = sc.caps[static_cast<std::size_t>(cur[i])];
+                            if (v > bv) {
+                                bv = v;
+                                bi = static_cast<int>(i);
+                            }
+                        }
+                        if (bi < 0) break;
+                        acc += bv;
+                        ++cur[bi];
+                    }
+                    if (acc >= w.demand && (best_free < 0 || f < best_free)) {
                         best_free = f;
-                        best_pool = std::move(pool);
+                        best_mask = mask;
+                    }
+                } else {
+                    auto pool = pooled_leaves(ix, ch, mask);
+                    std::vector<int> caps;
+                    caps.reserve(pool.size());
+                    for (int l : pool)
+                        caps.push_back(w.leaf_cap[static_cast<std::size_t>(l)]);
+                    const auto kk = std::min<std::size_t>(static_cast<std::size_t>(groups), caps.size());
+                    std::partial_sort(caps.begin(), caps.begin() + static_cast<std::ptrdiff_t>(kk), caps.end(),
+                                      std::greater<>());
+                    long acc = 0;
+                    for (std::size_t i = 0; i < kk; ++i)
+                        acc += caps[i];
+                    if (acc >= w.demand) {
+                        const long f = free_of(w, pool);
+                        if (best_free < 0 || f < best_free) {
+                            best_free = f;
+                            best_pool = std::move(pool);
+                        }
                     }
                 }
                 const unsigned low = mask & (~mask + 1U);
@@ -110,14 +219,14 @@ void fewest_children(const Work& w, const Placer::Index::Sw& s, int groups, Cand
             }
             if (best_free >= 0) {
                 c.children = static_cast<int>(k);
-                c.pool = std::move(best_pool);
+                c.pool = disjoint ? pooled_leaves(ix, ch, best_mask) : std::move(best_pool);
                 return;
             }
         }
     }
     // Greedy: children by the sum of their best `groups` leaves, largest first; add
     // children until the `groups` largest leaves of the pool hold the job. Sums of the
-    // k largest by nth_element (O(n)), the pool sorted once at the end.
+    // k largest by nth_element (O(n)); the pool's by a walk of the capacity order.
     auto top_sum = [&](std::vector<int>& caps) {
         const auto kk = std::min<std::size_t>(static_cast<std::size_t>(std::max(groups, 0)), caps.size());
         if (kk == 0) return 0L;
@@ -129,7 +238,8 @@ void fewest_children(const Work& w, const Placer::Index::Sw& s, int groups, Cand
         return acc;
     };
     std::vector<std::pair<long, int>> order;
-    std::vector<int> caps;
+    order.reserve(ch.size());
+    auto& caps = sc.caps;
     for (std::size_t i = 0; i < ch.size(); ++i) {
         const auto& l = ix.sw[static_cast<std::size_t>(ch[i])].leaves;
         caps.clear();
@@ -138,9 +248,9 @@ void fewest_children(const Work& w, const Placer::Index::Sw& s, int groups, Cand
         order.emplace_back(-top_sum(caps), static_cast<int>(i));
     }
     std::sort(order.begin(), order.end());
+    const auto& ord = sc.order();  // positive capacities, descending
     std::vector<int> pool;
-    std::vector<int> pool_caps;
-    std::vector<std::uint8_t> in_pool(static_cast<std::size_t>(ix.n_leaves), 0);
+    auto& in_pool = sc.marks();
     int k = 0;
     for (auto [neg, i] : order) {
         const auto& l = ix.sw[static_cast<std::size_t>(ch[static_cast<std::size_t>(i)])].leaves;
@@ -148,12 +258,21 @@ void fewest_children(const Work& w, const Placer::Index::Sw& s, int groups, Cand
             if (in_pool[static_cast<std::size_t>(x)] != 0) continue;
             in_pool[static_cast<std::size_t>(x)] = 1;
             pool.push_back(x);
-            pool_caps.push_back(w.leaf_cap[static_cast<std::size_t>(x)]);
         }
         ++k;
-        caps = pool_caps;
-        if (top_sum(caps) >= w.demand) break;
+        // the `groups` largest capacities of the pool (zeros add nothing)
+        long acc = 0;
+        int t = 0;
+        for (int x : ord) {
+            if (t >= groups) break;
+            if (in_pool[static_cast<std::size_t>(x)] == 0) continue;
+            acc += w.leaf_cap[static_cast<std::size_t>(x)];
+            ++t;
+        }
+        if (acc >= w.demand) break;
     }
+    for (int x : pool)
+        in_pool[static_cast<std::size_t>(x)] = 0;
     std::sort(pool.begin(), pool.end());
     c.children = k;
     c.pool = std::move(pool);
@@ -242,21 +361,30 @@ bool choose_topo(const Work& w, Choice& out) {
         return one_shared_host(w, out);
     Cand best;
     int candidates_at_best = 0;
+    Scratch sc;
+    sc.w = &w;
     std::vector<int> caps;
     for (int x : ix.by_level_order) {
         const auto& s = ix.sw[static_cast<std::size_t>(x)];
         if (w.req.max_tier >= 0 && s.level > w.req.max_tier && s.level > 0) continue;
-        caps.clear();
         long total = 0;
-        for (int l : s.leaves) {
-            const int cp = w.leaf_cap[static_cast<std::size_t>(l)];
-            if (cp > 0) {
-                caps.push_back(cp);
-                total += cp;
+        int mg = -1;
+        if (s.level == 0) {  // a leaf: itself
+            total = std::max(0, w.leaf_cap[static_cast<std::size_t>(x)]);
+            if (total < D) continue;
+            mg = 1;
+        } else {
+            caps.clear();
+            for (int l : s.leaves) {
+                const int cp = w.leaf_cap[static_cast<std::size_t>(l)];
+                if (cp > 0) {
+                    caps.push_back(cp);
+                    total += cp;
+                }
             }
+            if (total < D) continue;
+            mg = min_groups(caps, D);
         }
-        if (total < D) continue;
-        const int mg = min_groups(caps, D);
         if (mg < 0) continue;
         // the lower bounds come for free from this scan (same as lower_bounds())
         if (out.lb_tier < 0) out.lb_tier = s.level;
@@ -268,7 +396,7 @@ bool choose_topo(const Work& w, Choice& out) {
         c.level = s.level;
         c.sw = x;
         if (s.level >= 2) {
-            fewest_children(w, s, mg, c);
+            fewest_children(w, s, mg, c, sc);
             c.free = free_of(w, c.pool);
         } else {
             c.children = s.level == 0 ? 1 : mg;
@@ -295,19 +423,39 @@ bool choose_topo(const Work& w, Choice& out) {
     // evenly: measured over whole traces it left more jobs crossing spines; see
     // docs/whatif.md.)
     std::vector<std::pair<int, int>> avail;  // cap, leaf
-    for (int l : best.pool.empty() ? ix.sw[static_cast<std::size_t>(best.sw)].leaves : best.pool) {
-        const int cp = w.leaf_cap[static_cast<std::size_t>(l)];
-        if (cp > 0) avail.emplace_back(cp, l);
-    }
+    const auto& pool = best.pool.empty() ? ix.sw[static_cast<std::size_t>(best.sw)].leaves : best.pool;
     // capacity descending; among equal ones the least extension (with a time limit), fewer
     // physical leaf switches (a group that lost a rail cable has fewer), then the lowest
     // index
     std::vector<double> exts;  // per leaf, with a time limit only
+    const bool from_order = w.req.time_limit <= 0 && pool.size() > 16;
+    if (from_order) {
+        // the capacity order (same comparator) restricted to the pool: no sort
+        const auto& ord = sc.order();
+        avail.reserve(std::min(pool.size(), ord.size()));
+        if (static_cast<int>(pool.size()) == ix.n_leaves) {
+            for (int l : ord)
+                avail.emplace_back(w.leaf_cap[static_cast<std::size_t>(l)], l);
+        } else {
+            auto& mark = sc.marks();
+            for (int l : pool)
+                mark[static_cast<std::size_t>(l)] = 1;
+            for (int l : ord)
+                if (mark[static_cast<std::size_t>(l)] != 0) avail.emplace_back(w.leaf_cap[static_cast<std::size_t>(l)], l);
+            for (int l : pool)
+                mark[static_cast<std::size_t>(l)] = 0;
+        }
+    } else {
+        for (int l : pool) {
+            const int cp = w.leaf_cap[static_cast<std::size_t>(l)];
+            if (cp > 0) avail.emplace_back(cp, l);
+        }
+    }
     if (w.req.time_limit > 0) {
         exts.assign(static_cast<std::size_t>(ix.n_leaves), 0.0);
         for (auto& a : avail) exts[static_cast<std::size_t>(a.second)] = leaf_ext(w, a.second);
     }
-    std::sort(avail.begin(), avail.end(), [&](const auto& a, const auto& b) {
+    if (!from_order) std::sort(avail.begin(), avail.end(), [&](const auto& a, const auto& b) {
         if (a.first != b.first) return a.first > b.first;
         if (!exts.empty() && exts[static_cast<std::size_t>(a.second)] != exts[static_cast<std::size_t>(b.second)])
             return exts[static_cast<std::size_t>(a.second)] < exts[static_cast<std::size_t>(b.second)];
