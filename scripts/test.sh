@@ -56,6 +56,7 @@ if [ "${TOPO_SKIP_FUZZ:-0}" != 1 ]; then
                              -o "$work/s.json" 2>/dev/null && rm -f "$work/s.json" || true ;;
       fuzz_cluster_spec)  cp tests/fixtures/specs/*.yaml "$work"/ ;;
       fuzz_node_name_map) cp tests/fixtures/ibnetdiscover/psmn-x5-qdr.guid-hostname.map "$work"/ ;;
+      fuzz_nccl_topo)     cp tests/fixtures/nccl-topo/*.xml "$work"/ 2>/dev/null || true ;;
       fuzz_state)         cp tests/fixtures/placement/*.txt tests/fixtures/placement/*.json "$work"/ 2>/dev/null || true
                           printf 'NodeName=n001 State=IDLE+DRAIN Gres=gpu:4 GresUsed=gpu:0 Reason=x\n' > "$work/s1" ;;
       fuzz_trace)         cp tests/fixtures/failures/*.csv "$work"/
