@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// ClusterState's per-group counts (what `topo` reads instead of scanning every host):
-// they stay equal to a recount from scratch after random sequences of mutations through
-// the set_*() mutators and through at(), and a placement read from them is the same as
-// one computed by the full per-host scan.
+// What ClusterState derives from its HostStates for place(): the per-group counts (what
+// `topo` reads instead of scanning every host) and the packed per-host Briefs. After
+// random sequences of mutations through the set_*() mutators and through at(), for the
+// state, its copies and states read from scontrol text, the counts equal a recount from
+// scratch and each placeable host's Brief equals its HostState (resolved total / free
+// GPUs, state, health, busy list present); a placement read from the counts is the same
+// as one computed by the full per-host scan.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -21,6 +24,19 @@ void expect_counts_consistent(const Topology& t, const ClusterState& s, const ch
         const auto fresh = s.recount_group(GroupId{g});
         ASSERT_EQ(kept, fresh) << when << ": group " << t.groups()[g].name;
     }
+    const ClusterState::Brief* b = s.briefs();
+    for (std::uint32_t g = 0; g < t.groups().size(); ++g) {
+        for (auto h : t.groups()[g].hosts) {
+            if (t.host(h).role == HostRole::Service) continue;  // never placed, not kept
+            const HostState& hs = s.at(h);
+            const auto& x = b[h.index()];
+            ASSERT_EQ(x.total, s.total_gpus(t, h)) << when << ": " << t.host(h).name;
+            ASSERT_EQ(x.free, s.free_gpus(t, h)) << when << ": " << t.host(h).name;
+            ASSERT_EQ(x.state, hs.state) << when << ": " << t.host(h).name;
+            ASSERT_EQ(x.unhealthy, hs.unhealthy) << when << ": " << t.host(h).name;
+            ASSERT_EQ(x.busy_listed, !hs.busy_gpus.empty()) << when << ": " << t.host(h).name;
+        }
+    }
 }
 
 /// One random mutation of one host, through a setter or through at().
@@ -30,8 +46,8 @@ void mutate(const Topology& t, ClusterState& s, Rng& rng) {
     static const std::array<NodeState, 6> states{NodeState::Idle,  NodeState::Mixed, NodeState::Alloc,
                                                  NodeState::Drain, NodeState::Down,  NodeState::Unknown};
     const auto st = states[rng() % states.size()];
-    const int free = static_cast<int>(rng() % static_cast<unsigned>(gpus + 2)) - 1;  // -1..gpus
-    switch (rng() % 9) {
+    const int free = static_cast<int>(rng() % static_cast<unsigned>(gpus + 3)) - 1;  // -1..gpus+1
+    switch (rng() % 8) {
         case 0:
             s.set_state(h, st);
             break;
@@ -42,7 +58,6 @@ void mutate(const Topology& t, ClusterState& s, Rng& rng) {
             s.set_unhealthy(h, rng() % 2 == 0, "probe");
             break;
         case 3:
-            // occasionally more GPUs than the snapshot knows (scontrol Gres=): widens
             s.set_total_gpus(h, rng() % 20 == 0 ? 16 : static_cast<int>(rng() % 9) - 1);
             break;
         case 4: {
@@ -50,18 +65,20 @@ void mutate(const Topology& t, ClusterState& s, Rng& rng) {
             hs.state = st;
             hs.free_gpus = free;
             hs.unhealthy = rng() % 10 == 0;
+            if (rng() % 2 == 0) hs.busy_gpus = {1, 3};
             s.set(h, hs);
             break;
         }
         case 5:
-            s.set_busy_gpus(h, {0});
+            s.set_busy_gpus(h, rng() % 2 == 0 ? std::vector<int>{} : std::vector<int>{0, 2});
             break;
-        default: {  // through the mutable reference (lazy recount of the group)
+        default: {  // through the mutable reference (refreshed lazily)
             auto& hs = s.at(h);
             hs.state = st;
             hs.free_gpus = free;
             if (rng() % 10 == 0) hs.unhealthy = !hs.unhealthy;
             if (rng() % 30 == 0) hs.total_gpus = 12;
+            if (rng() % 4 == 0) hs.busy_gpus = hs.busy_gpus.empty() ? std::vector<int>{5} : std::vector<int>{};
             break;
         }
     }
@@ -98,6 +115,10 @@ TEST(Counts, ParsedStatesAreConsistent) {
     auto s = parse_scontrol_nodes(*t, text, "x.txt");
     ASSERT_TRUE(s) << s.error().to_string();
     expect_counts_consistent(*t, *s, "parsed");
+    const auto* b = s->briefs();
+    EXPECT_EQ(b[t->find_host("n002")->index()].free, 5);
+    EXPECT_TRUE(b[t->find_host("n002")->index()].busy_listed);
+    EXPECT_EQ(b[t->find_host("n005")->index()].total, 16);
     const auto g0 = s->group_counts(t->group_of(HostId{0}));
     // leaf 1 = n001..n004: n004 idle (8), n002 mixed (5 free), n001 alloc, n003 drained
     EXPECT_EQ(g0.free_gpus, 13);
@@ -166,6 +187,29 @@ TEST(Counts, PlacementFromCountsEqualsFullScan) {
         }
     }
     EXPECT_GT(compared, 400);
+}
+
+/// GPU indices handed out skip the busy ones: the Brief's busy flag and the list agree.
+TEST(Counts, PlacementSkipsBusyGpus) {
+    const auto t = testing::three_level(1, 1, 2);
+    ClusterState s(*t);
+    const HostId a = *t->find_host("n001");
+    const HostId b = *t->find_host("n002");
+    s.set_state(a, NodeState::Mixed);
+    s.set_free_gpus(a, 5);
+    s.set_busy_gpus(a, {0, 3, 6});
+    s.set_state(b, NodeState::Alloc);
+    Request r;
+    r.exclusive = false;
+    r.gpus_per_node = 4;
+    auto p = place(*t, s, r);
+    ASSERT_TRUE(p) << p.error().to_string();
+    ASSERT_EQ(p->hosts, (std::vector<HostId>{a}));
+    EXPECT_EQ(p->gpus[0], (std::vector<int>{1, 2, 4, 5}));
+    s.at(a).busy_gpus.clear();  // through at(): the next decision sees the change
+    p = place(*t, s, r);
+    ASSERT_TRUE(p) << p.error().to_string();
+    EXPECT_EQ(p->gpus[0], (std::vector<int>{0, 1, 2, 3}));
 }
 
 }  // namespace
