@@ -542,26 +542,28 @@ std::optional<std::string> downgrade_v3_xml(std::string_view xml) {
     return out;
 }
 
-/// Why hwloc refused `xml`, as far as a look at the text tells: (line, reason).
-std::pair<int, std::string> diagnose_bad_xml(std::string_view xml) {
+/// What a look at the text tells is wrong with `xml` before hwloc sees it: (line, reason);
+/// nullopt when it looks like an hwloc XML topology. Checked first because hwloc's XML
+/// importer leaks the objects it built when it fails on such input.
+std::optional<std::pair<int, std::string>> precheck_xml(std::string_view xml) {
     const auto line_at = [&](std::size_t off) {
         return 1 + static_cast<int>(std::count(xml.begin(), xml.begin() + static_cast<std::ptrdiff_t>(off), '\n'));
     };
     const auto first = xml.find_first_not_of(" \t\r\n");
     if (first != std::string_view::npos && xml[first] != '<') {
-        return {line_at(first), "not XML, so not an hwloc XML topology (it should start with <?xml or <topology>)"};
+        return std::pair<int, std::string>{line_at(first), "not XML, so not an hwloc XML topology (it should start with <?xml or <topology>)"};
     }
     const auto open = xml.find("<topology");
     if (open == std::string_view::npos) {
-        return {0, "XML without a <topology> element: not an hwloc XML topology (lstopo --of xml writes one)"};
+        return std::pair<int, std::string>{0, "XML without a <topology> element: not an hwloc XML topology (lstopo --of xml writes one)"};
     }
     if (xml.find("</topology>", open) == std::string_view::npos) {
         const auto last = xml.find_last_not_of(" \t\r\n");
-        return {line_at(last == std::string_view::npos ? 0 : last),
+        return std::pair<int, std::string>{line_at(last == std::string_view::npos ? 0 : last),
                 "truncated hwloc XML topology: the <topology> element opened on line " + std::to_string(line_at(open)) +
                     " is never closed"};
     }
-    return {0, "not a valid hwloc XML topology (hwloc cannot load it: " + errno_text() + ")"};
+    return std::nullopt;
 }
 
 }  // namespace
@@ -572,6 +574,7 @@ Result<NodeDescription> read_hwloc_xml(const std::string& path) {
     if (!text) return fail(text.error());
     if (trim(*text).empty()) return fail(Errc::Parse, "empty file, not an hwloc XML topology", path, 1);
     if (looks_binary(*text)) return fail(Errc::Parse, "binary data, not an hwloc XML topology", path);
+    if (auto bad = precheck_xml(*text)) return fail(Errc::Parse, bad->second, path, bad->first);
 
     std::vector<std::string> warnings;
     std::string xml = std::move(*text);
@@ -590,8 +593,7 @@ Result<NodeDescription> read_hwloc_xml(const std::string& path) {
         return fail(Errc::Parse, std::string("hwloc cannot read the XML: ") + errno_text(), path);
     }
     if (hwloc_topology_load(topo->get()) != 0) {
-        auto [line, why] = diagnose_bad_xml(xml);
-        return fail(Errc::Parse, why, path, line);
+        return fail(Errc::Parse, "not a valid hwloc XML topology (hwloc cannot load it: " + errno_text() + ")", path);
     }
     NodeDescription nd = describe(topo->get(), path);
     nd.warnings.insert(nd.warnings.begin(), warnings.begin(), warnings.end());
