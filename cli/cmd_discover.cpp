@@ -9,6 +9,7 @@
 #include <topo/builder.hpp>
 #include <topo/hostlist.hpp>
 #include <topo/ib_fabric.hpp>
+#include <topo/nccl_topo.hpp>
 #include <topo/snapshot.hpp>
 #include <topo/snapshot_bin.hpp>
 
@@ -47,6 +48,7 @@ struct DiscoverOptions {
     std::string ibnd_cache;
     bool ib_live = false;
     std::vector<std::string> hwloc;
+    std::vector<std::string> nccl;
     bool hwloc_live = false;
     std::vector<std::string> nvsmi;
     std::vector<std::string> slurm_topology;
@@ -182,6 +184,12 @@ int run_discover(const DiscoverOptions& o, std::vector<std::string>& compute_hos
 #else
     if (!o.hwloc.empty() || o.hwloc_live) return report(Error(Errc::Unsupported, "this build has no hwloc support"));
 #endif
+    for (const auto& arg : o.nccl) {
+        const Targeted tg = split_target(arg);
+        auto nd = read_nccl_topo_xml(tg.file);
+        if (!nd) return report(nd.error());
+        if (int rc = apply(tg, *nd); rc != kOk) return rc;
+    }
 #ifdef TOPO_CLI_HAVE_NVSMI
     for (const auto& arg : o.nvsmi) {
         const Targeted tg = split_target(arg);
@@ -194,8 +202,8 @@ int run_discover(const DiscoverOptions& o, std::vector<std::string>& compute_hos
 #endif
     if (!any) {
         return report(Error(Errc::InvalidArgument, "nothing to discover: give at least one input "
-                                                   "(--ibnetdiscover, --hwloc, --nvidia-smi-topo, --slurm-topology, "
-                                                   "--spec, --ib-live, --hwloc-live)"));
+                                                   "(--ibnetdiscover, --hwloc, --nvidia-smi-topo, --nccl-topo, "
+                                                   "--slurm-topology, --spec, --ib-live, --hwloc-live)"));
     }
     if (o.compiled && o.output == "-") {
         return report(Error(Errc::InvalidArgument, "--compiled needs -o FILE (the compiled form is written next to it)"));
@@ -237,6 +245,9 @@ Runner add_discover(CLI::App& app) {
     sub->add_flag("--ib-live", o->ib_live, "discover the fabric live through libibnetdisc");
     sub->add_option("--hwloc", o->hwloc, "[HOSTLIST=]lstopo XML; without HOSTLIST it applies to every compute host");
     sub->add_flag("--hwloc-live", o->hwloc_live, "describe this host through hwloc");
+    sub->add_option("--nccl-topo", o->nccl,
+                    "[HOSTLIST=]NCCL/RCCL topology XML (NCCL_TOPO_DUMP_FILE); without HOSTLIST it applies to "
+                    "every compute host");
     sub->add_option("--nvidia-smi-topo", o->nvsmi, "[HOSTLIST=]`nvidia-smi topo -m` output");
     sub->add_option("--slurm-topology", o->slurm_topology, "existing Slurm topology.conf or topology.yaml");
     sub->add_option("--spec", o->spec, "declarative cluster file (YAML or JSON)");
