@@ -776,6 +776,45 @@ TEST(IbImport, RouterAndDualPortCa) {
     EXPECT_TRUE(router_warned);
 }
 
+// An HCA that kept its factory description ("MT4123 ConnectX6 Mellanox Technologies", no
+// host name) is put on the host whose other HCA shares its system image GUID; with no such
+// sibling it becomes a host of its own named after its GUID (with a warning).
+TEST(IbImport, FactoryDescriptionRecoveredThroughSystemImageGuid) {
+    const std::string t =
+        "vendid=0x2c9\nsysimgguid=0x10\nswitchguid=0x10(10)\n"
+        "Switch\t36 \"S-0000000000000010\"\t\t# \"leaf1\" enhanced port 0 lid 1 lmc 0\n"
+        "[1]\t\"H-0000000000000021\"[1](21) \t\t# \"gpu01 mlx5_0\" lid 2 4xHDR\n"
+        "[2]\t\"H-0000000000000022\"[1](22) \t\t# \"MT4123 ConnectX6 Mellanox Technologies\" lid 3 4xHDR\n"
+        "[3]\t\"H-0000000000000031\"[1](31) \t\t# \"MT4123 ConnectX6 Mellanox Technologies\" lid 4 4xHDR\n"
+        "\n"
+        "vendid=0x2c9\nsysimgguid=0x20\ncaguid=0x21\n"
+        "Ca\t1 \"H-0000000000000021\"\t\t# \"gpu01 mlx5_0\"\n"
+        "[1](21) \t\"S-0000000000000010\"[1]\t\t# lid 2 lmc 0 \"leaf1\" lid 1 4xHDR\n"
+        "\n"
+        "vendid=0x2c9\nsysimgguid=0x20\ncaguid=0x22\n"
+        "Ca\t1 \"H-0000000000000022\"\t\t# \"MT4123 ConnectX6 Mellanox Technologies\"\n"
+        "[1](22) \t\"S-0000000000000010\"[2]\t\t# lid 3 lmc 0 \"leaf1\" lid 1 4xHDR\n"
+        "\n"
+        "vendid=0x2c9\nsysimgguid=0x30\ncaguid=0x31\n"
+        "Ca\t1 \"H-0000000000000031\"\t\t# \"MT4123 ConnectX6 Mellanox Technologies\"\n"
+        "[1](31) \t\"S-0000000000000010\"[3]\t\t# lid 4 lmc 0 \"leaf1\" lid 1 4xHDR\n";
+    auto f = topo::parse_ibnetdiscover(t, "sysimg.txt");
+    ASSERT_TRUE(f.has_value()) << f.error().to_string();
+    topo::TopologyBuilder b;
+    ASSERT_TRUE(topo::import_ib_fabric(*f, {}, b).has_value());
+    auto topo = std::move(b).freeze();
+    ASSERT_TRUE(topo.has_value()) << topo.error().to_string();
+    const topo::Topology& tp = **topo;
+    const auto g = tp.find_host("gpu01");
+    ASSERT_TRUE(g.has_value());
+    EXPECT_EQ(tp.host(*g).nics.size(), 2U);  // its own HCA and the factory-named sibling
+    ASSERT_EQ(tp.hosts().size(), 2U);         // + one host for the lone factory-named HCA
+    std::string other;
+    for (const auto& h : tp.hosts())
+        if (h.name != "gpu01") other = h.name;
+    EXPECT_NE(other.find("31"), std::string::npos) << other;  // named after its GUID
+}
+
 TEST(IbImport, SingleCaDumpHasNoSwitch) {
     IbFabric f = parse_ok("topograph-gb200-single-ca.ibnetdiscover.txt");
     topo::TopologyBuilder b;
