@@ -21,6 +21,8 @@
 #include <topo/snapshot.hpp>
 #include <topo/snapshot_bin.hpp>
 #include <topo/text_input.hpp>
+
+#include "fixture_models.hpp"
 #ifdef TOPO_HAVE_HWLOC
 #include <topo/hwloc_reader.hpp>
 #endif
@@ -31,13 +33,6 @@ using namespace topo;
 namespace {
 
 std::string fixture(const std::string& rel) { return std::string(TOPO_FIXTURES) + "/" + rel; }
-
-std::vector<std::string> files_in(const std::string& dir) {
-    std::vector<std::string> out;
-    for (const auto& e : fs::directory_iterator(fixture(dir))) out.push_back(e.path().string());
-    std::sort(out.begin(), out.end());
-    return out;
-}
 
 TopologyPtr from_spec(const std::string& rel) {
     TopologyBuilder b;
@@ -108,33 +103,10 @@ protected:
 }  // namespace
 
 TEST_F(SnapshotBin, RealFixturesRoundTripToIdenticalJson) {
-    for (const auto& p : files_in("ibnetdiscover")) {
-        if (p.ends_with(".map") || p.ends_with("spine.txt") || p.find("single-ca") != std::string::npos) continue;
-        auto fabric = read_ibnetdiscover_file(p);
-        ASSERT_TRUE(fabric) << fabric.error().to_string();
-        TopologyBuilder b;
-        ASSERT_TRUE(import_ib_fabric(*fabric, {}, b)) << p;
-        auto t = std::move(b).freeze();
-        ASSERT_TRUE(t) << t.error().to_string();
-        expect_round_trip(**t, p);
-    }
-    for (const auto& p : files_in("specs")) {  // dgx-h100-3tier, gb200-nvl72x4 (declared domains, NVSwitches)
-        TopologyBuilder b;
-        ASSERT_TRUE(load_cluster_spec(p, b));
-        auto t = std::move(b).freeze();
-        ASSERT_TRUE(t) << t.error().to_string();
-        expect_round_trip(**t, p);
-    }
-    for (const auto& p : files_in("nvidia-smi-topo")) {  // GPU-NIC paths and NVLink pairs
-        auto nd = read_nvidia_smi_topo_file(p);
-        ASSERT_TRUE(nd) << nd.error().to_string();
-        TopologyBuilder b;
-        b.add_host("node1", HostRole::Compute);
-        b.apply_node_description("node1", std::move(*nd));
-        auto t = std::move(b).freeze();
-        ASSERT_TRUE(t) << t.error().to_string();
-        expect_round_trip(**t, p);
-    }
+    // ibnetdiscover dumps; cluster files (declared domains, NVSwitches); GPU-NIC paths and
+    // NVLink pairs of every nvidia-smi matrix and hwloc XML
+    for (const char* kind : {"ibnetdiscover", "specs", "nodes"})
+        test::for_each_fixture_model(kind, [&](const Topology& t, const std::string& p) { expect_round_trip(t, p); });
     auto lab = lab_model();
     ASSERT_TRUE(lab);
     expect_round_trip(*lab, "lab");

@@ -13,6 +13,8 @@
 #include <topo/ib_fabric.hpp>
 #include <topo/nvidia_smi_topo.hpp>
 #include <topo/snapshot.hpp>
+
+#include "fixture_models.hpp"
 #ifdef TOPO_HAVE_HWLOC
 #include <topo/hwloc_reader.hpp>
 #endif
@@ -21,13 +23,6 @@ namespace fs = std::filesystem;
 using namespace topo;
 
 namespace {
-
-std::vector<std::string> files_in(const std::string& dir) {
-    std::vector<std::string> out;
-    for (const auto& e : fs::directory_iterator(std::string(TOPO_FIXTURES) + "/" + dir)) out.push_back(e.path().string());
-    std::sort(out.begin(), out.end());
-    return out;
-}
 
 void expect_round_trip(const Topology& t, const std::string& what) {
     SCOPED_TRACE(what);
@@ -63,54 +58,19 @@ void expect_round_trip(const Topology& t, const std::string& what) {
 }  // namespace
 
 TEST(SnapshotLoad, EveryIbnetdiscoverFixtureRoundTrips) {
-    int n = 0;
-    for (const auto& path : files_in("ibnetdiscover")) {
-        if (path.ends_with(".map") || path.ends_with("spine.txt") || path.find("single-ca") != std::string::npos) continue;
-        auto fabric = read_ibnetdiscover_file(path);
-        ASSERT_TRUE(fabric) << fabric.error().to_string();
-        TopologyBuilder b;
-        ASSERT_TRUE(import_ib_fabric(*fabric, {}, b)) << path;
-        auto t = std::move(b).freeze();
-        ASSERT_TRUE(t) << t.error().to_string();
-        expect_round_trip(**t, path);
-        ++n;
-    }
-    EXPECT_GE(n, 11);
+    EXPECT_GE(test::for_each_fixture_model("ibnetdiscover", expect_round_trip), 11);
 }
 
 TEST(SnapshotLoad, ClusterSpecsRoundTrip) {
-    int n = 0;
-    for (const auto& path : files_in("specs")) {
-        TopologyBuilder b;
-        auto st = load_cluster_spec(path, b);
-        ASSERT_TRUE(st) << st.error().to_string();
-        auto t = std::move(b).freeze();
-        ASSERT_TRUE(t) << t.error().to_string();
-        if (path.find("nvl72") != std::string::npos) {
-            EXPECT_EQ((*t)->nvl_domains().size(), 4U) << path;
-        }
-        expect_round_trip(**t, path);
-        ++n;
-    }
+    const int n = test::for_each_fixture_model("specs", [](const Topology& t, const std::string& path) {
+        if (path.find("nvl72") != std::string::npos) EXPECT_EQ(t.nvl_domains().size(), 4U) << path;
+        expect_round_trip(t, path);
+    });
     EXPECT_GE(n, 2);
 }
 
 TEST(SnapshotLoad, NodeLocalityRoundTrips) {
-    std::vector<std::pair<std::string, Result<NodeDescription>>> nodes;
-    for (const auto& path : files_in("nvidia-smi-topo")) nodes.emplace_back(path, read_nvidia_smi_topo_file(path));
-#ifdef TOPO_HAVE_HWLOC
-    for (const auto& path : files_in("hwloc")) nodes.emplace_back(path, read_hwloc_xml(path));
-#endif
-    ASSERT_GE(nodes.size(), 6U);
-    for (auto& [path, nd] : nodes) {
-        ASSERT_TRUE(nd) << nd.error().to_string();
-        TopologyBuilder b;
-        b.add_host("node1", HostRole::Compute);
-        b.apply_node_description("node1", std::move(*nd));
-        auto t = std::move(b).freeze();
-        ASSERT_TRUE(t) << t.error().to_string();
-        expect_round_trip(**t, path);
-    }
+    EXPECT_GE(test::for_each_fixture_model("nodes", expect_round_trip), 6);
 }
 
 TEST(SnapshotLoad, CorruptTablesAreParseErrorsNotCrashes) {
