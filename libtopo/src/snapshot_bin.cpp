@@ -292,14 +292,7 @@ Result<TopologyPtr> from_snapshot_bin(std::string_view b, const FileStamp& json,
 
     auto topo = std::make_shared<Topology>();
     Topology& t = *topo;
-    auto& hosts = TopologyAccess::hosts(t);
-    auto& nics = TopologyAccess::nics(t);
-    auto& gpus = TopologyAccess::gpus(t);
-    auto& switches = TopologyAccess::switches(t);
-    auto& links = TopologyAccess::links(t);
-    auto& gpu_nic = TopologyAccess::gpu_nic(t);
-    auto& nvlinks = TopologyAccess::nvlinks(t);
-    auto& nvswitches = TopologyAccess::nvswitches(t);
+    auto [hosts, nics, gpus, switches, links, gpu_nic, nvlinks, nvswitches] = TopologyAccess::tables(t);
     std::vector<DeclaredDomain> declared;
     try {
         Reader r(payload);

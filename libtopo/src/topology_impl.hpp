@@ -54,6 +54,22 @@ struct TopologyAccess {
     static std::vector<std::string>& warnings(Topology& t) { return t.warnings_; }
     static Topology::Impl& impl(Topology& t) { return *t.impl_; }
 
+    /// The primary tables a loader fills before finish() (snapshot JSON, compiled form):
+    /// `auto [hosts, nics, gpus, switches, links, gpu_nic, nvlinks, nvswitches] = tables(t);`
+    struct Tables {
+        std::vector<Host>& hosts;
+        std::vector<Nic>& nics;
+        std::vector<Gpu>& gpus;
+        std::vector<Switch>& switches;
+        std::vector<Link>& links;
+        std::vector<GpuNicPath>& gpu_nic;
+        std::vector<NvLinkPair>& nvlinks;
+        std::vector<NvSwitch>& nvswitches;
+    };
+    static Tables tables(Topology& t) {
+        return {t.hosts_, t.nics_, t.gpus_, t.switches_, t.links_, t.gpu_nic_, t.nvlinks_, t.nvswitches_};
+    }
+
     /// Expects: switches, hosts (with nics/gpus lists), nics (host, leaf), gpus, links
     /// (switch cables only, a < b, sorted; NIC links are made here), gpu_nic sorted by
     /// (gpu, nic), nvlinks sorted by (a, b) and unique. Overwrites every inferred field.
