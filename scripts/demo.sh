@@ -44,6 +44,26 @@ say "3. topology.conf for PSMN X5 (real dump + GUID map) vs the site's own file"
   --node-name-map "$FX/ibnetdiscover/psmn-x5-qdr.guid-hostname.map" -o "$OUT/psmn.json"
 "$TP" slurm-conf "$OUT/psmn.json" --format tree -o "$OUT/psmn.topology.conf"
 cat "$OUT/psmn.topology.conf"
+# compare the hosts under each leaf switch with the site's own topology.conf (its leaf lines)
+python3 - "$TP" "$OUT/psmn.json" "$FX/slurm-topology/psmn-x5-qdr.topology.conf" <<'PY'
+import json, re, subprocess, sys
+tp, ours, site = sys.argv[1:4]
+def expand(hl):  # Slurm hostlist: a[1-3,5],b
+    out = []
+    for part in re.findall(r'[^,\[]+(?:\[[^\]]*\])?', hl):
+        m = re.match(r'(.*)\[(.*)\](.*)', part)
+        if not m:
+            out.append(part); continue
+        for r in m.group(2).split(','):
+            lo, _, hi = r.partition('-'); hi = hi or lo
+            out += [f"{m.group(1)}{i:0{len(lo)}d}{m.group(3)}" for i in range(int(lo), int(hi) + 1)]
+    return out
+leaves = {frozenset(expand(m)) for m in re.findall(r'^SwitchName=\S+\s+Nodes=(\S+)', open(site).read(), re.M)}
+groups = {frozenset(g) for g in json.loads(subprocess.run([tp, "show", ours, "--json"], capture_output=True,
+                                                         text=True, check=True).stdout)["groups"]}
+print(f"   hosts per leaf: {len(groups)} groups from the dump, {len(leaves)} leaf lines in the site's file, "
+      f"{len(groups & leaves)} identical")
+PY
 
 say "4. placement and what-if on Selene (real fabric)"
 "$TP" place "$OUT/selene.json" --nodes 16 --gpus-per-node 8 --explain
@@ -54,7 +74,7 @@ echo "   report: $OUT/whatif/index.html"
 
 say "5. live Slurm 22.05 lab configured from topoplace's output"
 if [ -x tests/lab/t-tree.sh ] || [ -f tests/lab/t-tree.sh ]; then
-  LAB_KEEP_LOG="$OUT/lab" bash tests/lab/t-tree.sh "$TP"
+  bash tests/lab/t-tree.sh "$TP"
 else
   echo "   (lab test not available in this checkout)"
 fi
