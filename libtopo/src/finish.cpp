@@ -228,6 +228,7 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
     bool rail_by_position = false;
     int multi_leaf_hosts = 0;
     int fabric_hosts = 0;
+    int rail_fabric_hosts = 0;  // non-service hosts on the fabric
     std::size_t max_multi = 0;
     for (const auto& h : t.hosts_) {
         std::vector<SwitchId> ls;
@@ -240,6 +241,7 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
         }
         if (ls.empty()) continue;
         ++fabric_hosts;
+        if (rail_host(h)) ++rail_fabric_hosts;
         std::set<SwitchId> distinct(ls.begin(), ls.end());
         if (rail_host(h) && ls.size() >= 2 && distinct.size() == ls.size()) {
             ++multi_leaf_hosts;
@@ -258,7 +260,11 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
         int r = 0;
         for (const auto& nm : rail_names) rail_of_name[nm] = r++;
     }
-    if (multi_leaf_hosts > 0) {
+    // A rail layout is the design of the fabric: (nearly) every host has one NIC per rail.
+    // A few hosts on two leaves among single-leaf hosts (dual-homed storage or login nodes,
+    // a node listed under two leaves in a topology.conf) are exceptions, not rails.
+    const bool rail_layout = multi_leaf_hosts > 0 && 2 * multi_leaf_hosts >= rail_fabric_hosts;
+    if (rail_layout) {
         t.rails_ = rail_by_position ? static_cast<int>(max_multi) : static_cast<int>(rail_names.size());
     } else {
         t.rails_ = fabric_hosts > 0 ? 1 : 0;
@@ -276,7 +282,7 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
             }
         }
         if (on.empty()) continue;
-        const bool multi = rail_host(h) && on.size() >= 2 && distinct.size() == on.size();
+        const bool multi = rail_layout && rail_host(h) && on.size() >= 2 && distinct.size() == on.size();
         for (std::size_t k = 0; k < on.size(); ++k) {
             Nic& n = t.nics_[on[k].second.index()];
             if (!multi) {
