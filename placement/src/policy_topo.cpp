@@ -70,6 +70,14 @@ long free_of(const Work& w, const std::vector<int>& leaves) {
     return f;
 }
 
+/// How long the job would keep busy what is released at `release` (the latest expected
+/// end of the jobs there now): max(0, now + time limit - max(now, release)). 0 without a
+/// time limit (then everything ties and the rules fall through to best fit).
+double extension(const Work& w, double release) {
+    if (w.req.time_limit <= 0) return 0;
+    return std::max(0.0, w.req.now + w.req.time_limit - std::max(w.req.now, release));
+}
+
 /// Per-call scratch of choose_topo (local to one call: place() stays thread-safe).
 struct Scratch {
     const Work* w = nullptr;
@@ -123,6 +131,22 @@ struct Scratch {
     std::vector<std::uint8_t>& marks() {
         if (mark.empty()) mark.assign(static_cast<std::size_t>(w->ix->n_leaves), 0);
         return mark;
+    }
+
+    std::vector<double> ext_;  ///< per leaf, -1 = not computed yet
+
+    /// extension() of a leaf group (its hosts' latest expected end), computed once per call.
+    double ext(int leaf) {
+        if (w->req.time_limit <= 0) return 0;
+        if (ext_.empty()) ext_.assign(static_cast<std::size_t>(w->ix->n_leaves), -1.0);
+        double& e = ext_[static_cast<std::size_t>(leaf)];
+        if (e < 0) {
+            double rel = w->req.now;
+            for (auto h : w->ix->leaf_hosts[static_cast<std::size_t>(leaf)])
+                rel = std::max(rel, w->state->at(HostId{h}).release_at);
+            e = extension(*w, rel);
+        }
+        return e;
     }
 };
 
@@ -278,17 +302,6 @@ void fewest_children(const Work& w, const Placer::Index::Sw& s, int groups, Cand
     c.pool = std::move(pool);
 }
 
-/// How long the job would keep its leaf group busy past the end of the jobs there now:
-/// max(0, now + time limit - the latest expected end on the group's hosts). 0 without a
-/// time limit (then every group ties and the rules fall through to best fit).
-double leaf_ext(const Work& w, int leaf) {
-    if (w.req.time_limit <= 0) return 0;
-    double rel = w.req.now;
-    for (auto h : w.ix->leaf_hosts[static_cast<std::size_t>(leaf)])
-        rel = std::max(rel, w.state->at(HostId{h}).release_at);
-    return std::max(0.0, w.req.now + w.req.time_limit - rel);
-}
-
 /// One host, part of its GPUs: the host with the fewest free GPUs that still fit, over
 /// the whole cluster (one host spans one group whatever it is), so that idle hosts stay
 /// idle for whole-node jobs; ties: the one whose jobs end latest past this one's end (the
@@ -331,10 +344,7 @@ bool one_shared_host(const Work& w, Choice& out) {
             if (unit_of(w, h) <= 0) continue;
             const int f = w.state->free_gpus(*w.topo, HostId{h});
             if (want >= 0 && f != want) continue;
-            const double ext =
-                w.req.time_limit <= 0
-                    ? 0.0
-                    : std::max(0.0, w.req.now + w.req.time_limit - std::max(w.req.now, w.state->at(HostId{h}).release_at));
+            const double ext = extension(w, w.state->at(HostId{h}).release_at);
             if (best_free < 0 || std::tie(f, ext, cap, h) < std::tie(best_free, best_ext, best_cap, best_host)) {
                 best_ext = ext;
                 best_free = f;
@@ -403,7 +413,7 @@ bool choose_topo(const Work& w, Choice& out) {
             c.free = total;  // pool = all of s.leaves (not copied)
         }
         if (s.level == 0) c.leaf_switches = ix.leaf_switch_count[static_cast<std::size_t>(x)];
-        if (s.level == 0) c.ext = leaf_ext(w, x);
+        if (s.level == 0) c.ext = sc.ext(x);
         if (best.sw < 0
             || std::tie(c.groups, c.level, c.children, c.leaf_switches, c.ext, c.free)
                    < std::tie(best.groups, best.level, best.children, best.leaf_switches, best.ext, best.free)) {
@@ -427,7 +437,7 @@ bool choose_topo(const Work& w, Choice& out) {
     // capacity descending; among equal ones the least extension (with a time limit), fewer
     // physical leaf switches (a group that lost a rail cable has fewer), then the lowest
     // index
-    std::vector<double> exts;  // per leaf, with a time limit only
+    const bool timed = w.req.time_limit > 0;
     const bool from_order = w.req.time_limit <= 0 && pool.size() > 16;
     if (from_order) {
         // the capacity order (same comparator) restricted to the pool: no sort
@@ -451,14 +461,9 @@ bool choose_topo(const Work& w, Choice& out) {
             if (cp > 0) avail.emplace_back(cp, l);
         }
     }
-    if (w.req.time_limit > 0) {
-        exts.assign(static_cast<std::size_t>(ix.n_leaves), 0.0);
-        for (auto& a : avail) exts[static_cast<std::size_t>(a.second)] = leaf_ext(w, a.second);
-    }
     if (!from_order) std::sort(avail.begin(), avail.end(), [&](const auto& a, const auto& b) {
         if (a.first != b.first) return a.first > b.first;
-        if (!exts.empty() && exts[static_cast<std::size_t>(a.second)] != exts[static_cast<std::size_t>(b.second)])
-            return exts[static_cast<std::size_t>(a.second)] < exts[static_cast<std::size_t>(b.second)];
+        if (timed && sc.ext(a.second) != sc.ext(b.second)) return sc.ext(a.second) < sc.ext(b.second);
         const int sa = ix.leaf_switch_count[static_cast<std::size_t>(a.second)];
         const int sb = ix.leaf_switch_count[static_cast<std::size_t>(b.second)];
         return sa != sb ? sa < sb : a.second < b.second;
@@ -474,13 +479,13 @@ bool choose_topo(const Work& w, Choice& out) {
             pick = static_cast<std::size_t>(
                 std::partition_point(avail.begin(), avail.end(), [&](const auto& x) { return x.first > cap; })
                 - avail.begin());
-            if (!exts.empty()) {
+            if (timed) {
                 // with end times: any group that holds the rest, the one the job keeps busy
                 // the least past its current end, then the tightest
                 const std::size_t n_ok = static_cast<std::size_t>(it - avail.begin());
                 for (std::size_t i = 0; i < n_ok; ++i) {
-                    const double ei = exts[static_cast<std::size_t>(avail[i].second)];
-                    const double ep = exts[static_cast<std::size_t>(avail[pick].second)];
+                    const double ei = sc.ext(avail[i].second);
+                    const double ep = sc.ext(avail[pick].second);
                     if (ei < ep || (ei == ep && avail[i].first < avail[pick].first)) pick = i;
                 }
             }
