@@ -115,6 +115,11 @@ private:
     [[nodiscard]] bool available(int h) const { return !hosts_[h].down && !(gate_ && hosts_[h].flagged); }
 
     [[nodiscard]] int qualifying(const JobRt& j) const;
+    /// How long the job's next run may take by its time limit: the restart cost (after a
+    /// kill) plus the rest of the limit, at least the work still to do.
+    [[nodiscard]] double run_limit(const JobRt& j) const {
+        return (j.restarts > 0 ? opt_.restart_cost_s : 0) + std::max(j.remaining, j.limit - (j.work - j.remaining));
+    }
 
     void push(double t, Ev type, int a, int b = 0) { events_.push(Event{t, type, seq_++, a, b}); }
 
@@ -343,8 +348,7 @@ void Engine::start(int j, const placement::Placement& p, double now) {
     job.run_start = now;
     if (job.first_start < 0) job.first_start = now;
     job.run_cost = job.restarts > 0 ? opt_.restart_cost_s : 0;
-    const double saved = job.work - job.remaining;
-    job.est_end = now + job.run_cost + std::max(job.remaining, job.limit - saved);
+    job.est_end = now + run_limit(job);
     job.hosts = p.hosts;
     job.units = 0;
     for (HostId hid : p.hosts) {
@@ -459,11 +463,8 @@ Result<bool> Engine::try_start(int j, double now) {
     req.nodes_min = job.nodes;
     req.gpus_per_node = job.req_gpn;
     req.exclusive = job.exclusive;
-    {
-        const double saved = job.work - job.remaining;
-        req.now = now;
-        req.time_limit = (job.restarts > 0 ? opt_.restart_cost_s : 0) + std::max(job.remaining, job.limit - saved);
-    }
+    req.now = now;
+    req.time_limit = run_limit(job);
     ++out_->place_calls;
     auto p = placer_.place(state_, req, policy_);
     if (!p) {
@@ -548,9 +549,7 @@ Status Engine::pass(double now) {
         ++depth;
         const int j = it->second;
         auto& job = jobs_[static_cast<std::size_t>(j)];
-        const double saved = job.work - job.remaining;
-        const double est = (job.restarts > 0 ? opt_.restart_cost_s : 0) + std::max(job.remaining, job.limit - saved);
-        const bool before_shadow = now + est <= shadow_t;
+        const bool before_shadow = now + run_limit(job) <= shadow_t;
         if (!before_shadow && job.nodes > extra) {
             ++it;
             continue;
