@@ -169,13 +169,18 @@ int run_discover(const DiscoverOptions& o, std::vector<std::string>& compute_hos
         any = true;
         return kOk;
     };
+    // [HOSTLIST=]FILE arguments read by `read` (one node description per file)
+    auto apply_files = [&](const std::vector<std::string>& args, auto read) -> int {
+        for (const auto& arg : args) {
+            const Targeted tg = split_target(arg);
+            auto nd = read(tg.file);
+            if (!nd) return report(nd.error());
+            if (int rc = apply(tg, *nd); rc != kOk) return rc;
+        }
+        return kOk;
+    };
 #ifdef TOPO_CLI_HAVE_HWLOC
-    for (const auto& arg : o.hwloc) {
-        const Targeted tg = split_target(arg);
-        auto nd = read_hwloc_xml(tg.file);
-        if (!nd) return report(nd.error());
-        if (int rc = apply(tg, *nd); rc != kOk) return rc;
-    }
+    if (int rc = apply_files(o.hwloc, [](const std::string& f) { return read_hwloc_xml(f); }); rc != kOk) return rc;
     if (o.hwloc_live) {
         auto nd = read_hwloc_live();
         if (!nd) return report(nd.error());
@@ -184,19 +189,10 @@ int run_discover(const DiscoverOptions& o, std::vector<std::string>& compute_hos
 #else
     if (!o.hwloc.empty() || o.hwloc_live) return report(Error(Errc::Unsupported, "this build has no hwloc support"));
 #endif
-    for (const auto& arg : o.nccl) {
-        const Targeted tg = split_target(arg);
-        auto nd = read_nccl_topo_xml(tg.file);
-        if (!nd) return report(nd.error());
-        if (int rc = apply(tg, *nd); rc != kOk) return rc;
-    }
+    if (int rc = apply_files(o.nccl, [](const std::string& f) { return read_nccl_topo_xml(f); }); rc != kOk) return rc;
 #ifdef TOPO_CLI_HAVE_NVSMI
-    for (const auto& arg : o.nvsmi) {
-        const Targeted tg = split_target(arg);
-        auto nd = read_nvidia_smi_topo_file(tg.file);
-        if (!nd) return report(nd.error());
-        if (int rc = apply(tg, *nd); rc != kOk) return rc;
-    }
+    if (int rc = apply_files(o.nvsmi, [](const std::string& f) { return read_nvidia_smi_topo_file(f); }); rc != kOk)
+        return rc;
 #else
     if (!o.nvsmi.empty()) return report(Error(Errc::Unsupported, "--nvidia-smi-topo is not built in"));
 #endif
