@@ -118,12 +118,15 @@ nlohmann::json to_json(const Topology& t, const placement::Placement& p) {
     nlohmann::json doms = nlohmann::json::array();
     for (auto d : p.nvl_domains)
         doms.push_back(t.nvl_domains()[d.index()].name);
+    nlohmann::json gpus = nlohmann::json::array();
+    for (std::size_t i = 0; i < p.gpus.size(); ++i)
+        gpus.push_back(std::vector<int>(p.gpus[i].begin(), p.gpus[i].end()));
     return {{"schema", "topoplace.place"},
             {"ok", true},
             {"policy", placement::policy_name(p.policy)},
             {"hosts", hosts},
             {"hostlist", compress_hostlist(names)},
-            {"gpus", p.gpus},
+            {"gpus", gpus},
             {"total_gpus", p.total_gpus},
             {"leaves", leaves},
             {"groups", groups},

@@ -305,25 +305,29 @@ Bounds lower_bounds(const Work& w) {
 
 namespace {
 
-std::vector<int> pick_gpu_indices(const Work& w, std::uint32_t h, int k) {
-    std::vector<int> out;
-    if (k <= 0) return out;
+/// Append host h's first k free GPU indices to `out` (a new host list).
+int pick_gpu_indices(const Work& w, std::uint32_t h, int k, GpuLists& out) {
+    out.open_host();
+    if (k <= 0) return 0;
     const int total = w.briefs[h].total;
     if (!w.briefs[h].busy_listed) {  // the first k of 0..total-1
         const int n = std::min(k, total);
-        out.resize(static_cast<std::size_t>(std::max(n, 0)));
-        std::iota(out.begin(), out.end(), 0);
-        return out;
+        for (int g = 0; g < n; ++g)
+            out.append(g);
+        return std::max(n, 0);
     }
     const auto& busy = w.state->at(HostId{h}).busy_gpus;
-    out.reserve(static_cast<std::size_t>(k));
+    int n = 0;
     auto b = busy.begin();  // sorted: walk it along g instead of a search per GPU
-    for (int g = 0; g < total && static_cast<int>(out.size()) < k; ++g) {
+    for (int g = 0; g < total && n < k; ++g) {
         while (b != busy.end() && *b < g)
             ++b;
-        if (b == busy.end() || *b != g) out.push_back(g);
+        if (b == busy.end() || *b != g) {
+            out.append(g);
+            ++n;
+        }
     }
-    return out;
+    return n;
 }
 
 /// Sort `v`. Policies append hosts leaf group by leaf group, each group's hosts in
@@ -368,7 +372,10 @@ Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
     sort_runs(order);
     int gpus_left = w.req.total_gpus > 0 ? w.req.total_gpus : -1;
     p.hosts.reserve(order.size());
-    p.gpus.reserve(order.size());
+    std::size_t gpu_hint = 0;
+    for (auto key : order)
+        gpu_hint += static_cast<std::uint32_t>(key);
+    p.gpus.reserve(order.size(), gpu_hint);
     for (auto key : order) {
         const auto h = static_cast<std::uint32_t>(key >> 32U);
         int k = static_cast<int>(static_cast<std::uint32_t>(key));
@@ -377,8 +384,7 @@ Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
             gpus_left -= k;
         }
         p.hosts.push_back(HostId{h});
-        p.gpus.push_back(pick_gpu_indices(w, h, k));
-        p.total_gpus += static_cast<int>(p.gpus.back().size());
+        p.total_gpus += pick_gpu_indices(w, h, k, p.gpus);
     }
     // leaves and groups
     std::vector<int> count(static_cast<std::size_t>(ix.n_leaves), 0);

@@ -205,11 +205,11 @@ TEST(Counts, PlacementSkipsBusyGpus) {
     auto p = place(*t, s, r);
     ASSERT_TRUE(p) << p.error().to_string();
     ASSERT_EQ(p->hosts, (std::vector<HostId>{a}));
-    EXPECT_EQ(p->gpus[0], (std::vector<int>{1, 2, 4, 5}));
+    EXPECT_EQ(std::vector<int>(p->gpus[0].begin(), p->gpus[0].end()), (std::vector<int>{1, 2, 4, 5}));
     s.at(a).busy_gpus.clear();  // through at(): the next decision sees the change
     p = place(*t, s, r);
     ASSERT_TRUE(p) << p.error().to_string();
-    EXPECT_EQ(p->gpus[0], (std::vector<int>{0, 1, 2, 3}));
+    EXPECT_EQ(std::vector<int>(p->gpus[0].begin(), p->gpus[0].end()), (std::vector<int>{0, 1, 2, 3}));
 }
 
 }  // namespace

@@ -158,7 +158,8 @@ TEST(Place, SharedGpusPerNodeBestFitOnPartialHosts) {
     EXPECT_EQ(std::find(hs.begin(), hs.end(), "n003"), hs.end());
     EXPECT_EQ(p->total_gpus, 4);
     const auto at = std::find(hs.begin(), hs.end(), "n002") - hs.begin();
-    EXPECT_EQ(p->gpus[static_cast<std::size_t>(at)], (std::vector<int>{6, 7}));
+    const auto g = p->gpus[static_cast<std::size_t>(at)];
+    EXPECT_EQ(std::vector<int>(g.begin(), g.end()), (std::vector<int>{6, 7}));
     // exclusive: Mixed hosts do not qualify
     r.exclusive = true;
     auto x = place(*t, s, r);

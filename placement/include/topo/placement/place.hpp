@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,10 +49,45 @@ struct Request {
     double time_limit = 0;
 };
 
+/// GPU indices per chosen host, stored flat: two allocations for the whole placement
+/// instead of one vector per host (a 256-host decision allocated 256 small vectors).
+/// Reads like a vector of lists: `gpus.size()`, `gpus[i]` (a span), `for (int g : gpus[i])`.
+class GpuLists {
+public:
+    [[nodiscard]] std::size_t size() const noexcept { return begin_.empty() ? 0 : begin_.size() - 1; }
+    [[nodiscard]] bool empty() const noexcept { return size() == 0; }
+    /// Host i's GPU indices (ascending).
+    [[nodiscard]] std::span<const int> operator[](std::size_t i) const noexcept {
+        return {idx_.data() + begin_[i], idx_.data() + begin_[i + 1]};
+    }
+    /// Every index, host after host.
+    [[nodiscard]] std::span<const int> flat() const noexcept { return idx_; }
+    void reserve(std::size_t hosts, std::size_t gpus) {
+        begin_.reserve(hosts + 1);
+        idx_.reserve(gpus);
+    }
+    /// Start the next host's list; then append() its indices.
+    void open_host() {
+        if (begin_.empty()) begin_.push_back(0);
+        begin_.push_back(static_cast<std::uint32_t>(idx_.size()));
+    }
+    void append(int gpu) {
+        idx_.push_back(gpu);
+        ++begin_.back();
+    }
+    friend bool operator==(const GpuLists& a, const GpuLists& b) noexcept {
+        return a.size() == b.size() && a.idx_ == b.idx_ && (a.size() == 0 || a.begin_ == b.begin_);
+    }
+
+private:
+    std::vector<int> idx_;
+    std::vector<std::uint32_t> begin_;  ///< size()+1 offsets into idx_ (empty when no host)
+};
+
 struct Placement {
     Policy policy = Policy::Topo;
     std::vector<HostId> hosts;           ///< natural name order
-    std::vector<std::vector<int>> gpus;  ///< per host (parallel to hosts): GPU indices
+    GpuLists gpus;                       ///< per host (parallel to hosts): GPU indices
     std::vector<SwitchId> leaves;        ///< distinct leaf switches spanned
     std::vector<GroupId> groups;         ///< distinct leaf groups spanned
     int max_tier = 0;                    ///< highest tier crossed (0 = one leaf group)
