@@ -100,8 +100,26 @@ bool caps_from_counts_ok(const Work& w);
 /// Fill leaf_cap from the group counts, O(groups); host_units stays empty (hosts are
 /// evaluated on demand by unit_of()).
 void compute_caps_from_counts(Work& w);
-/// Units a host can give in `w`.
-int host_units(const Work& w, std::uint32_t h);
+/// Units a host can give in `w` (inline: the hot path of every policy).
+inline int host_units(const Work& w, std::uint32_t h) {
+    // Hot path (every host, every decision): read the host's packed Brief (12 bytes)
+    // once, the HostState and the topology not at all.
+    const auto& ix = *w.ix;
+    if (ix.leaf_of_host[h] < 0 || (!w.excluded.empty() && w.excluded[h] != 0)) return 0;
+    if (w.req.rail_aligned && ix.all_rails[h] == 0) return 0;
+    if (w.restrict_domain >= 0 && ix.domain_of_host[h] != w.restrict_domain) return 0;
+    const ClusterState::Brief& hs = w.briefs[h];
+    const int total = hs.total;
+    if (w.gpn > total) return 0;
+    if (w.ideal) return w.mode == UnitMode::Gpus ? total : 1;
+    if (hs.unhealthy) return 0;
+    const auto st = hs.state;
+    if (st == NodeState::Idle) return w.mode == UnitMode::Gpus ? total : 1;
+    if (w.req.exclusive || st != NodeState::Mixed) return 0;
+    const int free = hs.free;
+    if (w.gpn > free) return 0;
+    return w.mode == UnitMode::Gpus ? free : 1;
+}
 
 /// w.host_units[h] when computed, else host_units(w, h).
 inline int unit_of(const Work& w, std::uint32_t h) {

@@ -34,26 +34,6 @@ Result<Policy> policy_from_name(std::string_view s) {
 
 // ------------------------------------------------------------------ unit capacities
 
-int host_units(const Work& w, std::uint32_t h) {
-    // Hot path (every host, every decision): read the host's packed Brief (12 bytes)
-    // once, the HostState and the topology not at all.
-    const auto& ix = *w.ix;
-    if (ix.leaf_of_host[h] < 0 || (!w.excluded.empty() && w.excluded[h] != 0)) return 0;
-    if (w.req.rail_aligned && ix.all_rails[h] == 0) return 0;
-    if (w.restrict_domain >= 0 && ix.domain_of_host[h] != w.restrict_domain) return 0;
-    const ClusterState::Brief& hs = w.briefs[h];
-    const int total = hs.total;
-    if (w.gpn > total) return 0;
-    if (w.ideal) return w.mode == UnitMode::Gpus ? total : 1;
-    if (hs.unhealthy) return 0;
-    const auto st = hs.state;
-    if (st == NodeState::Idle) return w.mode == UnitMode::Gpus ? total : 1;
-    if (w.req.exclusive || st != NodeState::Mixed) return 0;
-    const int free = hs.free;
-    if (w.gpn > free) return 0;
-    return w.mode == UnitMode::Gpus ? free : 1;
-}
-
 namespace {
 
 /// Eligible hosts of a leaf grouped in segment cells (by multi-node NVLink domain).
@@ -305,29 +285,27 @@ Bounds lower_bounds(const Work& w) {
 
 namespace {
 
-/// Append host h's first k free GPU indices to `out` (a new host list).
+/// Append host h's first k free GPU indices to `out` as its next list; returns how many.
 int pick_gpu_indices(const Work& w, std::uint32_t h, int k, GpuLists& out) {
-    out.open_host();
-    if (k <= 0) return 0;
     const int total = w.briefs[h].total;
-    if (!w.briefs[h].busy_listed) {  // the first k of 0..total-1
-        const int n = std::min(k, total);
+    const int n = std::max(0, std::min(k, total));
+    int* dst = out.open_host(static_cast<std::size_t>(n));
+    if (n == 0) return 0;
+    if (!w.briefs[h].busy_listed) {  // the first n of 0..total-1
         for (int g = 0; g < n; ++g)
-            out.append(g);
-        return std::max(n, 0);
+            dst[g] = g;
+        return n;
     }
     const auto& busy = w.state->at(HostId{h}).busy_gpus;
-    int n = 0;
+    int got = 0;
     auto b = busy.begin();  // sorted: walk it along g instead of a search per GPU
-    for (int g = 0; g < total && n < k; ++g) {
+    for (int g = 0; g < total && got < n; ++g) {
         while (b != busy.end() && *b < g)
             ++b;
-        if (b == busy.end() || *b != g) {
-            out.append(g);
-            ++n;
-        }
+        if (b == busy.end() || *b != g) dst[got++] = g;
     }
-    return n;
+    out.trim_last(static_cast<std::size_t>(n - got));
+    return got;
 }
 
 /// Sort `v`. Policies append hosts leaf group by leaf group, each group's hosts in

@@ -96,6 +96,7 @@ struct Scratch {
         if (!have_ord) {
             const auto& ix = *w->ix;
             ord.clear();
+            if (ix.uniform_leaf_switches && counting_order()) return ord;
             // one integer key per leaf when the fields fit (capacity, physical leaf
             // switches < 4096, index < 2^20), else the comparator
             bool keyed = ix.n_leaves < (1 << 20);
@@ -128,6 +129,43 @@ struct Scratch {
         }
         return ord;
     }
+    std::vector<int> bucket;  ///< counting sort: per capacity, next slot
+
+    /// order() when every leaf group has the same number of leaf switches: a counting
+    /// sort by capacity (descending), stable in index order; O(leaves + largest
+    /// capacity) instead of a comparison sort. False (nothing done) for huge capacities.
+    bool counting_order() {
+        const auto& ix = *w->ix;
+        int maxcap = 0;
+        int n = 0;
+        for (int l = 0; l < ix.n_leaves; ++l) {
+            const int cp = w->leaf_cap[static_cast<std::size_t>(l)];
+            if (cp > 0) {
+                maxcap = std::max(maxcap, cp);
+                ++n;
+            }
+        }
+        if (maxcap > 4 * ix.n_leaves + 4096) return false;
+        bucket.assign(static_cast<std::size_t>(maxcap) + 2, 0);
+        for (int l = 0; l < ix.n_leaves; ++l) {
+            const int cp = w->leaf_cap[static_cast<std::size_t>(l)];
+            if (cp > 0) ++bucket[static_cast<std::size_t>(cp)];
+        }
+        int at = 0;  // slots: the largest capacity first
+        for (int cp = maxcap; cp >= 1; --cp) {
+            const int k = bucket[static_cast<std::size_t>(cp)];
+            bucket[static_cast<std::size_t>(cp)] = at;
+            at += k;
+        }
+        ord.resize(static_cast<std::size_t>(n));
+        for (int l = 0; l < ix.n_leaves; ++l) {
+            const int cp = w->leaf_cap[static_cast<std::size_t>(l)];
+            if (cp > 0) ord[static_cast<std::size_t>(bucket[static_cast<std::size_t>(cp)]++)] = l;
+        }
+        have_ord = true;
+        return true;
+    }
+
     std::vector<std::uint8_t>& marks() {
         if (mark.empty()) mark.assign(static_cast<std::size_t>(w->ix->n_leaves), 0);
         return mark;
@@ -295,9 +333,19 @@ void fewest_children(const Work& w, const Placer::Index::Sw& s, int groups, Cand
         }
         if (acc >= w.demand) break;
     }
-    for (int x : pool)
-        in_pool[static_cast<std::size_t>(x)] = 0;
-    std::sort(pool.begin(), pool.end());
+    if (pool.size() * 8 >= static_cast<std::size_t>(ix.n_leaves)) {
+        // ascending by a walk of the marks (no sort)
+        std::size_t o = 0;
+        for (int x = 0; x < ix.n_leaves; ++x) {
+            if (in_pool[static_cast<std::size_t>(x)] == 0) continue;
+            in_pool[static_cast<std::size_t>(x)] = 0;
+            pool[o++] = x;
+        }
+    } else {
+        for (int x : pool)
+            in_pool[static_cast<std::size_t>(x)] = 0;
+        std::sort(pool.begin(), pool.end());
+    }
     c.children = k;
     c.pool = std::move(pool);
 }
@@ -393,7 +441,18 @@ bool choose_topo(const Work& w, Choice& out) {
                 }
             }
             if (total < D) continue;
-            mg = min_groups(caps, D);
+            if (static_cast<int>(s.leaves.size()) == ix.n_leaves) {
+                // every leaf: the capacity order is this switch's sorted capacities
+                long acc = 0;
+                mg = 0;
+                for (int l : sc.order()) {
+                    if (acc >= D) break;
+                    acc += w.leaf_cap[static_cast<std::size_t>(l)];
+                    ++mg;
+                }
+            } else {
+                mg = min_groups(caps, D);
+            }
         }
         if (mg < 0) continue;
         // the lower bounds come for free from this scan (same as lower_bounds())

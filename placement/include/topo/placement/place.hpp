@@ -66,14 +66,18 @@ public:
         begin_.reserve(hosts + 1);
         idx_.reserve(gpus);
     }
-    /// Start the next host's list; then append() its indices.
-    void open_host() {
+    /// Start the next host's list with room for `n` indices; returns where to write them.
+    int* open_host(std::size_t n) {
         if (begin_.empty()) begin_.push_back(0);
-        begin_.push_back(static_cast<std::uint32_t>(idx_.size()));
+        const std::size_t at = idx_.size();
+        idx_.resize(at + n);
+        begin_.push_back(static_cast<std::uint32_t>(at + n));
+        return idx_.data() + at;
     }
-    void append(int gpu) {
-        idx_.push_back(gpu);
-        ++begin_.back();
+    /// Give back the last `k` places of the last host's list (fewer were written).
+    void trim_last(std::size_t k) {
+        idx_.resize(idx_.size() - k);
+        begin_.back() -= static_cast<std::uint32_t>(k);
     }
     friend bool operator==(const GpuLists& a, const GpuLists& b) noexcept {
         return a.size() == b.size() && a.idx_ == b.idx_ && (a.size() == 0 || a.begin_ == b.begin_);
