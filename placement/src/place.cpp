@@ -115,6 +115,20 @@ int take_from_leaf(const Work& w, int leaf, int units, Choice& c) {
     switch (w.mode) {
         case UnitMode::Nodes: {
             const bool best_fit = !w.req.exclusive && w.gpn > 0 && !w.ideal;
+            if (!best_fit && w.host_units.empty() && w.req.exclusive) {
+                // the same as below when the caps came from the group counts (no
+                // exclusions, domain or rail filter: caps_from_counts_ok): eligible =
+                // idle, healthy, enough GPUs; the Brief alone decides
+                for (auto h : hs) {
+                    if (taken == units) break;
+                    const ClusterState::Brief& b = w.briefs[h];
+                    if (b.state != NodeState::Idle || b.unhealthy || w.gpn > b.total) continue;
+                    c.hosts.push_back(h);
+                    c.gpus_per_host.push_back(w.gpn > 0 ? w.gpn : b.total);
+                    ++taken;
+                }
+                break;
+            }
             if (!best_fit) {
                 // config order: the first `units` eligible hosts are the answer, the rest
                 // of the group need not be looked at
@@ -368,10 +382,27 @@ Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
     std::vector<int> count(static_cast<std::size_t>(ix.n_leaves), 0);
     std::vector<std::uint32_t> phys;  // sorted + unique below (no node allocations)
     std::vector<std::uint32_t> doms;
-    for (auto h : p.hosts) {
-        ++count[static_cast<std::size_t>(ix.leaf_of_host[h.index()])];
-        const int d = ix.domain_of_host[h.index()];
-        if (d >= 0) doms.push_back(ix.domains[static_cast<std::size_t>(d)].id.index());
+    {
+        // hosts are in id order, so a leaf group's hosts are mostly consecutive: count
+        // runs in a register instead of an increment in memory per host
+        int cur = -1;
+        int run = 0;
+        for (auto h : p.hosts) {
+            const int l = ix.leaf_of_host[h.index()];
+            if (l != cur) {
+                if (cur >= 0) count[static_cast<std::size_t>(cur)] += run;
+                cur = l;
+                run = 0;
+            }
+            ++run;
+        }
+        if (cur >= 0) count[static_cast<std::size_t>(cur)] += run;
+    }
+    if (!ix.domains.empty()) {
+        for (auto h : p.hosts) {
+            const int d = ix.domain_of_host[h.index()];
+            if (d >= 0) doms.push_back(ix.domains[static_cast<std::size_t>(d)].id.index());
+        }
     }
     std::sort(doms.begin(), doms.end());
     doms.erase(std::unique(doms.begin(), doms.end()), doms.end());

@@ -310,9 +310,13 @@ void fewest_children(const Work& w, const Placer::Index::Sw& s, int groups, Cand
         order.emplace_back(-top_sum(caps), static_cast<int>(i));
     }
     std::sort(order.begin(), order.end());
-    const auto& ord = sc.order();  // positive capacities, descending
     std::vector<int> pool;
     auto& in_pool = sc.marks();
+    // the `groups` largest capacities of the pool so far (zeros add nothing): a min-heap
+    // of at most `groups` entries and its sum, updated as children join the pool
+    auto& top = caps;
+    top.clear();
+    long acc = 0;
     int k = 0;
     for (auto [neg, i] : order) {
         const auto& l = ix.sw[static_cast<std::size_t>(ch[static_cast<std::size_t>(i)])].leaves;
@@ -320,17 +324,20 @@ void fewest_children(const Work& w, const Placer::Index::Sw& s, int groups, Cand
             if (in_pool[static_cast<std::size_t>(x)] != 0) continue;
             in_pool[static_cast<std::size_t>(x)] = 1;
             pool.push_back(x);
+            const int cp = w.leaf_cap[static_cast<std::size_t>(x)];
+            if (cp <= 0 || groups <= 0) continue;
+            if (static_cast<int>(top.size()) < groups) {
+                top.push_back(cp);
+                std::push_heap(top.begin(), top.end(), std::greater<>());
+                acc += cp;
+            } else if (cp > top.front()) {
+                acc += cp - top.front();
+                std::pop_heap(top.begin(), top.end(), std::greater<>());
+                top.back() = cp;
+                std::push_heap(top.begin(), top.end(), std::greater<>());
+            }
         }
         ++k;
-        // the `groups` largest capacities of the pool (zeros add nothing)
-        long acc = 0;
-        int t = 0;
-        for (int x : ord) {
-            if (t >= groups) break;
-            if (in_pool[static_cast<std::size_t>(x)] == 0) continue;
-            acc += w.leaf_cap[static_cast<std::size_t>(x)];
-            ++t;
-        }
         if (acc >= w.demand) break;
     }
     if (pool.size() * 8 >= static_cast<std::size_t>(ix.n_leaves)) {
