@@ -102,7 +102,7 @@ bool caps_from_counts_ok(const Work& w);
 void compute_caps_from_counts(Work& w);
 /// Units a host can give in `w` (inline: the hot path of every policy).
 inline int host_units(const Work& w, std::uint32_t h) {
-    // Hot path (every host, every decision): read the host's packed Brief (12 bytes)
+    // Hot path (every host, every decision): read the host's packed Brief (8 bytes)
     // once, the HostState and the topology not at all.
     const auto& ix = *w.ix;
     if (ix.leaf_of_host[h] < 0 || (!w.excluded.empty() && w.excluded[h] != 0)) return 0;

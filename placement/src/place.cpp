@@ -332,6 +332,25 @@ void sort_runs(std::vector<std::uint64_t>& v) {
     bounds.push_back(v.size());
     if (bounds.size() <= 2) return;  // one run: sorted
     std::vector<std::uint64_t> buf(v.size());
+    {
+        // Leaf groups usually hold disjoint id ranges: then the runs, ordered by their
+        // first key, do not overlap and the answer is their concatenation (no merge).
+        const std::size_t nr = bounds.size() - 1;
+        std::vector<std::size_t> runs(nr);
+        std::iota(runs.begin(), runs.end(), std::size_t{0});
+        std::sort(runs.begin(), runs.end(), [&](std::size_t a, std::size_t b) { return v[bounds[a]] < v[bounds[b]]; });
+        bool disjoint = true;
+        for (std::size_t r = 1; r < nr && disjoint; ++r)
+            disjoint = v[bounds[runs[r - 1] + 1] - 1] < v[bounds[runs[r]]];
+        if (disjoint) {
+            auto out = buf.begin();
+            for (auto r : runs)
+                out = std::copy(v.begin() + static_cast<std::ptrdiff_t>(bounds[r]),
+                                v.begin() + static_cast<std::ptrdiff_t>(bounds[r + 1]), out);
+            v.swap(buf);
+            return;
+        }
+    }
     while (bounds.size() > 2) {  // merge neighbouring runs pairwise
         std::vector<std::size_t> next{0};
         for (std::size_t r = 0; r + 1 < bounds.size(); r += 2) {

@@ -63,6 +63,7 @@ ClusterState::ClusterState(const Topology& topo) : hosts_(topo.hosts().size()), 
     idle_by_total_.assign(ng * static_cast<std::size_t>(width_), 0);
     avail_by_free_.assign(ng * static_cast<std::size_t>(width_), 0);
     free_sum_.assign(ng, 0);
+    idle_hosts_.assign(ng, 0);
     dirty_.assign(ng, 0);
     briefs_.resize(hosts_.size());
     for (std::size_t h = 0; h < hosts_.size(); ++h) {
@@ -74,8 +75,9 @@ ClusterState::ClusterState(const Topology& topo) : hosts_(topo.hosts().size()), 
 void ClusterState::brief_host(std::size_t h) const {
     const HostState& hs = hosts_[h];
     Brief& b = briefs_[h];
-    b.total = hs.total_gpus >= 0 ? hs.total_gpus : layout_->topo_gpus[h];
-    b.free = hs.free_gpus < 0 ? b.total : std::min(hs.free_gpus, b.total);
+    const int total = std::min(hs.total_gpus >= 0 ? hs.total_gpus : layout_->topo_gpus[h], Brief::kMaxGpus);
+    b.total = total;
+    b.free = hs.free_gpus < 0 ? total : std::min(hs.free_gpus, total);
     b.state = hs.state;
     b.unhealthy = hs.unhealthy;
     b.busy_listed = !hs.busy_gpus.empty();
@@ -107,6 +109,7 @@ void ClusterState::add(std::size_t h, int sign) {
     if (g < 0 || dirty_[static_cast<std::size_t>(g)] != 0) return;  // a dirty group is recounted anyway
     const auto gi = static_cast<std::size_t>(g);
     count_host(h, sign, idle_by_total_, avail_by_free_, free_sum_[gi], gi * static_cast<std::size_t>(width_));
+    if (hosts_[h].state == NodeState::Idle && !hosts_[h].unhealthy) idle_hosts_[gi] += sign;
 }
 
 void ClusterState::mark_dirty(std::size_t h) {
@@ -147,8 +150,10 @@ void ClusterState::refresh() const {
         std::fill_n(idle_by_total_.begin() + static_cast<std::ptrdiff_t>(g * w), w, 0);
         std::fill_n(avail_by_free_.begin() + static_cast<std::ptrdiff_t>(g * w), w, 0);
         free_sum_[g] = 0;
+        idle_hosts_[g] = 0;
         for (auto h : layout_->members[g]) {
             count_host(h, +1, idle_by_total_, avail_by_free_, free_sum_[g], g * w);
+            if (hosts_[h].state == NodeState::Idle && !hosts_[h].unhealthy) ++idle_hosts_[g];
             brief_host(h);
         }
         dirty_[g] = 0;
@@ -203,6 +208,7 @@ void ClusterState::set_busy_gpus(HostId h, std::vector<int> busy) {
 int ClusterState::group_hosts_fitting(GroupId g, bool exclusive, int gpus_per_node) const {
     refresh();
     if (gpus_per_node >= width_) return 0;
+    if (exclusive && gpus_per_node <= 0) return idle_hosts_[g.index()];  // the whole row
     const auto w = static_cast<std::size_t>(width_);
     const auto& v = exclusive ? idle_by_total_ : avail_by_free_;
     const std::size_t base = static_cast<std::size_t>(g.index()) * w;

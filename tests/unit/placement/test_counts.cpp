@@ -23,6 +23,11 @@ void expect_counts_consistent(const Topology& t, const ClusterState& s, const ch
         const auto kept = s.group_counts(GroupId{g});
         const auto fresh = s.recount_group(GroupId{g});
         ASSERT_EQ(kept, fresh) << when << ": group " << t.groups()[g].name;
+        // the idle-host total kept apart for whole-node requests
+        int idle = 0;
+        for (int n : fresh.idle_by_total)
+            idle += n;
+        ASSERT_EQ(s.group_hosts_fitting(GroupId{g}, true, 0), idle) << when << ": group " << t.groups()[g].name;
     }
     const ClusterState::Brief* b = s.briefs();
     for (std::uint32_t g = 0; g < t.groups().size(); ++g) {

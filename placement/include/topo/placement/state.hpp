@@ -92,16 +92,19 @@ public:
     [[nodiscard]] GroupCounts group_counts(GroupId g) const;
     [[nodiscard]] GroupCounts recount_group(GroupId g) const;
 
-    /// A host's state as a placement decision reads it, resolved and packed (12 bytes
+    /// A host's state as a placement decision reads it, resolved and packed (8 bytes
     /// instead of a whole HostState), kept with the group counts: `total` = GPUs the host
     /// has, `free` = GPUs free now (min(free_gpus, total), `total` when free_gpus < 0).
+    /// 24-bit counts: larger ones (the parsers refuse over 1,000,000) read as kMaxGpus.
     struct Brief {
-        std::int32_t total = 0;
-        std::int32_t free = 0;
-        NodeState state = NodeState::Idle;
-        bool unhealthy = false;
-        bool busy_listed = false;  ///< busy_gpus not empty
+        static constexpr std::int32_t kMaxGpus = (1 << 23) - 1;
+        std::int32_t total : 24 = 0;
+        bool unhealthy : 1 = false;
+        bool busy_listed : 1 = false;  ///< busy_gpus not empty
+        std::int32_t free : 24 = 0;
+        NodeState state : 8 = NodeState::Idle;
     };
+    static_assert(sizeof(Brief) == 8);
 
     /// One Brief per host (service hosts and hosts on no leaf group: not kept). Valid until the
     /// next mutation; refreshed first like the group counts.
@@ -141,6 +144,9 @@ private:
     mutable std::vector<int> idle_by_total_;
     mutable std::vector<int> avail_by_free_;
     mutable std::vector<long> free_sum_;
+    mutable std::vector<int> idle_hosts_;      ///< per group: idle healthy hosts (the sum
+                                               ///< of its idle_by_total_ row, kept apart
+                                               ///< for the common whole-node read)
     mutable std::vector<std::uint8_t> dirty_;  ///< per group: recount before the next read
     mutable std::vector<Brief> briefs_;        ///< per host, refreshed with its group
     mutable Sync sync_;
