@@ -17,6 +17,8 @@
 #include <vector>
 
 #include <dlfcn.h>
+#include <time.h>
+#include <unistd.h>
 
 extern "C" {
 #include <slurm/slurm.h>
@@ -27,6 +29,7 @@ extern "C" {
 #include <topo/snapshot_bin.hpp>
 
 #include "core.hpp"
+#include "state_cache.hpp"
 
 namespace {
 
@@ -205,6 +208,12 @@ int gres_count(const char* s) {
     return total;
 }
 
+std::int64_t realtime_ns() {
+    timespec ts{};
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
 /// Live node state from slurmctld (slurm_load_node, as the submitting user).
 Result<placement::ClusterState> load_state(const Topology& topo) {
     node_info_msg_t* msg = nullptr;
@@ -259,6 +268,20 @@ void explain(const Ctx& c, const std::string& text) {
         slurm_verbose("topoplace: %s", text.c_str());
 }
 
+/// The user's state cache file for this cluster and topology ("" = state_cache off, or no
+/// private directory for it).
+std::string state_cache_path(const Ctx& c, const Topology& topo) {
+    if (c.cfg.state_cache <= 0) return {};
+    std::string why;
+    const auto dir = state_cache_dir(::getuid(), std::getenv("XDG_RUNTIME_DIR"), "/tmp", &why);
+    if (dir.empty()) {
+        slurm_debug("topoplace: no state cache: %s", why.c_str());
+        return {};
+    }
+    const char* conf = std::getenv("SLURM_CONF");
+    return state_cache_file(dir, conf != nullptr ? conf : "", topo.fingerprint());
+}
+
 bool g_from_bin = false;  // the last load_model() used the compiled form (for --topo-explain)
 
 /// The snapshot through its compiled form "<snapshot>.bin" when that is root-owned, not
@@ -298,28 +321,68 @@ int decide(spank_t sp, Ctx& c) {
         return -1;
     }
     const auto t1 = clock::now();
-    auto st = load_state(**topo);
-    if (!st) return on_error(c, st.error().to_string());
-    const auto t1n = clock::now();
-    std::vector<std::string> exclude;
-    if (!c.cfg.health.empty()) {
-        auto store = health::Store::open(c.cfg.health);
-        if (!store) return on_error(c, "health store: " + store.error().to_string());
-        auto recs = store->list();
-        if (!recs) return on_error(c, "health store: " + recs.error().to_string());
-        for (const auto& r : *recs) {
-            if (r.verdict != health::Verdict::Unhealthy) continue;
-            if (auto h = (*topo)->find_host(r.node)) {
-                st->at(*h).unhealthy = true;
-                st->at(*h).reason = r.reason;
-                req->excluded.push_back(*h);
-                exclude.push_back(r.node);
-            }
+    // Node state: the user's recent copy (state_cache=S, state_cache.hpp), else one
+    // slurm_load_node RPC. A cached state on which the job does not fit now is not trusted
+    // (it holds this user's earlier plans as taken, some of which may have ended): the RPC is
+    // made and the job placed again.
+    const std::string cache_path = state_cache_path(c, **topo);
+    std::string nodes_from = "rpc";
+    std::int64_t taken_ns = 0;
+    std::optional<placement::ClusterState> state;
+    if (!cache_path.empty()) {
+        taken_ns = realtime_ns();
+        double age = 0;
+        auto cached = read_state_cache(cache_path, **topo, ::getuid(), c.cfg.state_cache, taken_ns, &age);
+        if (cached) {
+            state = std::move(*cached);
+            taken_ns -= static_cast<std::int64_t>(age * 1e9);
+            nodes_from = "cached " + std::to_string(age).substr(0, 4) + " s";
+        } else if (cached.error().code != Errc::NotFound) {
+            slurm_debug("topoplace: state cache not used: %s", cached.error().to_string().c_str());
         }
     }
-    const auto t2 = clock::now();
-    Result<placement::Placement> p =
-        mode == Mode::Spread ? spread(**topo, *st, *req) : placement::place(**topo, *st, *req);
+    clock::time_point t1n;
+    clock::time_point t2;
+    std::vector<std::string> exclude;
+    placement::Request job = *req;
+    Result<placement::Placement> p = fail(Errc::Internal, "not placed");
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        if (!state) {
+            taken_ns = realtime_ns();
+            auto st = load_state(**topo);
+            if (!st) return on_error(c, st.error().to_string());
+            state = std::move(*st);
+            nodes_from = "rpc";
+        }
+        t1n = clock::now();
+        exclude.clear();
+        job = *req;
+        if (!c.cfg.health.empty()) {
+            auto store = health::Store::open(c.cfg.health);
+            if (!store) return on_error(c, "health store: " + store.error().to_string());
+            auto recs = store->list();
+            if (!recs) return on_error(c, "health store: " + recs.error().to_string());
+            for (const auto& r : *recs) {
+                if (r.verdict != health::Verdict::Unhealthy) continue;
+                if (auto h = (*topo)->find_host(r.node)) {
+                    state->at(*h).unhealthy = true;
+                    state->at(*h).reason = r.reason;
+                    job.excluded.push_back(*h);
+                    exclude.push_back(r.node);
+                }
+            }
+        }
+        t2 = clock::now();
+        p = mode == Mode::Spread ? spread(**topo, *state, job) : placement::place(**topo, *state, job);
+        if (p || nodes_from == "rpc" || p.error().code != Errc::Busy) break;
+        state.reset();  // from the cache and busy there: ask slurmctld
+    }
+    const auto t3 = clock::now();
+    if (!cache_path.empty() && (p || nodes_from == "rpc")) {
+        // the next submission of this user sees this decision's hosts taken
+        if (auto w = write_state_cache(cache_path, **topo, *state, p ? &*p : nullptr, job.exclusive, taken_ns); !w)
+            slurm_debug("topoplace: state cache not written: %s", w.error().to_string().c_str());
+    }
     if (!p) {
         const auto code = p.error().code;
         if (code == Errc::Unsatisfiable || code == Errc::InvalidArgument) {
@@ -330,7 +393,7 @@ int decide(spank_t sp, Ctx& c) {
         explain(c, "no placement fits now (" + p.error().message + "); the job is left to Slurm's topology/tree");
         return 0;
     }
-    const auto t3 = clock::now();
+    const auto t4 = clock::now();
     Plan plan = make_plan(**topo, *p, mode, c.cfg.wait, exclude);
     for (const auto& [k, v] : plan_env(plan)) {
         if (v.empty()) continue;
@@ -344,8 +407,8 @@ int decide(spank_t sp, Ctx& c) {
     if (!plan.exclude.empty()) text += ", exclude " + compress_hostlist(plan.exclude);
     if (!p->explanation.empty()) text += "; " + p->explanation;
     // the decision's own cost, per step (docs/spank.md "Cost"; t-spank.sh section 7 prints it)
-    text += " [ms: snapshot " + ms(t0, t1) + (g_from_bin ? " (compiled)" : " (json)") + ", nodes " + ms(t1, t1n) + ", health " + ms(t1n, t2) + ", place "
-            + ms(t2, t3) + "]";
+    text += " [ms: snapshot " + ms(t0, t1) + (g_from_bin ? " (compiled)" : " (json)") + ", nodes " + ms(t1, t1n) + " (" + nodes_from + ")" + ", health " + ms(t1n, t2) + ", place "
+            + ms(t2, t3) + (cache_path.empty() ? std::string() : ", cache write " + ms(t3, t4)) + "]";
     explain(c, text);
     return 0;
 }

@@ -164,13 +164,17 @@ Result<Config> parse_config(const std::vector<std::string>& args) {
             auto v = strict_int(val, 0, 86400);
             if (!v) return fail(Errc::InvalidArgument, where + "expected seconds 0..86400");
             c.wait = static_cast<int>(*v);
+        } else if (key == "state_cache") {
+            auto v = strict_int(val, 0, 60);
+            if (!v) return fail(Errc::InvalidArgument, where + "expected seconds 0..60");
+            c.state_cache = static_cast<int>(*v);
         } else if (key == "env") {
             if (auto s = yes_no(c.rail_env); !s) return fail(s.error());
         } else if (key == "drain") {
             if (auto s = yes_no(c.drain); !s) return fail(s.error());
         } else {
             return fail(Errc::InvalidArgument,
-                        where + "unknown key (known: snapshot, health, on_error, default, wait, env, drain)");
+                        where + "unknown key (known: snapshot, health, on_error, default, wait, state_cache, env, drain)");
         }
     }
     return c;

@@ -34,6 +34,8 @@ struct Config {
     int wait = 300;                    ///< seconds Slurm may wait for the switch count (wait4switch)
     bool rail_env = true;              ///< export NCCL_IB_HCA / UCX_NET_DEVICES / TOPOPLACE_* per task
     bool drain = true;                 ///< the gate drains the node with a "topoplace:" reason itself
+    int state_cache = 0;               ///< seconds a user's submissions reuse the node state (0 = off;
+                                       ///< state_cache.hpp, docs/spank.md "Cost")
 };
 
 /// Parse plugstack arguments. Unknown keys, missing '=', empty or bad values and repeated

@@ -169,7 +169,8 @@ echo "     e.g.: $(sbatch -N1 --topo-max-tier=16 --wrap true 2>&1 | head -1)"
 # malformed plugstack arguments: the client refuses with the argument named
 BADARGS=("snapshot" "=x" "snapshot=" "snapshot=rel/snap.json" "health=relative" "on_error=maybe" "on_error=WARN"
   "default=packed" "default=" "wait=-1" "wait=86401" "wait=1e3" "env=maybe" "drain=2" "bogus=1" "Snapshot=/x"
-  "topo=pack" "wait=5 wait=6" "on_error=warn on_error=fail" "default=pack colour=red")
+  "topo=pack" "wait=5 wait=6" "on_error=warn on_error=fail" "default=pack colour=red" "state_cache=61"
+  "state_cache=-1" "state_cache=2s")
 nps=0; psout=""
 for i in "${!BADARGS[@]}"; do
   conf=$(with_plugstack "bad$i" ${BADARGS[$i]})
@@ -338,6 +339,31 @@ trunc_bin() { truncate -s 1000 "$2"; }
 for c in touch_json gw_bin foreign_bin corrupt_bin trunc_bin; do stale_case "$c" "$c"; done
 clear_jobs
 
+# state_cache=S: a user's next submission within S seconds reuses the node state read by the
+# previous one (no slurm_load_node RPC), with the previous decision's hosts marked taken.
+# Held jobs never allocate, so without the cache both plans would name the same hosts.
+CACHED=$(with_plugstack cached "snapshot=$SNAP health=$HEALTH on_error=warn default=off wait=120 state_cache=30")
+rm -rf "/tmp/topoplace-$(id -u)"
+o1=$(SLURM_CONF="$CACHED" sbatch --topo=pack --topo-explain --hold -N4 -o /dev/null --wrap true 2>&1)
+o2=$(SLURM_CONF="$CACHED" sbatch --topo=pack --topo-explain --hold -N4 -o /dev/null --wrap true 2>&1)
+h1=$(grep -o 'pack: [^ ]*' <<<"$o1" | cut -d' ' -f2); h2=$(grep -o 'pack: [^ ]*' <<<"$o2" | cut -d' ' -f2)
+both=$(comm -12 <(expand_hostlist "$h1" | sort) <(expand_hostlist "$h2" | sort) | tr '\n' ' ')
+cf=$(ls "/tmp/topoplace-$(id -u)"/state-*.bin 2>/dev/null | head -1)
+if grep -q 'nodes [0-9.]* (rpc)' <<<"$o1" && grep -q 'nodes [0-9.]* (cached' <<<"$o2" && [ -n "$h1" ] && [ -n "$h2" ] \
+   && [ -z "$both" ] && [ "$(stat -c %a "$cf" 2>/dev/null)" = 600 ]; then
+  ok "state_cache=30: the 2nd submission reuses the state ($(grep -o 'nodes [0-9.]* ([^)]*)' <<<"$o2")) and avoids the 1st one's hosts ($h1 then $h2); cache file mode 600"
+else bad "state_cache=30: 2nd submission from the cache, other hosts" "$o1"$'\n'"$o2"$'\n'"common: $both file: $cf"; fi
+o3=$(SLURM_CONF="$SLURM_CONF" sbatch --topo=pack --topo-explain --hold -N4 -o /dev/null --wrap true 2>&1)
+h3=$(grep -o 'pack: [^ ]*' <<<"$o3" | cut -d' ' -f2)
+if grep -q 'nodes [0-9.]* (rpc)' <<<"$o3" && [ -n "$h3" ] && [ "$h3" = "$h1" ]; then
+  ok "without state_cache= every submission asks slurmctld, and a 3rd held job is planned onto the 1st one's hosts again ($h3)"
+else bad "without state_cache= every submission asks slurmctld (same hosts as the 1st held job)" "$o3 (1st: $h1)"; fi
+chmod 644 "$cf"
+o4=$(SLURM_CONF="$CACHED" sbatch --topo=pack --topo-explain --hold -N4 -o /dev/null --wrap true 2>&1)
+if grep -q 'nodes [0-9.]* (rpc)' <<<"$o4"; then ok "a cache file others can read is not used (the RPC is made)"
+else bad "a cache file others can read is not used" "$o4"; fi
+clear_jobs
+
 # sbatch wall time, interleaved (no plugin, plugin loaded with --topo off, --topo=pack with
 # the compiled snapshot, --topo=pack from the JSON alone), T_SPANK_BENCH_ROUNDS rounds of
 # T_SPANK_BENCH_N submissions each; medians per round and over all rounds. Every variant is
@@ -346,6 +372,7 @@ med() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] +
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", a/b}'; }
 tsub() { local t0 t1; t0=$(date +%s%N); "$@" >/dev/null 2>&1; t1=$(date +%s%N); echo $(( (t1 - t0) / 1000 )); }
 JSONONLY=$(with_plugstack jsononly "snapshot=$WORK/snapshot-json.json health=$HEALTH on_error=warn default=off wait=120")
+BENCHC=$(with_plugstack benchcache "snapshot=$SNAP health=$HEALTH on_error=warn default=off wait=120 state_cache=5")
 BN=${T_SPANK_BENCH_N:-20}; BR=${T_SPANK_BENCH_ROUNDS:-3}
 for _w in $(seq 3); do sbatch --topo=pack -N1 -o /dev/null --wrap true >/dev/null 2>&1; done   # warm caches
 for r in $(seq "$BR"); do
@@ -353,16 +380,19 @@ for r in $(seq "$BR"); do
     tsub env SLURM_CONF="$NOPLUG" sbatch -N1 -o /dev/null --wrap true | tee -a "$WORK/t-none" >> "$WORK/t-none.$r"
     tsub env SLURM_CONF="$SLURM_CONF" sbatch -N1 -o /dev/null --wrap true | tee -a "$WORK/t-off" >> "$WORK/t-off.$r"
     tsub env SLURM_CONF="$SLURM_CONF" sbatch --topo=pack -N1 -o /dev/null --wrap true | tee -a "$WORK/t-pack" >> "$WORK/t-pack.$r"
+    tsub env SLURM_CONF="$BENCHC" sbatch --topo=pack -N1 -o /dev/null --wrap true | tee -a "$WORK/t-cache" >> "$WORK/t-cache.$r"
     tsub env SLURM_CONF="$JSONONLY" sbatch --topo=pack -N1 -o /dev/null --wrap true | tee -a "$WORK/t-json" >> "$WORK/t-json.$r"
   done
-  mn=$(med < "$WORK/t-none.$r"); mo=$(med < "$WORK/t-off.$r"); mp=$(med < "$WORK/t-pack.$r"); mj=$(med < "$WORK/t-json.$r")
-  echo "     round $r, sbatch median of $BN (us): no plugin $mn | --topo off $mo ($(ratio "$mo" "$mn") x) | --topo=pack compiled $mp ($(ratio "$mp" "$mn") x) | --topo=pack JSON $mj ($(ratio "$mj" "$mn") x)"
+  mn=$(med < "$WORK/t-none.$r"); mo=$(med < "$WORK/t-off.$r"); mp=$(med < "$WORK/t-pack.$r"); mj=$(med < "$WORK/t-json.$r"); mc=$(med < "$WORK/t-cache.$r")
+  echo "     round $r, sbatch median of $BN (us): no plugin $mn | --topo off $mo ($(ratio "$mo" "$mn") x) | --topo=pack compiled $mp ($(ratio "$mp" "$mn") x) | --topo=pack JSON $mj ($(ratio "$mj" "$mn") x) | --topo=pack compiled + state_cache=5 $mc ($(ratio "$mc" "$mn") x)"
   clear_jobs
 done
-mn=$(med < "$WORK/t-none"); mo=$(med < "$WORK/t-off"); mp=$(med < "$WORK/t-pack"); mj=$(med < "$WORK/t-json")
+mn=$(med < "$WORK/t-none"); mo=$(med < "$WORK/t-off"); mp=$(med < "$WORK/t-pack"); mj=$(med < "$WORK/t-json"); mc=$(med < "$WORK/t-cache")
 echo "     decision cost (--topo-explain), compiled: $(sbatch --topo=pack --topo-explain -N1 -o /dev/null --wrap true 2>&1 | grep -o '\[ms:.*\]')"
 echo "     decision cost (--topo-explain), JSON:     $(SLURM_CONF="$JSONONLY" sbatch --topo=pack --topo-explain -N1 -o /dev/null --wrap true 2>&1 | grep -o '\[ms:.*\]')"
-echo "     sbatch median over $((BN * BR)) (us): no plugin $mn, plugin loaded (--topo off) $mo ($(ratio "$mo" "$mn") x), --topo=pack compiled snapshot $mp ($(ratio "$mp" "$mn") x; target <= 1.1 x), --topo=pack JSON snapshot $mj ($(ratio "$mj" "$mn") x)"
+echo "     sbatch median over $((BN * BR)) (us): no plugin $mn, plugin loaded (--topo off) $mo ($(ratio "$mo" "$mn") x), --topo=pack compiled snapshot $mp ($(ratio "$mp" "$mn") x; target <= 1.1 x), --topo=pack JSON snapshot $mj ($(ratio "$mj" "$mn") x), --topo=pack compiled + state_cache=5 $mc ($(ratio "$mc" "$mn") x; a user's submissions in a row)"
+SLURM_CONF="$BENCHC" sbatch --topo=pack -N1 -o /dev/null --wrap true >/dev/null 2>&1   # a fresh state for the next one
+echo "     decision cost (--topo-explain), compiled + state_cache=5: $(SLURM_CONF="$BENCHC" sbatch --topo=pack --topo-explain -N1 -o /dev/null --wrap true 2>&1 | grep -o '\[ms:.*\]')"
 "$LABTOOL" flag "$HEALTH" n064 "bench record" && gt=$("$LABTOOL" gate-bench "$HEALTH" n064 200) && "$LABTOOL" clear "$HEALTH" n064
 echo "     launch gate (store open + record read + verdict), median of 200: ${gt% *} us (target <= 10 ms)"
 clear_jobs
