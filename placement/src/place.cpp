@@ -426,6 +426,9 @@ Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
     std::sort(doms.begin(), doms.end());
     doms.erase(std::unique(doms.begin(), doms.end()), doms.end());
     std::vector<int> used;
+    used.reserve(std::min<std::size_t>(p.hosts.size(), static_cast<std::size_t>(ix.n_leaves)));
+    p.groups.reserve(used.capacity());
+    phys.reserve(used.capacity() * static_cast<std::size_t>(std::max(1, ix.leaf_switch_count.empty() ? 1 : ix.leaf_switch_count.front())));
     for (int l = 0; l < ix.n_leaves; ++l) {
         if (count[static_cast<std::size_t>(l)] == 0) continue;
         used.push_back(l);
@@ -434,9 +437,10 @@ Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
         for (auto s : t.groups()[g.index()].leaves)
             phys.push_back(s.index());
     }
-    std::sort(phys.begin(), phys.end());
+    if (!std::is_sorted(phys.begin(), phys.end())) std::sort(phys.begin(), phys.end());
     phys.erase(std::unique(phys.begin(), phys.end()), phys.end());
     std::sort(p.groups.begin(), p.groups.end());
+    p.leaves.reserve(phys.size());
     for (auto s : phys)
         p.leaves.push_back(SwitchId{s});
     for (auto d : doms)

@@ -302,6 +302,7 @@ void fewest_children(const Work& w, const Placer::Index::Sw& s, int groups, Cand
     std::vector<std::pair<long, int>> order;
     order.reserve(ch.size());
     auto& caps = sc.caps;
+    caps.reserve(static_cast<std::size_t>(ix.n_leaves));
     for (std::size_t i = 0; i < ch.size(); ++i) {
         const auto& l = ix.sw[static_cast<std::size_t>(ch[i])].leaves;
         caps.clear();
@@ -311,6 +312,7 @@ void fewest_children(const Work& w, const Placer::Index::Sw& s, int groups, Cand
     }
     std::sort(order.begin(), order.end());
     std::vector<int> pool;
+    pool.reserve(s.leaves.size());
     auto& in_pool = sc.marks();
     // the `groups` largest capacities of the pool so far (zeros add nothing): a min-heap
     // of at most `groups` entries and its sum, updated as children join the pool
@@ -429,6 +431,7 @@ bool choose_topo(const Work& w, Choice& out) {
     Scratch sc;
     sc.w = &w;
     std::vector<int> caps;
+    caps.reserve(static_cast<std::size_t>(ix.n_leaves));
     for (int x : ix.by_level_order) {
         const auto& s = ix.sw[static_cast<std::size_t>(x)];
         if (w.req.max_tier >= 0 && s.level > w.req.max_tier && s.level > 0) continue;
@@ -522,6 +525,7 @@ bool choose_topo(const Work& w, Choice& out) {
                 mark[static_cast<std::size_t>(l)] = 0;
         }
     } else {
+        avail.reserve(pool.size());
         for (int l : pool) {
             const int cp = w.leaf_cap[static_cast<std::size_t>(l)];
             if (cp > 0) avail.emplace_back(cp, l);
@@ -563,14 +567,31 @@ bool choose_topo(const Work& w, Choice& out) {
     }
     if (r > 0) return false;
     const auto& s = ix.sw[static_cast<std::size_t>(best.sw)];
-    out.why = "Chose " + std::string(s.level == 0 ? "leaf group " : "the subtree of ") + s.name + " (level "
-              + std::to_string(s.level) + ", " + std::to_string(best.free) + " free unit(s)";
-    if (candidates_at_best > 1) out.why += ", tightest of " + std::to_string(candidates_at_best) + " that fit";
-    out.why += ")";
-    if (s.level >= 2)
-        out.why += " using " + std::to_string(best.children) + " of its " + std::to_string(s.children.size())
-                   + " child switch(es)";
-    out.why += ".";
+    // (appends into one reserved string: a chain of operator+ allocates per step)
+    std::string& why = out.why;
+    why.reserve(96 + s.name.size());
+    why += "Chose ";
+    why += s.level == 0 ? "leaf group " : "the subtree of ";
+    why += s.name;
+    why += " (level ";
+    why += std::to_string(s.level);
+    why += ", ";
+    why += std::to_string(best.free);
+    why += " free unit(s)";
+    if (candidates_at_best > 1) {
+        why += ", tightest of ";
+        why += std::to_string(candidates_at_best);
+        why += " that fit";
+    }
+    why += ")";
+    if (s.level >= 2) {
+        why += " using ";
+        why += std::to_string(best.children);
+        why += " of its ";
+        why += std::to_string(s.children.size());
+        why += " child switch(es)";
+    }
+    why += ".";
     return true;
 }
 
