@@ -61,6 +61,15 @@ placement::ClusterState busy_state(const Topology& t) {
     return s;
 }
 
+/// A private temporary directory and the cache file of the lab topology in it.
+class CacheFile : public ::testing::Test {
+protected:
+    const Topology& t = *lab();
+    TmpDir d;
+    const std::string path = state_cache_file(d.p.string(), "", t.fingerprint());
+    const std::int64_t now = 1'800'000'000 * kSec;
+};
+
 TEST(StateCache, RoundTripKeepsEveryHost) {
     const auto& t = *lab();
     TmpDir d;
@@ -91,11 +100,7 @@ TEST(StateCache, RoundTripKeepsEveryHost) {
     EXPECT_EQ(p1->hosts, p2->hosts);
 }
 
-TEST(StateCache, RewritesInPlaceOnlyAPrivateFileOfTheSameSize) {
-    const auto& t = *lab();
-    TmpDir d;
-    const auto path = state_cache_file(d.p.string(), "", t.fingerprint());
-    const std::int64_t now = 1'800'000'000 * kSec;
+TEST_F(CacheFile, RewritesInPlaceOnlyAPrivateFileOfTheSameSize) {
     ASSERT_TRUE(write_state_cache(path, t, busy_state(t), nullptr, true, now));
     struct stat a {};
     ASSERT_EQ(::stat(path.c_str(), &a), 0);
@@ -119,12 +124,8 @@ TEST(StateCache, RewritesInPlaceOnlyAPrivateFileOfTheSameSize) {
     EXPECT_TRUE(read_state_cache(path, t, ::getuid(), 2, now));
 }
 
-TEST(StateCache, ADecisionIsMarkedTaken) {
-    const auto& t = *lab();
-    TmpDir d;
-    const auto path = state_cache_file(d.p.string(), "", t.fingerprint());
+TEST_F(CacheFile, ADecisionIsMarkedTaken) {
     placement::ClusterState s(t);
-    const std::int64_t now = 1'800'000'000 * kSec;
     placement::Request whole;
     whole.nodes_min = 6;
     auto p = placement::place(t, s, whole);
@@ -154,11 +155,7 @@ TEST(StateCache, ADecisionIsMarkedTaken) {
     EXPECT_EQ(r->free_gpus(t, q->hosts[0]), s.total_gpus(t, q->hosts[0]) - 3);
 }
 
-TEST(StateCache, OldFutureOrForeignFilesAreMisses) {
-    const auto& t = *lab();
-    TmpDir d;
-    const auto path = state_cache_file(d.p.string(), "", t.fingerprint());
-    const std::int64_t now = 1'800'000'000 * kSec;
+TEST_F(CacheFile, OldFutureOrForeignFilesAreMisses) {
     auto none = read_state_cache(path, t, ::getuid(), 2, now);
     ASSERT_FALSE(none);
     EXPECT_EQ(none.error().code, Errc::NotFound);
@@ -192,11 +189,7 @@ TEST(StateCache, OldFutureOrForeignFilesAreMisses) {
     ASSERT_FALSE(wrong);
 }
 
-TEST(StateCache, DamagedFilesAreMisses) {
-    const auto& t = *lab();
-    TmpDir d;
-    const auto path = state_cache_file(d.p.string(), "", t.fingerprint());
-    const std::int64_t now = 1'800'000'000 * kSec;
+TEST_F(CacheFile, DamagedFilesAreMisses) {
     ASSERT_TRUE(write_state_cache(path, t, busy_state(t), nullptr, true, now));
     const auto size = std::filesystem::file_size(path);
     for (std::uintmax_t at : {std::uintmax_t{0}, std::uintmax_t{9}, size / 2, size - 1}) {
