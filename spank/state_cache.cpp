@@ -168,12 +168,12 @@ Status write_state_cache(const std::string& path, const Topology& topo, const pl
     if (fp.size() > kMaxFingerprint) return fail(Errc::InvalidArgument, "fingerprint too long");
     const std::size_t n = topo.hosts().size();
     if (state.size() != n) return fail(Errc::StaleState, "state of another topology");
-    std::vector<std::uint8_t> st(n);
+    std::vector<std::uint8_t> states(n);
     std::vector<std::int32_t> fr(n);
     std::vector<std::int32_t> to(n);
     for (std::size_t h = 0; h < n; ++h) {
         const auto& hs = state.at(HostId{static_cast<std::uint32_t>(h)});
-        st[h] = static_cast<std::uint8_t>(hs.state);
+        states[h] = static_cast<std::uint8_t>(hs.state);
         fr[h] = hs.free_gpus;
         to[h] = hs.total_gpus;
     }
@@ -184,10 +184,10 @@ Status write_state_cache(const std::string& path, const Topology& topo, const pl
             const int given = static_cast<int>(chosen->gpus.size() > i ? chosen->gpus[i].size() : 0);
             const int free = state.free_gpus(topo, chosen->hosts[i]);
             if (exclusive || given == 0 || given >= free) {
-                st[h] = static_cast<std::uint8_t>(placement::NodeState::Alloc);
+                states[h] = static_cast<std::uint8_t>(placement::NodeState::Alloc);
                 fr[h] = 0;
             } else {
-                st[h] = static_cast<std::uint8_t>(placement::NodeState::Mixed);
+                states[h] = static_cast<std::uint8_t>(placement::NodeState::Mixed);
                 fr[h] = free - given;
             }
         }
@@ -200,7 +200,7 @@ Status write_state_cache(const std::string& path, const Topology& topo, const pl
     put<std::int64_t>(b, taken_ns);
     put<std::uint32_t>(b, static_cast<std::uint32_t>(n));
     for (std::size_t h = 0; h < n; ++h) {
-        b.push_back(st[h]);
+        b.push_back(states[h]);
         put<std::int32_t>(b, fr[h]);
         put<std::int32_t>(b, to[h]);
     }
