@@ -54,11 +54,6 @@ TopologyPtr lab_model() {
     return t ? *t : nullptr;
 }
 
-std::string slurp(const std::string& p) {
-    std::ifstream f(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(f), {}};
-}
-
 void spit(const std::string& p, const std::string& bytes) {
     std::ofstream f(p, std::ios::binary | std::ios::trunc);
     f << bytes;

@@ -124,7 +124,9 @@ void check_valid(const Topology& t, const ClusterState& s, const Request& r, con
         }
         const int g = static_cast<int>(p.gpus[i].size());
         gpus += g;
-        if (r.gpus_per_node > 0) EXPECT_EQ(g, r.gpus_per_node);
+        if (r.gpus_per_node > 0) {
+            EXPECT_EQ(g, r.gpus_per_node);
+        }
         EXPECT_LE(g, s.free_gpus(t, h) + (hs.state == NodeState::Idle ? 0 : 0));
         std::set<int> gi(p.gpus[i].begin(), p.gpus[i].end());
         EXPECT_EQ(gi.size(), p.gpus[i].size());
@@ -133,11 +135,17 @@ void check_valid(const Topology& t, const ClusterState& s, const Request& r, con
             EXPECT_LT(x, s.total_gpus(t, h));
         }
     }
-    if (r.total_gpus > 0) EXPECT_EQ(gpus, r.total_gpus);
+    if (r.total_gpus > 0) {
+        EXPECT_EQ(gpus, r.total_gpus);
+    }
     EXPECT_EQ(gpus, p.total_gpus);
-    if (r.max_leaves > 0 && pol != Policy::Linear) EXPECT_LE(static_cast<int>(p.groups.size()), r.max_leaves);
+    if (r.max_leaves > 0 && pol != Policy::Linear) {
+        EXPECT_LE(static_cast<int>(p.groups.size()), r.max_leaves);
+    }
     if (pol == Policy::Topo) {
-        if (r.max_tier >= 0) EXPECT_LE(p.max_tier, std::max(r.max_tier, 0));
+        if (r.max_tier >= 0) {
+            EXPECT_LE(p.max_tier, std::max(r.max_tier, 0));
+        }
         EXPECT_EQ(static_cast<int>(p.groups.size()), p.lower_bound_groups);
         EXPECT_TRUE(p.ignored.empty());
     }
@@ -256,7 +264,9 @@ TEST(PlaceProperty, ThreeLevelTopoAtBothBoundsOnEveryProbe) {
             // whenever one placement achieves both (brute force says whether it does).
             EXPECT_EQ(tl, min_leaves);
             EXPECT_EQ(p->lower_bound_groups, min_leaves);
-            if (both) EXPECT_EQ(ts, min_spines);
+            if (both) {
+                EXPECT_EQ(ts, min_spines);
+            }
             topo_leaves_ok += tl == min_leaves ? 1 : 0;
             topo_spines_ok += ts == min_spines ? 1 : 0;
             EXPECT_LE(tl, sl) << "topo spans more leaf groups than slurm-tree";
@@ -359,7 +369,9 @@ void run_random_requests(const Fixture& f, int states, unsigned seed) {
                 EXPECT_LE(got[Policy::Topo].groups.size(), got[Policy::SlurmTree].groups.size()) << ctx;
             }
             // topo fails only when slurm-tree fails too (same expressible request)
-            if (!got.count(Policy::Topo) && r.total_gpus == 0) EXPECT_FALSE(got.count(Policy::SlurmTree)) << ctx;
+            if (!got.count(Policy::Topo) && r.total_gpus == 0) {
+                EXPECT_FALSE(got.count(Policy::SlurmTree)) << ctx;
+            }
         }
     }
     std::printf(
