@@ -343,6 +343,8 @@ int decide(spank_t sp, Ctx& c) {
     }
     clock::time_point t1n;
     clock::time_point t2;
+    // unhealthy hosts from the health store: excluded from the job, flagged in the state
+    std::vector<std::pair<HostId, std::string>> unhealthy;  // host, reason
     std::vector<std::string> exclude;
     placement::Request job = *req;
     Result<placement::Placement> p = fail(Errc::Internal, "not placed");
@@ -355,9 +357,7 @@ int decide(spank_t sp, Ctx& c) {
             nodes_from = "rpc";
         }
         t1n = clock::now();
-        exclude.clear();
-        job = *req;
-        if (!c.cfg.health.empty()) {
+        if (attempt == 0 && !c.cfg.health.empty()) {  // read once, applied to every state tried
             auto store = health::Store::open(c.cfg.health);
             if (!store) return on_error(c, "health store: " + store.error().to_string());
             auto recs = store->list();
@@ -365,12 +365,15 @@ int decide(spank_t sp, Ctx& c) {
             for (const auto& r : *recs) {
                 if (r.verdict != health::Verdict::Unhealthy) continue;
                 if (auto h = (*topo)->find_host(r.node)) {
-                    state->at(*h).unhealthy = true;
-                    state->at(*h).reason = r.reason;
+                    unhealthy.emplace_back(*h, r.reason);
                     job.excluded.push_back(*h);
                     exclude.push_back(r.node);
                 }
             }
+        }
+        for (const auto& [h, reason] : unhealthy) {
+            state->at(h).unhealthy = true;
+            state->at(h).reason = reason;
         }
         t2 = clock::now();
         p = mode == Mode::Spread ? spread(**topo, *state, job) : placement::place(**topo, *state, job);

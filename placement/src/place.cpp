@@ -428,7 +428,8 @@ Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
     std::vector<int> used;
     used.reserve(std::min<std::size_t>(p.hosts.size(), static_cast<std::size_t>(ix.n_leaves)));
     p.groups.reserve(used.capacity());
-    phys.reserve(used.capacity() * static_cast<std::size_t>(std::max(1, ix.leaf_switch_count.empty() ? 1 : ix.leaf_switch_count.front())));
+    const int per_group = ix.leaf_switch_count.empty() ? 1 : std::max(1, ix.leaf_switch_count.front());
+    phys.reserve(used.capacity() * static_cast<std::size_t>(per_group));
     for (int l = 0; l < ix.n_leaves; ++l) {
         if (count[static_cast<std::size_t>(l)] == 0) continue;
         used.push_back(l);

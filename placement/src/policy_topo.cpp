@@ -441,6 +441,18 @@ bool choose_topo(const Work& w, Choice& out) {
             total = std::max(0, w.leaf_cap[static_cast<std::size_t>(x)]);
             if (total < D) continue;
             mg = 1;
+        } else if (static_cast<int>(s.leaves.size()) == ix.n_leaves) {
+            // every leaf: the capacity order is this switch's sorted capacities
+            for (int l : sc.order())
+                total += w.leaf_cap[static_cast<std::size_t>(l)];
+            if (total < D) continue;
+            long acc = 0;
+            mg = 0;
+            for (int l : sc.order()) {
+                if (acc >= D) break;
+                acc += w.leaf_cap[static_cast<std::size_t>(l)];
+                ++mg;
+            }
         } else {
             caps.clear();
             for (int l : s.leaves) {
@@ -451,18 +463,7 @@ bool choose_topo(const Work& w, Choice& out) {
                 }
             }
             if (total < D) continue;
-            if (static_cast<int>(s.leaves.size()) == ix.n_leaves) {
-                // every leaf: the capacity order is this switch's sorted capacities
-                long acc = 0;
-                mg = 0;
-                for (int l : sc.order()) {
-                    if (acc >= D) break;
-                    acc += w.leaf_cap[static_cast<std::size_t>(l)];
-                    ++mg;
-                }
-            } else {
-                mg = min_groups(caps, D);
-            }
+            mg = min_groups(caps, D);
         }
         if (mg < 0) continue;
         // the lower bounds come for free from this scan (same as lower_bounds())

@@ -89,12 +89,13 @@ const ClusterState::Brief* ClusterState::briefs() const {
 }
 
 void ClusterState::count_host(std::size_t h, int sign, std::vector<int>& idle, std::vector<int>& avail, long& free,
-                              std::size_t base) const {
+                              std::size_t base, int* idle_hosts) const {
     const HostState& hs = hosts_[h];
     if (hs.unhealthy) return;
     const int total = hs.total_gpus >= 0 ? hs.total_gpus : layout_->topo_gpus[h];
     if (hs.state == NodeState::Idle) {
         idle[base + static_cast<std::size_t>(total)] += sign;
+        if (idle_hosts != nullptr) *idle_hosts += sign;
         avail[base + static_cast<std::size_t>(total)] += sign;
         free += sign * static_cast<long>(total);
     } else if (hs.state == NodeState::Mixed) {
@@ -108,8 +109,8 @@ void ClusterState::add(std::size_t h, int sign) {
     const int g = layout_->group_of_host[h];
     if (g < 0 || dirty_[static_cast<std::size_t>(g)] != 0) return;  // a dirty group is recounted anyway
     const auto gi = static_cast<std::size_t>(g);
-    count_host(h, sign, idle_by_total_, avail_by_free_, free_sum_[gi], gi * static_cast<std::size_t>(width_));
-    if (hosts_[h].state == NodeState::Idle && !hosts_[h].unhealthy) idle_hosts_[gi] += sign;
+    count_host(h, sign, idle_by_total_, avail_by_free_, free_sum_[gi], gi * static_cast<std::size_t>(width_),
+               &idle_hosts_[gi]);
 }
 
 void ClusterState::mark_dirty(std::size_t h) {
@@ -152,8 +153,7 @@ void ClusterState::refresh() const {
         free_sum_[g] = 0;
         idle_hosts_[g] = 0;
         for (auto h : layout_->members[g]) {
-            count_host(h, +1, idle_by_total_, avail_by_free_, free_sum_[g], g * w);
-            if (hosts_[h].state == NodeState::Idle && !hosts_[h].unhealthy) ++idle_hosts_[g];
+            count_host(h, +1, idle_by_total_, avail_by_free_, free_sum_[g], g * w, &idle_hosts_[g]);
             brief_host(h);
         }
         dirty_[g] = 0;

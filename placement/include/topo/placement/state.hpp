@@ -129,8 +129,10 @@ private:
     void mark_dirty(std::size_t h);
     void refresh() const;  ///< recount dirty groups (lock-protected, lazy)
     void add(std::size_t h, int sign);
+    /// Add (sign +1) or remove (-1) host h's contribution to a group's counts; `idle_hosts`,
+    /// when given, is the group's idle-host total.
     void count_host(std::size_t h, int sign, std::vector<int>& idle, std::vector<int>& avail, long& free,
-                    std::size_t base) const;
+                    std::size_t base, int* idle_hosts = nullptr) const;
     void ensure_width(int total) const;
     void brief_host(std::size_t h) const;
     template <class F>
