@@ -287,8 +287,10 @@ bool g_from_bin = false;  // the last load_model() used the compiled form (for -
 /// The snapshot through its compiled form "<snapshot>.bin" when that is root-owned, not
 /// group/world-writable and made from the JSON as it is now; otherwise the JSON, silently
 /// (the reason at debug level): the same model and fingerprint either way (docs/spank.md "Cost").
+/// The compiled form is checked by its payload checksum; its recorded fingerprint is not
+/// recomputed (BinCheck::Checksum; `topoplace compile --check` does the full check).
 Result<TopologyPtr> load_model(const std::string& path) {
-    auto r = load_snapshot_fast(path, 0);
+    auto r = load_snapshot_fast(path, 0, BinCheck::Checksum);
     if (!r) return fail(std::move(r).error());
     g_from_bin = r->from_bin;
     if (!r->from_bin) slurm_debug("topoplace: compiled snapshot not used: %s", r->why_not_bin.c_str());

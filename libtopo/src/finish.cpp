@@ -107,7 +107,8 @@ private:
 
 }  // namespace
 
-Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const std::vector<DeclaredDomain>& declared) {
+Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const std::vector<DeclaredDomain>& declared,
+                                           const std::string* known_fingerprint) {
     Topology& t = *topo;
     Topology::Impl& impl = *t.impl_;
     // Inferred fields are recomputed from scratch, whatever the producer left there.
@@ -421,7 +422,9 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
     for (std::size_t i = 0; i < t.hosts_.size(); ++i) impl.host_by_name.emplace(t.hosts_[i].name, HostId(static_cast<std::uint32_t>(i)));
     impl.switch_by_key.clear();
     for (std::size_t i = 0; i < t.switches_.size(); ++i) impl.switch_by_key.emplace(t.switches_[i].guid, SwitchId(static_cast<std::uint32_t>(i)));
-    {
+    if (known_fingerprint != nullptr) {
+        t.fingerprint_ = *known_fingerprint;
+    } else {
         Fnv f;
         f << std::string_view("topoplace.snapshot/1");
         for (const auto& x : t.switches_) f << x.guid << x.name << x.description << x.num_ports << x.tier << en(x.provenance);

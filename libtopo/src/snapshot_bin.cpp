@@ -259,7 +259,8 @@ std::string to_snapshot_bin(const Topology& t, const FileStamp& json) {
     return out;
 }
 
-Result<TopologyPtr> from_snapshot_bin(std::string_view b, const FileStamp& json, const std::string& source) {
+Result<TopologyPtr> from_snapshot_bin(std::string_view b, const FileStamp& json, const std::string& source,
+                                      BinCheck check) {
     if (b.size() < kHeader) return fail(Errc::Parse, "compiled snapshot truncated (header)", source);
     if (b.substr(0, 8) != kSnapshotBinMagic) return fail(Errc::Parse, "not a compiled topoplace snapshot (magic)", source);
     auto at = [&](std::size_t off, auto v) {
@@ -401,7 +402,13 @@ Result<TopologyPtr> from_snapshot_bin(std::string_view b, const FileStamp& json,
     } catch (const Corrupt& e) {
         return fail(Errc::Parse, "compiled snapshot corrupt: " + e.msg, source);
     }
-    auto done = TopologyAccess::finish(std::move(topo), declared);
+    if (check == BinCheck::Checksum &&
+        (stored_fp.size() != 16 || !std::all_of(stored_fp.begin(), stored_fp.end(), [](char c) {
+            return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+        }))) {
+        return fail(Errc::Parse, "compiled snapshot corrupt: fingerprint field", source);
+    }
+    auto done = TopologyAccess::finish(std::move(topo), declared, check == BinCheck::Checksum ? &stored_fp : nullptr);
     if (!done) {
         Error e = std::move(done).error();
         e.file = source;
@@ -457,7 +464,8 @@ Status compile_snapshot(const std::string& json_path, const std::string& bin_pat
     return Ok{};
 }
 
-Result<TopologyPtr> load_snapshot_bin(const std::string& json_path, const std::string& bin_path, uid_t trusted_uid) {
+Result<TopologyPtr> load_snapshot_bin(const std::string& json_path, const std::string& bin_path, uid_t trusted_uid,
+                                      BinCheck check) {
     auto stamp = stamp_of(json_path);
     if (!stamp) return fail(std::move(stamp).error());
     const int fd = ::open(bin_path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
@@ -489,12 +497,12 @@ Result<TopologyPtr> load_snapshot_bin(const std::string& json_path, const std::s
         off += static_cast<std::size_t>(n);
     }
     bytes.resize(off);
-    return from_snapshot_bin(bytes, *stamp, bin_path);
+    return from_snapshot_bin(bytes, *stamp, bin_path, check);
 }
 
-Result<SnapshotLoad> load_snapshot_fast(const std::string& json_path, uid_t trusted_uid) {
+Result<SnapshotLoad> load_snapshot_fast(const std::string& json_path, uid_t trusted_uid, BinCheck check) {
     SnapshotLoad out;
-    auto bin = load_snapshot_bin(json_path, snapshot_bin_path(json_path), trusted_uid);
+    auto bin = load_snapshot_bin(json_path, snapshot_bin_path(json_path), trusted_uid, check);
     if (bin) {
         out.topo = std::move(*bin);
         out.from_bin = true;

@@ -73,7 +73,10 @@ struct TopologyAccess {
     /// Expects: switches, hosts (with nics/gpus lists), nics (host, leaf), gpus, links
     /// (switch cables only, a < b, sorted; NIC links are made here), gpu_nic sorted by
     /// (gpu, nic), nvlinks sorted by (a, b) and unique. Overwrites every inferred field.
-    static Result<TopologyPtr> finish(std::shared_ptr<Topology> topo, const std::vector<DeclaredDomain>& declared);
+    /// `known_fingerprint`: when given, taken as the fingerprint instead of hashing the model
+    /// (the compiled-snapshot loader, after its payload checksum, with BinCheck::Checksum).
+    static Result<TopologyPtr> finish(std::shared_ptr<Topology> topo, const std::vector<DeclaredDomain>& declared,
+                                      const std::string* known_fingerprint = nullptr);
 };
 
 }  // namespace topo

@@ -2,7 +2,7 @@
 // The compiled snapshot decoder: any bytes give a model or a clean error. Each input is
 // tried as is, then with its header's JSON stamp taken as current and its checksum
 // repaired, so that mutations reach the table decoder and finish() instead of stopping
-// at the stamp or checksum checks.
+// at the stamp or checksum checks; the repaired input is decoded in both BinCheck modes.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -27,5 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::uint64_t c = topo::snapshot_bin_checksum(std::string_view(s).substr(topo::kSnapshotBinHeader));
     std::memcpy(s.data() + 80, &c, 8);
     (void)topo::from_snapshot_bin(s, stamp, "fuzz");
+    // the plugin's mode: a decodable payload is finished and kept with the recorded fingerprint
+    (void)topo::from_snapshot_bin(s, stamp, "fuzz", topo::BinCheck::Checksum);
     return 0;
 }

@@ -49,12 +49,20 @@ inline constexpr std::size_t kSnapshotBinHeader = 96;
 /// Serialise `t` bound to the JSON file described by `json`. Never fails.
 [[nodiscard]] std::string to_snapshot_bin(const Topology& t, const FileStamp& json);
 
+/// How much a compiled form is checked beyond its header, stamp and payload checksum.
+/// Fingerprint (the default): the model is hashed again and must give the fingerprint
+/// recorded at compile time, which catches a payload that decodes to another model.
+/// Checksum: the recorded fingerprint is taken as the model's without hashing it (the
+/// hash is half of a load); for a hot path whose file is trusted (root-owned, not
+/// writable by others) and checksummed. `topoplace compile --check` checks fully.
+enum class BinCheck { Fingerprint, Checksum };
+
 /// Decode and rebuild. `json` is the current stamp of the JSON file; a compiled form made
 /// for another stamp is refused (Errc::StaleState). Errors: Parse (bad magic, truncated,
 /// corrupt payload, fingerprint mismatch), Unsupported (other format version), StaleState.
 /// Never throws, never reads out of bounds, whatever the bytes.
 [[nodiscard]] Result<TopologyPtr> from_snapshot_bin(std::string_view bytes, const FileStamp& json,
-                                                    const std::string& source);
+                                                    const std::string& source, BinCheck check = BinCheck::Fingerprint);
 
 /// Compile: load `json_path` (the full JSON loader, fingerprint checked), write its compiled
 /// form to `bin_path` (tmp file + rename, mode 0644). Errors: those of load_snapshot, Io.
@@ -64,7 +72,7 @@ inline constexpr std::size_t kSnapshotBinHeader = 96;
 /// file owned by `trusted_uid` and not group/world-writable (Errc::Unsupported otherwise),
 /// and bound to the JSON file as it is now (Errc::StaleState otherwise).
 [[nodiscard]] Result<TopologyPtr> load_snapshot_bin(const std::string& json_path, const std::string& bin_path,
-                                                    uid_t trusted_uid = 0);
+                                                    uid_t trusted_uid = 0, BinCheck check = BinCheck::Fingerprint);
 
 /// The hot-path loader: the compiled form "<json>.bin" when it is present, trusted and
 /// current; otherwise the JSON (same model, same fingerprint, same errors as
@@ -74,6 +82,7 @@ struct SnapshotLoad {
     bool from_bin = false;
     std::string why_not_bin;
 };
-[[nodiscard]] Result<SnapshotLoad> load_snapshot_fast(const std::string& json_path, uid_t trusted_uid = 0);
+[[nodiscard]] Result<SnapshotLoad> load_snapshot_fast(const std::string& json_path, uid_t trusted_uid = 0,
+                                                      BinCheck check = BinCheck::Fingerprint);
 
 }  // namespace topo

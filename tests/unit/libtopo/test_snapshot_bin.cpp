@@ -88,6 +88,17 @@ protected:
         ASSERT_TRUE(fast) << fast.error().to_string();
         EXPECT_TRUE(fast->from_bin) << fast->why_not_bin;
         EXPECT_EQ(fast->topo->fingerprint(), t.fingerprint());
+        // the plugin's check (recorded fingerprint, not re-hashed): the same model, whose
+        // own hash is the recorded one (a fresh JSON load of its output hashes to it)
+        auto quick = load_snapshot_fast(json, ::geteuid(), BinCheck::Checksum);
+        ASSERT_TRUE(quick) << quick.error().to_string();
+        EXPECT_TRUE(quick->from_bin) << quick->why_not_bin;
+        EXPECT_EQ(quick->topo->fingerprint(), t.fingerprint());
+        const std::string quick_json = to_snapshot_json(*quick->topo);
+        EXPECT_EQ(quick_json, js);
+        auto reloaded = from_snapshot_json(quick_json, "quick.json");  // re-hashes, checks the recorded one
+        ASSERT_TRUE(reloaded) << reloaded.error().to_string();
+        EXPECT_EQ((*reloaded)->fingerprint(), t.fingerprint());
         ++round_trips_;
     }
 
@@ -220,6 +231,45 @@ TEST_F(SnapshotBin, CorruptPayloadIsACleanError) {
     r = from_snapshot_bin(huge, st, "x.bin");
     ASSERT_FALSE(r);
     EXPECT_NE(r.error().message.find("cannot fit"), std::string::npos) << r.error().message;
+}
+
+TEST_F(SnapshotBin, ChecksumModeTakesTheRecordedFingerprintOnly) {
+    auto t = lab_model();
+    ASSERT_TRUE(t);
+    const FileStamp st{1, 2, 3, 4, 5};
+    const std::string good = to_snapshot_bin(*t, st);
+    const std::size_t h = kSnapshotBinHeader;
+    // the payload checksum and the stamp still refuse in Checksum mode
+    std::string bad = good;
+    bad[h + (good.size() - h) / 3] ^= 0x08;
+    auto r = from_snapshot_bin(bad, st, "x.bin", BinCheck::Checksum);
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.error().message.find("checksum"), std::string::npos) << r.error().message;
+    r = from_snapshot_bin(good, FileStamp{1, 2, 3, 4, 6}, "x.bin", BinCheck::Checksum);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, Errc::StaleState);
+    // a recorded fingerprint that is not 16 lower-case hex digits is refused
+    for (const char* fp : {"", "0123456789abcde", "0123456789ABCDEF", "0123456789abcdeg"}) {
+        std::string s = good;
+        std::memset(s.data() + 56, 0, 16);
+        std::memcpy(s.data() + 56, fp, std::strlen(fp));
+        r = from_snapshot_bin(s, st, "x.bin", BinCheck::Checksum);
+        ASSERT_FALSE(r) << fp;
+        EXPECT_EQ(r.error().code, Errc::Parse) << fp;
+    }
+    // another well-formed fingerprint in the header: the full check refuses it, the
+    // checksum mode reports what was recorded (what it trusts, and all it trusts)
+    std::string other = good;
+    std::memcpy(other.data() + 56, "0123456789abcdef", 16);
+    r = from_snapshot_bin(other, st, "x.bin");
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.error().message.find("fingerprint mismatch"), std::string::npos) << r.error().message;
+    r = from_snapshot_bin(other, st, "x.bin", BinCheck::Checksum);
+    ASSERT_TRUE(r) << r.error().to_string();
+    EXPECT_EQ((*r)->fingerprint(), "0123456789abcdef");
+    r = from_snapshot_bin(good, st, "x.bin", BinCheck::Checksum);
+    ASSERT_TRUE(r) << r.error().to_string();
+    EXPECT_EQ((*r)->fingerprint(), t->fingerprint());
 }
 
 TEST_F(SnapshotBin, TrustedOnlyWhenOwnedAndNotWritableByOthers) {
