@@ -13,6 +13,8 @@ PKGS=(
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   # Slurm 22.05 lab (integration tests) and the SPANK headers
   munge libmunge-dev slurmctld slurmd slurm-client libslurm-dev
+  # the Debian package (cpack -G DEB, dpkg-shlibdeps) and its test (man pages)
+  dpkg-dev binutils man-db groff-base bsdextrautils
   # lab helpers
   iproute2 util-linux procps graphviz jq
   # simulated InfiniBand fabric for live libibnetdisc tests (ibsim + umad2sim preload)

@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: Apache-2.0
+# The Debian package: `cpack -G DEB` in a build directory (scripts/package.sh does the whole
+# thing) writes topoplace_<version>_<arch>.deb with the CLI, the SPANK plugin, the
+# plugstack.conf.d snippet (a conffile), job_submit.lua and the slurm.conf lines, the man
+# pages and the docs. Runtime dependencies come from dpkg-shlibdeps; the plugin is tied to
+# the Slurm major.minor it was built against (Slurm refuses any other).
+
+# Files that are not targets: Slurm snippets, man pages (gzip -9n, as Debian policy wants),
+# docs, the copyright file.
+include(GNUInstallDirs)
+set(TOPO_DATA_DIR ${CMAKE_INSTALL_DATADIR}/topoplace)
+set(TOPO_DOC_DIR ${CMAKE_INSTALL_DATADIR}/doc/topoplace)
+install(FILES slurm-conf/lua/job_submit.lua slurm-conf/snippets/slurm.conf.topoplace
+        DESTINATION ${TOPO_DATA_DIR})
+install(FILES README.md docs/cluster-spec.md docs/health.md docs/placement.md docs/slurm-conf.md
+              docs/snapshot.md docs/spank.md docs/whatif.md
+        DESTINATION ${TOPO_DOC_DIR})
+install(FILES packaging/copyright DESTINATION ${TOPO_DOC_DIR})
+
+find_program(TOPO_GZIP gzip)
+set(_man_gz "")
+foreach(page docs/man/topoplace.1 docs/man/topoplace-spank.8)
+  get_filename_component(_name ${page} NAME)
+  string(REGEX REPLACE ".*\\.([0-9])$" "\\1" _sec ${_name})
+  set(_gz ${CMAKE_CURRENT_BINARY_DIR}/man/${_name}.gz)
+  add_custom_command(OUTPUT ${_gz}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_CURRENT_BINARY_DIR}/man
+    COMMAND ${TOPO_GZIP} -9n -c ${CMAKE_CURRENT_SOURCE_DIR}/${page} > ${_gz}
+    DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${page} VERBATIM)
+  list(APPEND _man_gz ${_gz})
+  install(FILES ${_gz} DESTINATION ${CMAKE_INSTALL_MANDIR}/man${_sec})
+endforeach()
+add_custom_target(topo_man ALL DEPENDS ${_man_gz})
+
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME topoplace)
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_VENDOR "topoplace")
+set(CPACK_PACKAGE_CONTACT "topoplace maintainers <maintainers@users.noreply.a-seed-059937e5.example>")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_STRIP_FILES ON)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION admin)
+set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "topology-aware placement for GPU training clusters on Slurm")
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "topology-aware placement for GPU training clusters on Slurm
+ topoplace models a GPU cluster (hosts, GPUs, NICs, NVLink domains, InfiniBand fat
+ trees and rails) from ibnetdiscover dumps, hwloc XML, nvidia-smi topo matrices,
+ Slurm topology.conf or a cluster file; generates topology.conf, features and
+ gres.conf; places jobs on the fewest switches; replays traces under several
+ policies (what-if); checks node health and drains bad nodes.
+ .
+ This package holds the topoplace command and the SPANK plugin topoplace.so
+ (sbatch/salloc/srun --topo=pack, a launch health gate in the job prolog, per-task
+ NCCL_IB_HCA/UCX_NET_DEVICES), built for Slurm ${TOPO_SLURM_MAJOR_MINOR}.")
+if(TOPO_SLURM_MAJOR_MINOR)
+  # A SPANK plugin loads only into the Slurm major.minor it was built for.
+  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "slurm-client (>= ${TOPO_SLURM_MAJOR_MINOR}), slurm-client (<< ${TOPO_SLURM_NEXT})")
+  set(CPACK_DEBIAN_PACKAGE_ENHANCES "slurm-client, slurmd, slurmctld")
+  set(CPACK_DEBIAN_PACKAGE_BREAKS "slurm-client (>= ${TOPO_SLURM_NEXT}), slurmd (>= ${TOPO_SLURM_NEXT}), slurm-client (<< ${TOPO_SLURM_MAJOR_MINOR}), slurmd (<< ${TOPO_SLURM_MAJOR_MINOR})")
+endif()
+set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${CMAKE_CURRENT_SOURCE_DIR}/packaging/conffiles)
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
+set(CPACK_RESOURCE_FILE_LICENSE ${CMAKE_CURRENT_SOURCE_DIR}/LICENSE)
+set(CPACK_WARN_ON_ABSOLUTE_INSTALL_DESTINATION OFF)
+include(CPack)

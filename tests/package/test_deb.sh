@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The Debian package, built for real from a build tree with cpack, then taken apart with
+# dpkg-deb and used from the extracted tree:
+#   test_deb.sh BUILD_DIR FIXTURES
+# control fields (name, version, shlibs dependencies, the Slurm release the plugin is tied
+# to), file list and modes, conffiles, the plugstack snippet naming the plugin where the
+# package puts it, the extracted CLI building and showing a snapshot of a real fabric, and
+# both man pages rendering. Prints "N passed, N failed".
+set -uo pipefail
+BUILD="$(readlink -f "$1")"; FIX="$(readlink -f "$2")"
+pass=0; fail=0
+ok()  { echo "ok   $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/     /' | head -30; fail=$((fail + 1)); }
+for t in cpack dpkg-deb; do command -v "$t" >/dev/null || { echo "SKIP: $t not installed"; exit 77; }; done
+
+WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT
+out=$(cd "$WORK" && cpack --config "$BUILD/CPackConfig.cmake" -G DEB -B "$WORK/out" 2>&1)
+deb=$(ls "$WORK"/out/topoplace_*.deb 2>/dev/null | head -1)
+if [ -n "$deb" ]; then ok "cpack -G DEB wrote $(basename "$deb")"; else bad "cpack -G DEB" "$out"; echo "$pass passed, $fail failed"; exit 1; fi
+
+field() { dpkg-deb -f "$deb" "$1"; }
+ver=$("$BUILD/cli/topoplace" --version | awk '{print $2}')
+[ "$(field Package)" = topoplace ] && [ "$(field Version)" = "$ver" ] && [ "$(field Architecture)" = "$(dpkg --print-architecture)" ] \
+  && ok "control: Package topoplace, Version $ver (= topoplace --version), Architecture $(field Architecture)" \
+  || bad "control Package/Version/Architecture" "$(dpkg-deb -I "$deb")"
+dep=$(field Depends)
+if grep -q 'libhwloc15' <<<"$dep" && grep -q 'libibnetdisc5' <<<"$dep" && grep -q 'libc6' <<<"$dep"; then ok "Depends from dpkg-shlibdeps: $dep"
+else bad "Depends lists the shared libraries the binaries use" "$dep"; fi
+if [ -r /usr/include/slurm/slurm_version.h ]; then
+  hex=$(awk '/define SLURM_VERSION_NUMBER/ {print $3}' /usr/include/slurm/slurm_version.h)
+  mm=$(printf '%d.%02d' $(( hex >> 16 & 255 )) $(( hex >> 8 & 255 )))
+  brk=$(field Breaks)
+  if grep -q "slurmd (<< $mm)" <<<"$brk" && grep -Eq "slurmd \(>= [0-9]+\.[0-9]+\)" <<<"$brk"; then ok "Breaks: Slurm releases other than $mm, which the plugin was built for ($brk)"
+  else bad "Breaks names the Slurm release the plugin is built for ($mm)" "$brk"; fi
+fi
+[ "$(field Section)" = admin ] && [ -n "$(field Description)" ] && ok "Section admin, a Description" || bad "Section/Description" "$(dpkg-deb -I "$deb")"
+
+list=$(dpkg-deb -c "$deb")
+want=(./usr/bin/topoplace ./usr/lib/x86_64-linux-gnu/slurm-wlm/topoplace.so ./etc/slurm/plugstack.conf.d/topoplace.conf
+      ./usr/share/topoplace/job_submit.lua ./usr/share/topoplace/slurm.conf.topoplace
+      ./usr/share/man/man1/topoplace.1.gz ./usr/share/man/man8/topoplace-spank.8.gz
+      ./usr/share/doc/topoplace/copyright ./usr/share/doc/topoplace/spank.md)
+missing=(); for f in "${want[@]}"; do grep -q " $f\$" <<<"$list" || missing+=("$f"); done
+if [ ${#missing[@]} = 0 ]; then ok "files: ${#want[@]} expected paths present ($(wc -l <<<"$list") entries)"; else bad "files missing: ${missing[*]}" "$list"; fi
+mode() { grep " $1\$" <<<"$list" | awk '{print $1}'; }
+[ "$(mode ./usr/bin/topoplace)" = -rwxr-xr-x ] && [ "$(mode ./usr/lib/x86_64-linux-gnu/slurm-wlm/topoplace.so)" = -rw-r--r-- ] \
+  && [ "$(mode ./etc/slurm/plugstack.conf.d/topoplace.conf)" = -rw-r--r-- ] \
+  && ok "modes: CLI 755, plugin 644, snippet 644" || bad "file modes" "$(grep -E 'bin/topoplace|topoplace.so|topoplace.conf' <<<"$list")"
+own=$(awk '{print $2}' <<<"$list" | sort -u)
+[ "$own" = root/root ] && ok "every entry owned by root/root" || bad "owners" "$own"
+
+dpkg-deb -e "$deb" "$WORK/control"
+if [ "$(cat "$WORK/control/conffiles" 2>/dev/null)" = /etc/slurm/plugstack.conf.d/topoplace.conf ]; then ok "conffiles: the plugstack snippet (a site's edits survive upgrades)"
+else bad "conffiles" "$(ls "$WORK/control"; cat "$WORK/control/conffiles" 2>&1)"; fi
+
+R="$WORK/root"; dpkg-deb -x "$deb" "$R"
+line=$(grep -E '^(required|optional)' "$R/etc/slurm/plugstack.conf.d/topoplace.conf")
+so=$(awk '{print $2}' <<<"$line")
+if [ -f "$R$so" ]; then ok "the snippet's plugin path is where the package puts it ($so)"; else bad "snippet path $so not in the package" "$line"; fi
+syms=$(nm -D --defined-only "$R$so" 2>/dev/null | awk '{print $3}' | grep -v '^$' | sort | tr '\n' ' ')
+if grep -q slurm_spank_init_post_opt <<<"$syms" && grep -q plugin_name <<<"$syms" && ! grep -qE '_Z|topo_' <<<"$syms"; then ok "packaged (stripped) plugin exports the SPANK entry points only"
+else bad "packaged plugin symbols" "$syms"; fi
+pv=$("$R/usr/bin/topoplace" --version 2>&1)
+[ "$pv" = "topoplace $ver" ] && ok "extracted CLI runs: $pv" || bad "extracted CLI --version" "$pv"
+s="$WORK/lab.json"
+if "$R/usr/bin/topoplace" discover --ibnetdiscover "$FIX/ibnetdiscover/ufm-lab-small.ibnetdiscover.txt" -o "$s" 2>"$WORK/d.err" \
+   && "$R/usr/bin/topoplace" show "$s" >"$WORK/show.txt" 2>&1 && [ -s "$WORK/show.txt" ] \
+   && cmp -s <("$R/usr/bin/topoplace" show "$s") <("$BUILD/cli/topoplace" show "$s"); then
+  ok "extracted CLI: discover + show on a real fabric, same output as the build tree's binary"
+else bad "extracted CLI discover/show" "$(cat "$WORK/d.err" "$WORK/show.txt" 2>/dev/null)"; fi
+for p in man1/topoplace.1.gz man8/topoplace-spank.8.gz; do
+  txt=$(MANWIDTH=100 man --warnings -l "$R/usr/share/man/$p" 2>"$WORK/man.err" | col -b)
+  if [ -n "$txt" ] && [ ! -s "$WORK/man.err" ] && grep -q NAME <<<"$txt"; then ok "man -l $p renders without warnings ($(wc -l <<<"$txt") lines)"
+  else bad "man -l $p" "$(cat "$WORK/man.err")"; fi
+done
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
