@@ -19,7 +19,7 @@ install(FILES packaging/copyright DESTINATION ${TOPO_DOC_DIR})
 
 find_program(TOPO_GZIP gzip)
 set(_man_gz "")
-foreach(page docs/man/topoplace.1 docs/man/topoplace-spank.8)
+foreach(page docs/man/topoplace.1 docs/man/topoplace-spank.8 docs/man/topoplace-nodefeed.8)
   get_filename_component(_name ${page} NAME)
   string(REGEX REPLACE ".*\\.([0-9])$" "\\1" _sec ${_name})
   set(_gz ${CMAKE_CURRENT_BINARY_DIR}/man/${_name}.gz)
@@ -51,9 +51,10 @@ set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "topology-aware placement for GPU training 
  gres.conf; places jobs on the fewest switches; replays traces under several
  policies (what-if); checks node health and drains bad nodes.
  .
- This package holds the topoplace command and the SPANK plugin topoplace.so
+ This package holds the topoplace command, the SPANK plugin topoplace.so
  (sbatch/salloc/srun --topo=pack, a launch health gate in the job prolog, per-task
- NCCL_IB_HCA/UCX_NET_DEVICES), built for Slurm ${TOPO_SLURM_MAJOR_MINOR}.")
+ NCCL_IB_HCA/UCX_NET_DEVICES), built for Slurm ${TOPO_SLURM_MAJOR_MINOR}, and the
+ topoplace-nodefeed service that keeps the plugin's node-state file fresh.")
 if(TOPO_SLURM_MAJOR_MINOR)
   # A SPANK plugin loads only into the Slurm major.minor it was built for.
   set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "slurm-client (>= ${TOPO_SLURM_MAJOR_MINOR}), slurm-client (<< ${TOPO_SLURM_NEXT})")

@@ -29,6 +29,7 @@ extern "C" {
 #include <topo/snapshot_bin.hpp>
 
 #include "core.hpp"
+#include "slurm_nodes.hpp"
 #include "state_cache.hpp"
 
 namespace {
@@ -183,78 +184,6 @@ std::optional<SlurmRequest> read_request() {
 }
 
 /// "gpu:h100:8", "gpu:h100:2(IDX:0-1),gpu:a:1" -> summed gpu count.
-int gres_count(const char* s) {
-    if (s == nullptr) return 0;
-    int total = 0;
-    std::string str = s;
-    std::size_t a = 0;
-    while (a <= str.size()) {
-        auto b = str.find(',', a);
-        std::string item = str.substr(a, b == std::string::npos ? std::string::npos : b - a);
-        // a comma may also sit inside "(IDX:0,2)": only items starting with gpu count
-        if (item.rfind("gpu", 0) == 0) {
-            auto paren = item.find('(');
-            std::string head = item.substr(0, paren);
-            auto colon = head.rfind(':');
-            if (colon != std::string::npos) {
-                int n = 0;
-                std::from_chars(head.data() + colon + 1, head.data() + head.size(), n);
-                total += n;
-            }
-        }
-        if (b == std::string::npos) break;
-        a = b + 1;
-    }
-    return total;
-}
-
-std::int64_t realtime_ns() {
-    timespec ts{};
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
-/// Live node state from slurmctld (slurm_load_node, as the submitting user).
-Result<placement::ClusterState> load_state(const Topology& topo) {
-    node_info_msg_t* msg = nullptr;
-    if (slurm_load_node(static_cast<time_t>(0), &msg, SHOW_ALL) != SLURM_SUCCESS || msg == nullptr) {
-        return fail(Errc::Io, std::string("slurm_load_node: ") + slurm_strerror(slurm_get_errno()));
-    }
-    std::unique_ptr<node_info_msg_t, void (*)(node_info_msg_t*)> guard(msg, slurm_free_node_info_msg);
-    placement::ClusterState st(topo);
-    for (uint32_t i = 0; i < msg->record_count; ++i) {
-        const node_info_t& n = msg->node_array[i];
-        if (n.name == nullptr) continue;
-        auto h = topo.find_host(n.name);
-        if (!h) continue;
-        auto& hs = st.at(*h);
-        const uint32_t base = n.node_state & NODE_STATE_BASE;
-        uint16_t alloc_cpus = 0;
-        if (n.select_nodeinfo != nullptr) {
-            slurm_get_select_nodeinfo(n.select_nodeinfo, SELECT_NODEDATA_SUBCNT, NODE_STATE_ALLOCATED, &alloc_cpus);
-        }
-        const int total_gpus = gres_count(n.gres);
-        const int used_gpus = gres_count(n.gres_used);
-        if ((n.node_state & (NODE_STATE_DRAIN | NODE_STATE_FAIL)) != 0) {
-            hs.state = placement::NodeState::Drain;
-        } else if (base == NODE_STATE_DOWN || (n.node_state & NODE_STATE_NO_RESPOND) != 0) {
-            hs.state = placement::NodeState::Down;
-        } else if (base == NODE_STATE_ALLOCATED && alloc_cpus >= n.cpus
-                   && (total_gpus == 0 || used_gpus >= total_gpus)) {
-            hs.state = placement::NodeState::Alloc;
-        } else if (base == NODE_STATE_ALLOCATED || base == NODE_STATE_MIXED || alloc_cpus > 0 || used_gpus > 0) {
-            hs.state = placement::NodeState::Mixed;
-        } else if (base == NODE_STATE_IDLE) {
-            hs.state = placement::NodeState::Idle;
-        } else {
-            hs.state = placement::NodeState::Unknown;
-        }
-        if (total_gpus > 0) hs.free_gpus = std::max(0, total_gpus - used_gpus);
-        if (n.reason != nullptr) hs.reason = n.reason;
-    }
-    return st;
-}
-
 Mode effective_mode(const Ctx& c) {
     if (c.opts.mode) return *c.opts.mode;
     if (c.opts.max_tier >= 0 || c.opts.nvl || c.opts.segment > 0) return Mode::Pack;
@@ -343,6 +272,20 @@ int decide(spank_t sp, Ctx& c) {
             slurm_debug("topoplace: state cache not used: %s", cached.error().to_string().c_str());
         }
     }
+    // The shared feed (state_feed=, topoplace-nodefeed): the node table as slurmctld had it
+    // at most state_feed_age seconds ago, read by root's feed instead of by this submission.
+    if (!state && !c.cfg.state_feed.empty()) {
+        taken_ns = realtime_ns();
+        double age = 0;
+        auto fed = read_state_feed(c.cfg.state_feed, **topo, c.cfg.state_feed_age, taken_ns, &age);
+        if (fed) {
+            state = std::move(*fed);
+            taken_ns -= static_cast<std::int64_t>(age * 1e9);
+            nodes_from = "feed " + std::to_string(age).substr(0, 4) + " s";
+        } else {
+            slurm_debug("topoplace: state feed not used: %s", fed.error().to_string().c_str());
+        }
+    }
     clock::time_point t1n;
     clock::time_point t2;
     // unhealthy hosts from the health store: excluded from the job, flagged in the state
@@ -353,7 +296,7 @@ int decide(spank_t sp, Ctx& c) {
     for (int attempt = 0; attempt < 2; ++attempt) {
         if (!state) {
             taken_ns = realtime_ns();
-            auto st = load_state(**topo);
+            auto st = load_node_state(**topo);
             if (!st) return on_error(c, st.error().to_string());
             state = std::move(*st);
             nodes_from = "rpc";

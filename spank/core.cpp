@@ -145,9 +145,9 @@ Result<Config> parse_config(const std::vector<std::string>& args) {
             }
             return Ok{};
         };
-        if (key == "snapshot" || key == "health") {
+        if (key == "snapshot" || key == "health" || key == "state_feed") {
             if (val.front() != '/') return fail(Errc::InvalidArgument, where + "expected an absolute path");
-            (key == "snapshot" ? c.snapshot : c.health) = val;
+            (key == "snapshot" ? c.snapshot : key == "health" ? c.health : c.state_feed) = val;
         } else if (key == "on_error") {
             if (val == "warn") {
                 c.on_error = OnError::Warn;
@@ -168,13 +168,18 @@ Result<Config> parse_config(const std::vector<std::string>& args) {
             auto v = strict_int(val, 0, 60);
             if (!v) return fail(Errc::InvalidArgument, where + "expected seconds 0..60");
             c.state_cache = static_cast<int>(*v);
+        } else if (key == "state_feed_age") {
+            auto v = strict_int(val, 1, 60);
+            if (!v) return fail(Errc::InvalidArgument, where + "expected seconds 1..60");
+            c.state_feed_age = static_cast<int>(*v);
         } else if (key == "env") {
             if (auto s = yes_no(c.rail_env); !s) return fail(s.error());
         } else if (key == "drain") {
             if (auto s = yes_no(c.drain); !s) return fail(s.error());
         } else {
             return fail(Errc::InvalidArgument,
-                        where + "unknown key (known: snapshot, health, on_error, default, wait, state_cache, env, drain)");
+                        where + "unknown key (known: snapshot, health, on_error, default, wait, state_cache, "
+                              "state_feed, state_feed_age, env, drain)");
         }
     }
     return c;

@@ -36,6 +36,9 @@ struct Config {
     bool drain = true;                 ///< the gate drains the node with a "topoplace:" reason itself
     int state_cache = 0;               ///< seconds a user's submissions reuse the node state (0 = off;
                                        ///< state_cache.hpp, docs/spank.md "Cost")
+    std::string state_feed;            ///< node-state file kept fresh by topoplace-nodefeed (root's,
+                                       ///< not group/world-writable); empty = none (docs/spank.md "Cost")
+    int state_feed_age = 3;            ///< seconds after its last slurmctld read that the feed is trusted
 };
 
 /// Parse plugstack arguments. Unknown keys, missing '=', empty or bad values and repeated

@@ -91,7 +91,18 @@ std::string state_cache_file(const std::string& dir, const std::string& slurm_co
     return dir + "/state-" + hex16(fnv1a(reinterpret_cast<const unsigned char*>(key.data()), key.size())) + ".bin";
 }
 
-Result<placement::ClusterState> read_state_cache(const std::string& path, const Topology& topo, uid_t uid,
+namespace {
+
+/// Who may own a state file and which permission bits it must not have: the user's own cache
+/// (the user, no group/other bits) or the shared feed (root, not group/world-writable).
+struct FileRule {
+    uid_t owner;
+    mode_t forbidden;
+    const char* what;  ///< for messages: "state_cache" or "state_feed_age"
+    const char* kind;  ///< for messages: what the file must be
+};
+
+Result<placement::ClusterState> read_state_file(const std::string& path, const Topology& topo, const FileRule& rule,
                                                  double ttl_s, std::int64_t now_ns, double* age_s) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {
@@ -104,8 +115,8 @@ Result<placement::ClusterState> read_state_cache(const std::string& path, const 
     } closer{fd};
     struct stat st {};
     if (::fstat(fd, &st) != 0) return fail(Errc::Io, path + ": " + std::strerror(errno));
-    if (!S_ISREG(st.st_mode) || st.st_uid != uid || (st.st_mode & 077) != 0) {
-        return fail(Errc::Io, path + ": not a private file of uid " + std::to_string(uid));
+    if (!S_ISREG(st.st_mode) || st.st_uid != rule.owner || (st.st_mode & rule.forbidden) != 0) {
+        return fail(Errc::Io, path + ": not " + rule.kind + " of uid " + std::to_string(rule.owner));
     }
     const std::string& fp = topo.fingerprint();
     const std::size_t n = topo.hosts().size();
@@ -138,8 +149,8 @@ Result<placement::ClusterState> read_state_cache(const std::string& path, const 
     const double age = static_cast<double>(now_ns - taken) / 1e9;
     if (age_s != nullptr) *age_s = age;
     if (age < 0 || age > ttl_s) {
-        return fail(Errc::StaleState, path + ": " + std::to_string(age) + " s old (state_cache=" + std::to_string(ttl_s)
-                                          + ")");
+        return fail(Errc::StaleState, path + ": " + std::to_string(age) + " s old (" + rule.what + "="
+                                          + std::to_string(ttl_s) + ")");
     }
     if (get<std::uint32_t>(b.data() + at) != n) return fail(Errc::StaleState, path + ": host count differs");
     at += 4;
@@ -162,8 +173,23 @@ Result<placement::ClusterState> read_state_cache(const std::string& path, const 
     return s;
 }
 
-Status write_state_cache(const std::string& path, const Topology& topo, const placement::ClusterState& state,
-                         const placement::Placement* chosen, bool exclusive, std::int64_t taken_ns) {
+}  // namespace
+
+Result<placement::ClusterState> read_state_cache(const std::string& path, const Topology& topo, uid_t uid,
+                                                 double ttl_s, std::int64_t now_ns, double* age_s) {
+    return read_state_file(path, topo, FileRule{uid, 077, "state_cache", "a private file"}, ttl_s, now_ns, age_s);
+}
+
+Result<placement::ClusterState> read_state_feed(const std::string& path, const Topology& topo, double max_age_s,
+                                                std::int64_t now_ns, double* age_s, uid_t owner) {
+    return read_state_file(path, topo, FileRule{owner, 022, "state_feed_age", "a regular file writable only by"},
+                           max_age_s, now_ns, age_s);
+}
+
+namespace {
+
+Status write_state_file(const std::string& path, const Topology& topo, const placement::ClusterState& state,
+                        const placement::Placement* chosen, bool exclusive, std::int64_t taken_ns, mode_t mode) {
     const std::string& fp = topo.fingerprint();
     if (fp.size() > kMaxFingerprint) return fail(Errc::InvalidArgument, "fingerprint too long");
     const std::size_t n = topo.hosts().size();
@@ -208,8 +234,9 @@ Status write_state_cache(const std::string& path, const Topology& topo, const pl
 
     // The usual case, a file of this user from an earlier submission: rewrite it in place
     // (same size; about 20 us against 400 us for a new file and a rename). A reader that
-    // races a writer sees a checksum mismatch and asks slurmctld.
-    const int old_fd = ::open(path.c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+    // races a writer sees a checksum mismatch and asks slurmctld. A shared file (the feed)
+    // is always replaced whole by a rename: its readers never see a torn one.
+    const int old_fd = (mode & 077) == 0 ? ::open(path.c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
     if (old_fd >= 0) {
         struct stat st {};
         bool done_in_place = false;
@@ -223,8 +250,8 @@ Status write_state_cache(const std::string& path, const Topology& topo, const pl
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) return fail(Errc::Io, tmp + ": " + std::strerror(errno));
     std::size_t done = 0;
-    bool ok = true;
-    while (done < b.size()) {
+    bool ok = ::fchmod(fd, mode) == 0;  // exactly `mode`, whatever the umask
+    while (ok && done < b.size()) {
         const ssize_t w = ::write(fd, b.data() + done, b.size() - done);
         if (w < 0 && errno == EINTR) continue;
         if (w <= 0) {
@@ -241,6 +268,18 @@ Status write_state_cache(const std::string& path, const Topology& topo, const pl
         return fail(Errc::Io, path + ": " + std::strerror(e2));
     }
     return Ok{};
+}
+
+}  // namespace
+
+Status write_state_cache(const std::string& path, const Topology& topo, const placement::ClusterState& state,
+                         const placement::Placement* chosen, bool exclusive, std::int64_t taken_ns) {
+    return write_state_file(path, topo, state, chosen, exclusive, taken_ns, 0600);
+}
+
+Status write_state_feed(const std::string& path, const Topology& topo, const placement::ClusterState& state,
+                        std::int64_t taken_ns) {
+    return write_state_file(path, topo, state, nullptr, false, taken_ns, 0644);
 }
 
 }  // namespace topo::spank

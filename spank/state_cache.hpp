@@ -52,4 +52,18 @@ namespace topo::spank {
                                        const placement::ClusterState& state, const placement::Placement* chosen,
                                        bool exclusive, std::int64_t taken_ns);
 
+/// The shared node-state feed (plugstack `state_feed=PATH`), written by topoplace-nodefeed
+/// from slurm_load_node every second or so: the same layout, owned by root, not group- or
+/// world-writable (mode 0644; `owner` is root but for tests), replaced whole by a rename at
+/// every write. `taken_ns` is the
+/// time of the feed's last slurmctld read (a "no change since" answer counts), so a feed that
+/// stopped ages out after `max_age_s` and the plugin asks slurmctld itself.
+[[nodiscard]] Result<placement::ClusterState> read_state_feed(const std::string& path, const Topology& topo,
+                                                              double max_age_s, std::int64_t now_ns,
+                                                              double* age_s = nullptr, uid_t owner = 0);
+
+/// Write the feed file (temporary file of mode 0644, then rename over `path`).
+[[nodiscard]] Status write_state_feed(const std::string& path, const Topology& topo,
+                                      const placement::ClusterState& state, std::int64_t taken_ns);
+
 }  // namespace topo::spank

@@ -24,7 +24,11 @@ if(TARGET topoplace_spank)
   endif()
 
   # Live Slurm 22.05 lab with the plugin, job_submit.lua and the launch gate.
+  set(_nodefeed "")
+  if(TARGET topoplace-nodefeed)
+    set(_nodefeed $<TARGET_FILE:topoplace-nodefeed>)
+  endif()
   add_test(NAME lab.spank COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lab/t-spank.sh
-           $<TARGET_FILE:topoplace> $<TARGET_FILE:topoplace_spank> $<TARGET_FILE:topo_spank_labtool>)
+           $<TARGET_FILE:topoplace> $<TARGET_FILE:topoplace_spank> $<TARGET_FILE:topo_spank_labtool> ${_nodefeed})
   set_tests_properties(lab.spank PROPERTIES LABELS lab TIMEOUT 1500 RUN_SERIAL TRUE SKIP_RETURN_CODE 77)
 endif()

@@ -16,7 +16,9 @@
 #    drained "topoplace: ...", batch job requeued (not held) and completes elsewhere with its
 #    output; srun job and --no-requeue job on a flagged node: what Slurm does
 # 7. compiled snapshot (discover --compiled) used by the plugin; a stale, group-writable,
-#    foreign-owned, corrupt or truncated one ignored for the JSON (same plan). Figures
+#    foreign-owned, corrupt or truncated one ignored for the JSON (same plan); state_cache=;
+#    state_feed= with a live topoplace-nodefeed (same plan as an RPC, sees a job start within
+#    its interval, a dead feed ages out to the RPC). Figures
 #    (printed, not asserted): sbatch time without plugin / plugin with --topo off / --topo=pack
 #    compiled / --topo=pack JSON, interleaved; gate time per launch
 # Prints "N passed, N failed"; exit 77 (skip) without root/Slurm. Knobs: LAB_DIR, LAB_CTLD_PORT,
@@ -28,6 +30,7 @@ abs() { if [ -e "$1" ]; then readlink -f "$1"; else command -v "$1" || echo "$1"
 TOPOPLACE="$(abs "${1:-topoplace}")"
 SO_BUILT="$(abs "${2:-}")"
 LABTOOL="$(abs "${3:-}")"
+NODEFEED="${4:-}"; [ -n "$NODEFEED" ] && NODEFEED="$(abs "$NODEFEED")"   # optional: topoplace-nodefeed
 FIX="$HERE/../fixtures/lab"
 
 export LAB_DIR="${LAB_DIR:-/tmp/tplab-spank}"
@@ -53,6 +56,7 @@ check() { local name=$1; shift; local out; if out=$("$@" 2>&1); then ok "$name";
 WORK="$(mktemp -d /tmp/topoplace-t-spank.XXXXXX)"
 chmod 755 "$WORK"
 cleanup() {
+  [ -n "${FEEDPID:-}" ] && kill "$FEEDPID" 2>/dev/null
   "$HERE/down.sh" >/dev/null 2>&1 || "$HERE/down.sh"
   rm -rf "$WORK"
 }
@@ -170,7 +174,7 @@ echo "     e.g.: $(sbatch -N1 --topo-max-tier=16 --wrap true 2>&1 | head -1)"
 BADARGS=("snapshot" "=x" "snapshot=" "snapshot=rel/snap.json" "health=relative" "on_error=maybe" "on_error=WARN"
   "default=packed" "default=" "wait=-1" "wait=86401" "wait=1e3" "env=maybe" "drain=2" "bogus=1" "Snapshot=/x"
   "topo=pack" "wait=5 wait=6" "on_error=warn on_error=fail" "default=pack colour=red" "state_cache=61"
-  "state_cache=-1" "state_cache=2s")
+  "state_cache=-1" "state_cache=2s" "state_feed=run/nodes.bin" "state_feed_age=0" "state_feed_age=61")
 nps=0; psout=""
 for i in "${!BADARGS[@]}"; do
   conf=$(with_plugstack "bad$i" ${BADARGS[$i]})
@@ -364,6 +368,47 @@ if grep -q 'nodes [0-9.]* (rpc)' <<<"$o4"; then ok "a cache file others can read
 else bad "a cache file others can read is not used" "$o4"; fi
 clear_jobs
 
+# state_feed=: topoplace-nodefeed (root, as a site runs it on a login node) keeps a node-state
+# file fresh from slurm_load_node; submissions plan from it without an RPC of their own.
+FEEDF=""; FEEDPID=""
+if [ -n "$NODEFEED" ]; then
+  mkdir -m 755 "$WORK/feed"; FEEDF="$WORK/feed/nodes.bin"
+  "$NODEFEED" --snapshot "$SNAP" -o "$FEEDF" --interval 0.5 2>"$WORK/feed.log" & FEEDPID=$!
+  for _ in $(seq 100); do [ -s "$FEEDF" ] && break; sleep 0.1; done
+  if [ "$(stat -c '%U %a' "$FEEDF" 2>/dev/null)" = "root 644" ] && grep -q "writing $FEEDF" "$WORK/feed.log"; then
+    ok "topoplace-nodefeed writes $(basename "$FEEDF") (root, mode 644)"
+  else bad "topoplace-nodefeed writes the feed file" "$(cat "$WORK/feed.log"; ls -l "$WORK/feed")"; fi
+  FEED=$(with_plugstack feed "snapshot=$SNAP health=$HEALTH on_error=warn default=off wait=120 state_feed=$FEEDF state_feed_age=3")
+  f1=$(SLURM_CONF="$FEED" sbatch --topo=pack --topo-explain --hold -N4 -o /dev/null --wrap true 2>&1)
+  r1=$(SLURM_CONF="$SLURM_CONF" sbatch --topo=pack --topo-explain --hold -N4 -o /dev/null --wrap true 2>&1)
+  hf=$(grep -o 'pack: [^ ]*' <<<"$f1" | cut -d' ' -f2); hr=$(grep -o 'pack: [^ ]*' <<<"$r1" | cut -d' ' -f2)
+  if grep -q 'nodes [0-9.]* (feed [0-9.]* s)' <<<"$f1" && [ -n "$hf" ] && [ "$hf" = "$hr" ]; then
+    ok "state_feed=: planned from the feed ($(grep -o 'nodes [0-9.]* ([^)]*)' <<<"$f1")), the same hosts as from an RPC ($hf)"
+  else bad "state_feed=: planned from the feed, same hosts as from an RPC" "$f1"$'\n'"$r1"; fi
+  clear_jobs
+  # a job starts on exactly those hosts: within the feed's interval the next plan avoids them
+  jb=$(SLURM_CONF="$NOPLUG" sbatch --parsable --exclusive -w "$hf" -N4 -o /dev/null --wrap 'sleep 600')
+  for _ in $(seq 100); do [ "$(squeue -h -j "$jb" -o %T 2>/dev/null)" = RUNNING ] && break; sleep 0.1; done
+  sleep 1.5
+  f2=$(SLURM_CONF="$FEED" sbatch --topo=pack --topo-explain --hold -N4 -o /dev/null --wrap true 2>&1)
+  h2=$(grep -o 'pack: [^ ]*' <<<"$f2" | cut -d' ' -f2)
+  both=$(comm -12 <(expand_hostlist "$hf" | sort) <(expand_hostlist "$h2" | sort) | tr '\n' ' ')
+  if [ "$(squeue -h -j "$jb" -o %T)" = RUNNING ] && grep -q '(feed ' <<<"$f2" && [ -n "$h2" ] && [ -z "$both" ]; then
+    ok "the feed sees a job start: 1.5 s after job $jb took $hf, the next plan from the feed takes $h2"
+  else bad "the feed sees a job start" "job $jb $(squeue -h -j "$jb" -o %T) on $hf; $f2; common: $both"; fi
+  clear_jobs
+  # a dead feed ages out: after state_feed_age the plugin asks slurmctld itself
+  kill "$FEEDPID"; wait "$FEEDPID" 2>/dev/null; FEEDPID=""
+  sleep 3.5
+  f3=$(SLURM_CONF="$FEED" sbatch --topo=pack --topo-explain --hold -N4 -o /dev/null --wrap true 2>&1)
+  if grep -q 'nodes [0-9.]* (rpc)' <<<"$f3" && grep -q 'pack: ' <<<"$f3"; then ok "a feed older than state_feed_age=3 is not used: the plugin makes the RPC"
+  else bad "a stale feed is not used" "$f3"; fi
+  clear_jobs
+  # the feed for the figures below, as a site would run it (--interval 1)
+  "$NODEFEED" --snapshot "$SNAP" -o "$FEEDF" --interval 1 2>>"$WORK/feed.log" & FEEDPID=$!
+  for _ in $(seq 50); do [ "$(find "$FEEDF" -newermt '-1 second' 2>/dev/null)" ] && break; sleep 0.1; done
+fi
+
 # sbatch wall time, interleaved (no plugin, plugin loaded with --topo off, --topo=pack with
 # the compiled snapshot, --topo=pack from the JSON alone), T_SPANK_BENCH_ROUNDS rounds of
 # T_SPANK_BENCH_N submissions each; medians per round and over all rounds. Every variant is
@@ -373,6 +418,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", a/b}'; }
 tsub() { local t0 t1; t0=$(date +%s%N); "$@" >/dev/null 2>&1; t1=$(date +%s%N); echo $(( (t1 - t0) / 1000 )); }
 JSONONLY=$(with_plugstack jsononly "snapshot=$WORK/snapshot-json.json health=$HEALTH on_error=warn default=off wait=120")
 BENCHC=$(with_plugstack benchcache "snapshot=$SNAP health=$HEALTH on_error=warn default=off wait=120 state_cache=5")
+BENCHF=""; [ -n "$FEEDF" ] && BENCHF=$(with_plugstack benchfeed "snapshot=$SNAP health=$HEALTH on_error=warn default=off wait=120 state_feed=$FEEDF state_feed_age=3")
 BN=${T_SPANK_BENCH_N:-20}; BR=${T_SPANK_BENCH_ROUNDS:-3}
 for _w in $(seq 3); do sbatch --topo=pack -N1 -o /dev/null --wrap true >/dev/null 2>&1; done   # warm caches
 for r in $(seq "$BR"); do
@@ -382,15 +428,23 @@ for r in $(seq "$BR"); do
     tsub env SLURM_CONF="$SLURM_CONF" sbatch --topo=pack -N1 -o /dev/null --wrap true | tee -a "$WORK/t-pack" >> "$WORK/t-pack.$r"
     tsub env SLURM_CONF="$BENCHC" sbatch --topo=pack -N1 -o /dev/null --wrap true | tee -a "$WORK/t-cache" >> "$WORK/t-cache.$r"
     tsub env SLURM_CONF="$JSONONLY" sbatch --topo=pack -N1 -o /dev/null --wrap true | tee -a "$WORK/t-json" >> "$WORK/t-json.$r"
+    [ -n "$BENCHF" ] && tsub env SLURM_CONF="$BENCHF" sbatch --topo=pack -N1 -o /dev/null --wrap true | tee -a "$WORK/t-feed" >> "$WORK/t-feed.$r"
   done
   mn=$(med < "$WORK/t-none.$r"); mo=$(med < "$WORK/t-off.$r"); mp=$(med < "$WORK/t-pack.$r"); mj=$(med < "$WORK/t-json.$r"); mc=$(med < "$WORK/t-cache.$r")
-  echo "     round $r, sbatch median of $BN (us): no plugin $mn | --topo off $mo ($(ratio "$mo" "$mn") x) | --topo=pack compiled $mp ($(ratio "$mp" "$mn") x) | --topo=pack JSON $mj ($(ratio "$mj" "$mn") x) | --topo=pack compiled + state_cache=5 $mc ($(ratio "$mc" "$mn") x)"
+  mf=""; [ -n "$BENCHF" ] && mf=$(med < "$WORK/t-feed.$r")
+  echo "     round $r, sbatch median of $BN (us): no plugin $mn | --topo off $mo ($(ratio "$mo" "$mn") x) | --topo=pack compiled $mp ($(ratio "$mp" "$mn") x) | --topo=pack JSON $mj ($(ratio "$mj" "$mn") x) | --topo=pack compiled + state_cache=5 $mc ($(ratio "$mc" "$mn") x)${mf:+ | --topo=pack compiled + state_feed $mf ($(ratio "$mf" "$mn") x)}"
   clear_jobs
 done
 mn=$(med < "$WORK/t-none"); mo=$(med < "$WORK/t-off"); mp=$(med < "$WORK/t-pack"); mj=$(med < "$WORK/t-json"); mc=$(med < "$WORK/t-cache")
 echo "     decision cost (--topo-explain), compiled: $(sbatch --topo=pack --topo-explain -N1 -o /dev/null --wrap true 2>&1 | grep -o '\[ms:.*\]')"
 echo "     decision cost (--topo-explain), JSON:     $(SLURM_CONF="$JSONONLY" sbatch --topo=pack --topo-explain -N1 -o /dev/null --wrap true 2>&1 | grep -o '\[ms:.*\]')"
 echo "     sbatch median over $((BN * BR)) (us): no plugin $mn, plugin loaded (--topo off) $mo ($(ratio "$mo" "$mn") x), --topo=pack compiled snapshot $mp ($(ratio "$mp" "$mn") x; target <= 1.1 x), --topo=pack JSON snapshot $mj ($(ratio "$mj" "$mn") x), --topo=pack compiled + state_cache=5 $mc ($(ratio "$mc" "$mn") x; a user's submissions in a row)"
+if [ -n "$BENCHF" ]; then
+  mf=$(med < "$WORK/t-feed")
+  echo "     sbatch median over $((BN * BR)) (us), every submission planned from the node-state feed (topoplace-nodefeed --interval 1, no RPC in sbatch): $mf ($(ratio "$mf" "$mn") x; target <= 1.1 x)"
+  echo "     decision cost (--topo-explain), compiled + state_feed: $(SLURM_CONF="$BENCHF" sbatch --topo=pack --topo-explain -N1 -o /dev/null --wrap true 2>&1 | grep -o '\[ms:.*\]')"
+  kill "$FEEDPID" 2>/dev/null; wait "$FEEDPID" 2>/dev/null; FEEDPID=""
+fi
 SLURM_CONF="$BENCHC" sbatch --topo=pack -N1 -o /dev/null --wrap true >/dev/null 2>&1   # a fresh state for the next one
 echo "     decision cost (--topo-explain), compiled + state_cache=5: $(SLURM_CONF="$BENCHC" sbatch --topo=pack --topo-explain -N1 -o /dev/null --wrap true 2>&1 | grep -o '\[ms:.*\]')"
 "$LABTOOL" flag "$HEALTH" n064 "bench record" && gt=$("$LABTOOL" gate-bench "$HEALTH" n064 200) && "$LABTOOL" clear "$HEALTH" n064

@@ -39,7 +39,9 @@ list=$(dpkg-deb -c "$deb")
 want=(./usr/bin/topoplace ./usr/lib/x86_64-linux-gnu/slurm-wlm/topoplace.so ./etc/slurm/plugstack.conf.d/topoplace.conf
       ./usr/share/topoplace/job_submit.lua ./usr/share/topoplace/slurm.conf.topoplace
       ./usr/share/man/man1/topoplace.1.gz ./usr/share/man/man8/topoplace-spank.8.gz
-      ./usr/share/doc/topoplace/copyright ./usr/share/doc/topoplace/spank.md)
+      ./usr/share/doc/topoplace/copyright ./usr/share/doc/topoplace/spank.md
+      ./usr/sbin/topoplace-nodefeed ./lib/systemd/system/topoplace-nodefeed.service
+      ./usr/share/man/man8/topoplace-nodefeed.8.gz)
 missing=(); for f in "${want[@]}"; do grep -q " $f\$" <<<"$list" || missing+=("$f"); done
 if [ ${#missing[@]} = 0 ]; then ok "files: ${#want[@]} expected paths present ($(wc -l <<<"$list") entries)"; else bad "files missing: ${missing[*]}" "$list"; fi
 mode() { grep " $1\$" <<<"$list" | awk '{print $1}'; }
@@ -68,7 +70,23 @@ if "$R/usr/bin/topoplace" discover --ibnetdiscover "$FIX/ibnetdiscover/ufm-lab-s
    && cmp -s <("$R/usr/bin/topoplace" show "$s") <("$BUILD/cli/topoplace" show "$s"); then
   ok "extracted CLI: discover + show on a real fabric, same output as the build tree's binary"
 else bad "extracted CLI discover/show" "$(cat "$WORK/d.err" "$WORK/show.txt" 2>/dev/null)"; fi
-for p in man1/topoplace.1.gz man8/topoplace-spank.8.gz; do
+# the service runs the packaged feed where the packaged snippet's state_feed= looks
+unit="$R/lib/systemd/system/topoplace-nodefeed.service"
+exe=$(sed -n 's/^ExecStart=//p' "$unit"); feedout=$(grep -o -- '--output [^ ]*' <<<"$exe" | cut -d' ' -f2)
+sf=$(grep -o 'state_feed=[^ ]*' <<<"$line" | cut -d= -f2)
+if [ -x "$R$(awk '{print $1}' <<<"$exe")" ] && [ -n "$feedout" ] && [ "$feedout" = "$sf" ] \
+   && grep -q "^RuntimeDirectory=$(basename "$(dirname "$sf")")\$" "$unit"; then
+  ok "topoplace-nodefeed.service runs the packaged binary and writes $feedout, the snippet's state_feed= (RuntimeDirectory made by systemd)"
+else bad "nodefeed service vs snippet" "ExecStart=$exe; state_feed=$sf"; fi
+if command -v systemd-analyze >/dev/null 2>&1; then
+  va=$(systemd-analyze verify --root="$R" /lib/systemd/system/topoplace-nodefeed.service 2>&1 | grep -v -e 'Cannot find' -e 'not found' -e "Command 'man " || true)   # the man page is in the package, not yet on this host
+  [ -z "$va" ] && ok "systemd-analyze verify: no complaint" || bad "systemd-analyze verify" "$va"
+fi
+nfo=$("$R/usr/sbin/topoplace-nodefeed" --help 2>&1 | grep -oE '^ +(-[a-z],)?--[a-z-]+' | sed -E 's/.*--/--/' | grep -v -- '--help' | sort -u)
+nfman=$(zcat "$R/usr/share/man/man8/topoplace-nodefeed.8.gz" | sed 's/\\-/-/g')
+nmiss=""; for o in $nfo; do grep -q -- "$o" <<<"$nfman" || nmiss+="$o "; done
+if [ -n "$nfo" ] && [ -z "$nmiss" ]; then ok "topoplace-nodefeed(8) documents every option of --help ($(echo $nfo))"; else bad "nodefeed man page options" "missing: $nmiss (options: $nfo)"; fi
+for p in man1/topoplace.1.gz man8/topoplace-spank.8.gz man8/topoplace-nodefeed.8.gz; do
   txt=$(MANWIDTH=100 man --warnings -l "$R/usr/share/man/$p" 2>"$WORK/man.err" | col -b)
   if [ -n "$txt" ] && [ ! -s "$WORK/man.err" ] && grep -q NAME <<<"$txt"; then ok "man -l $p renders without warnings ($(wc -l <<<"$txt") lines)"
   else bad "man -l $p" "$(cat "$WORK/man.err")"; fi

@@ -256,4 +256,65 @@ TEST(StateCache, PlugstackArgument) {
     }
 }
 
+// The shared feed (state_feed=, topoplace-nodefeed): world-readable, writable by its owner
+// only (root in the plugin; the test's own uid here), replaced whole at every write, aged by
+// the time of the feed's last slurmctld read.
+TEST_F(CacheFile, FeedRoundTripModeAndOwner) {
+    const uid_t me = ::geteuid();
+    const auto s = busy_state(t);
+    ASSERT_TRUE(write_state_feed(path, t, s, now));
+    struct stat a {};
+    ASSERT_EQ(::stat(path.c_str(), &a), 0);
+    EXPECT_EQ(a.st_mode & 0777, 0644U);
+    double age = -1;
+    auto r = read_state_feed(path, t, 3, now + 2 * kSec, &age, me);
+    ASSERT_TRUE(r) << r.error().to_string();
+    EXPECT_DOUBLE_EQ(age, 2.0);
+    for (std::uint32_t h = 0; h < t.hosts().size(); ++h) {
+        EXPECT_EQ(s.at(HostId{h}).state, r->at(HostId{h}).state) << h;
+        EXPECT_EQ(s.at(HostId{h}).free_gpus, r->at(HostId{h}).free_gpus) << h;
+    }
+    // every write is a new file renamed over the old one (readers never see a torn file)
+    ASSERT_TRUE(write_state_feed(path, t, placement::ClusterState(t), now + kSec));
+    struct stat b {};
+    ASSERT_EQ(::stat(path.c_str(), &b), 0);
+    EXPECT_NE(a.st_ino, b.st_ino);
+    EXPECT_EQ(read_state_feed(path, t, 3, now + kSec, nullptr, me)->at(HostId{0}).state, NodeState::Idle);
+    // too old, from the future, another owner, group- or world-writable, a link: not used
+    auto old = read_state_feed(path, t, 3, now + 4 * kSec + 1, nullptr, me);
+    ASSERT_FALSE(old);
+    EXPECT_EQ(old.error().code, Errc::StaleState);
+    EXPECT_NE(old.error().message.find("state_feed_age=3"), std::string::npos) << old.error().message;
+    EXPECT_FALSE(read_state_feed(path, t, 3, now, nullptr, me));
+    auto other = read_state_feed(path, t, 3, now + kSec, nullptr, me + 1);
+    ASSERT_FALSE(other);
+    EXPECT_NE(other.error().message.find("writable only by"), std::string::npos) << other.error().message;
+    for (mode_t m : {0664U, 0646U}) {
+        ASSERT_EQ(::chmod(path.c_str(), m), 0);
+        EXPECT_FALSE(read_state_feed(path, t, 3, now + kSec, nullptr, me)) << std::oct << m;
+    }
+    ASSERT_EQ(::chmod(path.c_str(), 0600), 0);
+    EXPECT_TRUE(read_state_feed(path, t, 3, now + kSec, nullptr, me));  // readable by root alone is fine
+    const auto link = d.p / "feed-link.bin";
+    ASSERT_EQ(::symlink(path.c_str(), link.c_str()), 0);
+    EXPECT_FALSE(read_state_feed(link.string(), t, 3, now + kSec, nullptr, me));
+    // the plugin's default owner is root
+    if (me != 0) EXPECT_FALSE(read_state_feed(path, t, 3, now + kSec));
+}
+
+TEST(StateCache, FeedPlugstackArguments) {
+    auto c = parse_config({"state_feed=/run/topoplace/nodes.bin", "state_feed_age=5"});
+    ASSERT_TRUE(c) << c.error().to_string();
+    EXPECT_EQ(c->state_feed, "/run/topoplace/nodes.bin");
+    EXPECT_EQ(c->state_feed_age, 5);
+    EXPECT_TRUE(parse_config({})->state_feed.empty());
+    EXPECT_EQ(parse_config({})->state_feed_age, 3);
+    for (const char* bad : {"state_feed=run/nodes.bin", "state_feed=", "state_feed_age=0", "state_feed_age=61",
+                            "state_feed_age=2.5"}) {
+        auto r = parse_config({bad});
+        ASSERT_FALSE(r) << bad;
+        EXPECT_NE(r.error().message.find("state_feed"), std::string::npos) << r.error().message;
+    }
+}
+
 }  // namespace

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: Apache-2.0
+// Live node state through libslurm (see slurm_nodes.hpp).
+#include "slurm_nodes.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <memory>
+#include <string>
+
+#include <time.h>
+
+extern "C" {
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+}
+
+namespace topo::spank {
+
+int gres_gpu_count(const char* s) {
+    if (s == nullptr) return 0;
+    int total = 0;
+    std::string str = s;
+    std::size_t a = 0;
+    while (a <= str.size()) {
+        auto b = str.find(',', a);
+        std::string item = str.substr(a, b == std::string::npos ? std::string::npos : b - a);
+        // a comma may also sit inside "(IDX:0,2)": only items starting with gpu count
+        if (item.rfind("gpu", 0) == 0) {
+            auto paren = item.find('(');
+            std::string head = item.substr(0, paren);
+            auto colon = head.rfind(':');
+            if (colon != std::string::npos) {
+                int n = 0;
+                std::from_chars(head.data() + colon + 1, head.data() + head.size(), n);
+                total += n;
+            }
+        }
+        if (b == std::string::npos) break;
+        a = b + 1;
+    }
+    return total;
+}
+
+std::int64_t realtime_ns() {
+    timespec ts{};
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+namespace {
+
+placement::ClusterState to_state(const Topology& topo, const node_info_msg_t& msg) {
+    placement::ClusterState st(topo);
+    for (uint32_t i = 0; i < msg.record_count; ++i) {
+        const node_info_t& n = msg.node_array[i];
+        if (n.name == nullptr) continue;
+        auto h = topo.find_host(n.name);
+        if (!h) continue;
+        auto& hs = st.at(*h);
+        const uint32_t base = n.node_state & NODE_STATE_BASE;
+        uint16_t alloc_cpus = 0;
+        if (n.select_nodeinfo != nullptr) {
+            slurm_get_select_nodeinfo(n.select_nodeinfo, SELECT_NODEDATA_SUBCNT, NODE_STATE_ALLOCATED, &alloc_cpus);
+        }
+        const int total_gpus = gres_gpu_count(n.gres);
+        const int used_gpus = gres_gpu_count(n.gres_used);
+        if ((n.node_state & (NODE_STATE_DRAIN | NODE_STATE_FAIL)) != 0) {
+            hs.state = placement::NodeState::Drain;
+        } else if (base == NODE_STATE_DOWN || (n.node_state & NODE_STATE_NO_RESPOND) != 0) {
+            hs.state = placement::NodeState::Down;
+        } else if (base == NODE_STATE_ALLOCATED && alloc_cpus >= n.cpus
+                   && (total_gpus == 0 || used_gpus >= total_gpus)) {
+            hs.state = placement::NodeState::Alloc;
+        } else if (base == NODE_STATE_ALLOCATED || base == NODE_STATE_MIXED || alloc_cpus > 0 || used_gpus > 0) {
+            hs.state = placement::NodeState::Mixed;
+        } else if (base == NODE_STATE_IDLE) {
+            hs.state = placement::NodeState::Idle;
+        } else {
+            hs.state = placement::NodeState::Unknown;
+        }
+        if (total_gpus > 0) hs.free_gpus = std::max(0, total_gpus - used_gpus);
+        if (n.reason != nullptr) hs.reason = n.reason;
+    }
+    return st;
+}
+
+}  // namespace
+
+Result<std::optional<placement::ClusterState>> load_node_state_since(const Topology& topo, std::time_t* last_update) {
+    node_info_msg_t* msg = nullptr;
+    const std::time_t since = last_update != nullptr ? *last_update : 0;
+    if (slurm_load_node(since, &msg, SHOW_ALL) != SLURM_SUCCESS || msg == nullptr) {
+        const int e = slurm_get_errno();
+        if (since != 0 && e == SLURM_NO_CHANGE_IN_DATA) return std::optional<placement::ClusterState>{};
+        return fail(Errc::Io, std::string("slurm_load_node: ") + slurm_strerror(e));
+    }
+    std::unique_ptr<node_info_msg_t, void (*)(node_info_msg_t*)> guard(msg, slurm_free_node_info_msg);
+    if (last_update != nullptr) *last_update = msg->last_update;
+    return std::optional<placement::ClusterState>(to_state(topo, *msg));
+}
+
+Result<placement::ClusterState> load_node_state(const Topology& topo) {
+    auto r = load_node_state_since(topo, nullptr);
+    if (!r) return fail(std::move(r).error());
+    return std::move(**r);
+}
+
+}  // namespace topo::spank
