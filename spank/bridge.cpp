@@ -29,6 +29,7 @@ extern "C" {
 #include <topo/snapshot_bin.hpp>
 
 #include "core.hpp"
+#include "service.hpp"
 #include "slurm_nodes.hpp"
 #include "state_cache.hpp"
 
@@ -211,6 +212,8 @@ std::string state_cache_path(const Ctx& c, const Topology& topo) {
     return state_cache_file(dir, conf != nullptr ? conf : "", topo.fingerprint());
 }
 
+constexpr int kServiceTimeoutMs = 500;  // the whole exchange; then the plugin decides itself
+
 bool g_from_bin = false;  // the last load_model() used the compiled form (for --topo-explain)
 
 /// The snapshot through its compiled form "<snapshot>.bin" when that is root-owned, not
@@ -226,6 +229,52 @@ Result<TopologyPtr> load_model(const std::string& path) {
     return std::move(r->topo);
 }
 
+/// The placement service (service=, topoplace-nodefeed --socket): the decision made by a
+/// process that holds the model and the node state in memory. nullopt = no answer worth
+/// taking (no service, another snapshot, a timeout, a malformed reply): decide in-process.
+template <class Elapsed>
+std::optional<int> ask_service(spank_t sp, const Ctx& c, Mode mode, Elapsed elapsed_ms) {
+    auto sr = read_request();
+    if (!sr) return std::nullopt;
+    ServiceRequest q;
+    q.snapshot = c.cfg.snapshot;
+    q.health = c.cfg.health;
+    q.sr = *sr;
+    q.opts = c.opts;
+    q.opts.mode = mode;
+    q.wait = c.cfg.wait;
+    auto rep = call_service(c.cfg.service, q, kServiceTimeoutMs);
+    if (!rep || rep->kind == ServiceReply::Kind::Refused) {
+        slurm_debug("topoplace: service not used: %s", rep ? rep->message.c_str() : rep.error().to_string().c_str());
+        return std::nullopt;
+    }
+    switch (rep->kind) {
+        case ServiceReply::Kind::Planned:
+            for (const auto& [k, v] : rep->env) {
+                if (spank_job_control_setenv(sp, k.c_str(), v.c_str(), 1) != ESPANK_SUCCESS) {
+                    return on_error(c, "spank_job_control_setenv(" + k + ") failed");
+                }
+            }
+            explain(c, rep->text + " [ms: service " + elapsed_ms() + "]");
+            return 0;
+        case ServiceReply::Kind::Unsupported:
+            explain(c, rep->message);
+            return 0;
+        case ServiceReply::Kind::Invalid:
+            slurm_error("topoplace: %s", rep->message.c_str());
+            return -1;
+        case ServiceReply::Kind::Never:
+            slurm_error("topoplace: the request can never be placed: %s", rep->message.c_str());
+            return -1;
+        case ServiceReply::Kind::Busy:
+            explain(c, "no placement fits now (" + rep->message + "); the job is left to Slurm's topology/tree");
+            return 0;
+        case ServiceReply::Kind::Refused:
+            break;
+    }
+    return std::nullopt;
+}
+
 int decide(spank_t sp, Ctx& c) {
     const Mode mode = effective_mode(c);
     if (mode == Mode::Off) {
@@ -238,6 +287,9 @@ int decide(spank_t sp, Ctx& c) {
         return std::to_string(std::chrono::duration<double, std::milli>(b - a).count()).substr(0, 5);
     };
     const auto t0 = clock::now();
+    if (!c.cfg.service.empty()) {
+        if (auto done = ask_service(sp, c, mode, [&] { return ms(t0, clock::now()); })) return *done;
+    }
     auto topo = load_model(c.cfg.snapshot);
     if (!topo) return on_error(c, "cannot load snapshot: " + topo.error().to_string());
     auto sr = read_request();
@@ -303,17 +355,12 @@ int decide(spank_t sp, Ctx& c) {
         }
         t1n = clock::now();
         if (attempt == 0 && !c.cfg.health.empty()) {  // read once, applied to every state tried
-            auto store = health::Store::open(c.cfg.health);
-            if (!store) return on_error(c, "health store: " + store.error().to_string());
-            auto recs = store->list();
-            if (!recs) return on_error(c, "health store: " + recs.error().to_string());
-            for (const auto& r : *recs) {
-                if (r.verdict != health::Verdict::Unhealthy) continue;
-                if (auto h = (*topo)->find_host(r.node)) {
-                    unhealthy.emplace_back(*h, r.reason);
-                    job.excluded.push_back(*h);
-                    exclude.push_back(r.node);
-                }
+            auto bad = unhealthy_hosts(**topo, c.cfg.health);
+            if (!bad) return on_error(c, "health store: " + bad.error().to_string());
+            unhealthy = std::move(*bad);
+            for (const auto& [h, reason] : unhealthy) {
+                job.excluded.push_back(h);
+                exclude.push_back((*topo)->host(h).name);
             }
         }
         for (const auto& [h, reason] : unhealthy) {
@@ -349,11 +396,7 @@ int decide(spank_t sp, Ctx& c) {
             return on_error(c, "spank_job_control_setenv(" + k + ") failed");
         }
     }
-    std::string text = std::string(mode_name(mode)) + ": " + compress_hostlist(plan.hosts) + " -> constraint "
-                       + plan_constraint(plan) + ", switches " + std::to_string(plan.switches) + "@"
-                       + std::to_string(plan.wait) + "s, tier " + std::to_string(plan.tier);
-    if (!plan.exclude.empty()) text += ", exclude " + compress_hostlist(plan.exclude);
-    if (!p->explanation.empty()) text += "; " + p->explanation;
+    std::string text = plan_text(mode, plan, *p);
     // the decision's own cost, per step (docs/spank.md "Cost"; t-spank.sh section 7 prints it)
     text += " [ms: snapshot " + ms(t0, t1) + (g_from_bin ? " (compiled)" : " (json)") + ", nodes " + ms(t1, t1n) + " (" + nodes_from + ")" + ", health " + ms(t1n, t2) + ", place "
             + ms(t2, t3) + (cache_path.empty() ? std::string() : ", cache write " + ms(t3, t4)) + "]";

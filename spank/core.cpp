@@ -145,9 +145,9 @@ Result<Config> parse_config(const std::vector<std::string>& args) {
             }
             return Ok{};
         };
-        if (key == "snapshot" || key == "health" || key == "state_feed") {
+        if (key == "snapshot" || key == "health" || key == "state_feed" || key == "service") {
             if (val.front() != '/') return fail(Errc::InvalidArgument, where + "expected an absolute path");
-            (key == "snapshot" ? c.snapshot : key == "health" ? c.health : c.state_feed) = val;
+            (key == "snapshot" ? c.snapshot : key == "health" ? c.health : key == "state_feed" ? c.state_feed : c.service) = val;
         } else if (key == "on_error") {
             if (val == "warn") {
                 c.on_error = OnError::Warn;
@@ -179,7 +179,7 @@ Result<Config> parse_config(const std::vector<std::string>& args) {
         } else {
             return fail(Errc::InvalidArgument,
                         where + "unknown key (known: snapshot, health, on_error, default, wait, state_cache, "
-                              "state_feed, state_feed_age, env, drain)");
+                              "state_feed, state_feed_age, service, env, drain)");
         }
     }
     return c;

@@ -39,6 +39,7 @@ struct Config {
     std::string state_feed;            ///< node-state file kept fresh by topoplace-nodefeed (root's,
                                        ///< not group/world-writable); empty = none (docs/spank.md "Cost")
     int state_feed_age = 3;            ///< seconds after its last slurmctld read that the feed is trusted
+    std::string service;               ///< placement service socket (topoplace-nodefeed --socket); empty = none
 };
 
 /// Parse plugstack arguments. Unknown keys, missing '=', empty or bad values and repeated

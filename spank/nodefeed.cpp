@@ -6,12 +6,22 @@
 // rewrites the file (temporary file + rename, mode 0644, owner = this process, root as a
 // service) with the time of the read, so the plugin can tell a live feed from a dead one
 // (state_feed_age=). A read that fails leaves the file as it was: it ages out and the plugin
-// asks slurmctld itself. The snapshot is reloaded when its file changes. One thread, no
+// asks slurmctld itself. The snapshot is reloaded when its file changes. With --socket it
+// also answers the plugin's placement requests (`service=`, service.hpp) from the model and
+// the node state it holds, one connection at a time, each bounded in time. One thread, no
 // child processes; SIGTERM/SIGINT end it after the current step.
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <chrono>
 
 #include <cerrno>
 #include <csignal>
+#include <functional>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -22,6 +32,7 @@
 
 #include <topo/snapshot_bin.hpp>
 
+#include "service.hpp"
 #include "slurm_nodes.hpp"
 #include "state_cache.hpp"
 
@@ -53,6 +64,69 @@ void log(const char* level, const std::string& msg) {
     std::fflush(stderr);
 }
 
+int listen_on(const std::string& path) {
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    if (path.size() >= sizeof addr.sun_path) {
+        log("error: ", path + ": socket path too long");
+        return -1;
+    }
+    std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) ::unlink(path.c_str());  // a previous run's
+    if (fd < 0 || ::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0
+        || ::chmod(path.c_str(), 0666) != 0 || ::listen(fd, 64) != 0) {
+        log("error: ", path + ": " + std::strerror(errno));
+        if (fd >= 0) ::close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/// Read one request (to the client's EOF) or give up at `deadline`; write the reply the same way.
+bool exchange(int fd, const std::function<std::string(const std::string&)>& answer,
+              std::chrono::steady_clock::time_point deadline) {
+    auto wait_for = [&](short ev) {
+        for (;;) {
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                  deadline - std::chrono::steady_clock::now()).count();
+            if (left <= 0) return false;
+            pollfd p{fd, ev, 0};
+            const int r = ::poll(&p, 1, static_cast<int>(left));
+            if (r < 0 && errno == EINTR) continue;
+            return r > 0;
+        }
+    };
+    std::string in;
+    char buf[4096];
+    for (;;) {
+        const ssize_t r = ::recv(fd, buf, sizeof buf, 0);
+        if (r > 0) {
+            in.append(buf, static_cast<std::size_t>(r));
+            if (in.size() > 64 * 1024) return false;
+            continue;
+        }
+        if (r == 0) break;
+        if (errno == EINTR) continue;
+        if ((errno == EAGAIN || errno == EWOULDBLOCK) && wait_for(POLLIN)) continue;
+        return false;
+    }
+    const std::string out = answer(in);
+    std::size_t sent = 0;
+    while (sent < out.size()) {
+        const ssize_t w = ::send(fd, out.data() + sent, out.size() - sent, MSG_NOSIGNAL);
+        if (w > 0) {
+            sent += static_cast<std::size_t>(w);
+            continue;
+        }
+        if (w < 0 && errno == EINTR) continue;
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && wait_for(POLLOUT)) continue;
+        return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -71,6 +145,10 @@ int main(int argc, char** argv) {
     app.add_option("--full-every", full_every, "seconds after which the whole table is read even if unchanged")
         ->check(CLI::Range(1.0, 86400.0))
         ->capture_default_str();
+    std::string socket_path;
+    std::string health;
+    app.add_option("--socket", socket_path, "also answer the plugin's placement requests on this Unix socket (service=)");
+    app.add_option("--health", health, "health store the service excludes unhealthy hosts by (the plugin's health=)");
     app.add_flag("--once", once, "one read and one write, then exit (exit 69 when slurmctld does not answer)");
     app.set_version_flag("--version", std::string("topoplace-nodefeed ") + TOPO_VERSION);
     try {
@@ -81,13 +159,23 @@ int main(int argc, char** argv) {
     std::signal(SIGTERM, on_signal);
     std::signal(SIGINT, on_signal);
 
+    int lfd = -1;
+    if (!socket_path.empty() && !once) {
+        lfd = listen_on(socket_path);
+        if (lfd < 0) return 73;
+    }
+    long served = 0;
     TopologyPtr topo;
+    std::optional<placement::Placer> placer;  // the placement indexes, built once per snapshot
     FileId snap_id;
     std::time_t last_update = 0;
     std::int64_t last_full_ns = 0;
     std::optional<placement::ClusterState> state;
     std::string last_error;
     long writes = 0;
+    long full_reads = 0;
+    long unchanged = 0;
+    long failed = 0;
     while (g_stop == 0) {
         if (const FileId id = file_id(snapshot); topo == nullptr || !(id == snap_id)) {
             auto r = load_snapshot_fast(snapshot, 0, BinCheck::Checksum);
@@ -95,7 +183,9 @@ int main(int argc, char** argv) {
                 log("error: ", r.error().to_string());
                 if (topo == nullptr || once) return r.error().code == Errc::Io ? 66 : 65;
             } else {
+                placer.reset();  // it points into the old model
                 topo = std::move(r->topo);
+                placer.emplace(*topo);
                 snap_id = id;
                 last_update = 0;  // a new model: read the whole table again
                 state.reset();
@@ -109,6 +199,7 @@ int main(int argc, char** argv) {
         if (!r) {
             if (r.error().message != last_error) log("error: ", r.error().message + " (the file is left to age out)");
             last_error = r.error().message;
+            ++failed;
             if (once) return 69;
         } else {
             if (!last_error.empty()) log("", "slurmctld answers again");
@@ -116,6 +207,9 @@ int main(int argc, char** argv) {
             if (*r) {
                 state = std::move(**r);
                 last_full_ns = t;
+                ++full_reads;
+            } else {
+                ++unchanged;
             }
             if (state) {
                 if (auto w = write_state_feed(output, *topo, *state, t); !w) {
@@ -127,11 +221,61 @@ int main(int argc, char** argv) {
             }
         }
         if (once) break;
-        timespec ts{};
-        ts.tv_sec = static_cast<time_t>(interval);
-        ts.tv_nsec = static_cast<long>((interval - static_cast<double>(ts.tv_sec)) * 1e9);
-        while (g_stop == 0 && ::nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+        // until the next read: sleep, or answer placement requests as they come
+        const std::int64_t next = t + static_cast<std::int64_t>(interval * 1e9);
+        for (;;) {
+            const std::int64_t left_ns = next - realtime_ns();
+            if (g_stop != 0 || left_ns <= 0) break;
+            if (lfd < 0) {
+                timespec ts{static_cast<time_t>(left_ns / 1'000'000'000), static_cast<long>(left_ns % 1'000'000'000)};
+                ::nanosleep(&ts, nullptr);
+                continue;
+            }
+            pollfd p{lfd, POLLIN, 0};
+            if (::poll(&p, 1, static_cast<int>(left_ns / 1'000'000) + 1) <= 0) continue;
+            const int cfd = ::accept4(lfd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+            if (cfd < 0) continue;
+            auto answer = [&](const std::string& in) {
+                ServiceReply rep;
+                auto req = decode_request(in);
+                if (!req) {
+                    rep.message = req.error().message;
+                } else if (req->snapshot != snapshot) {
+                    rep.message = "this service places on " + snapshot + ", not " + req->snapshot;
+                } else if (req->health != health) {
+                    rep.message = "this service reads the health store '" + health + "', not '" + req->health + "'";
+                } else if (!state) {
+                    rep.message = "no node state yet";
+                } else {
+                    auto bad = unhealthy_hosts(*topo, health);
+                    if (!bad) {
+                        rep.message = "health store: " + bad.error().to_string();
+                    } else {
+                        rep = serve(*placer, *req, *state, *bad);
+                        if (rep.kind == ServiceReply::Kind::Busy) {  // as the plugin does: a fresh read, once
+                            const std::int64_t tf = realtime_ns();
+                            if (auto fresh = load_node_state(*topo)) {
+                                state = std::move(*fresh);
+                                last_full_ns = tf;
+                                ++full_reads;
+                                if (write_state_feed(output, *topo, *state, tf)) ++writes;
+                                rep = serve(*placer, *req, *state, *bad);
+                            }
+                        }
+                    }
+                }
+                return encode_reply(rep);
+            };
+            if (exchange(cfd, answer, std::chrono::steady_clock::now() + std::chrono::milliseconds(200))) ++served;
+            ::close(cfd);
         }
     }
+    if (lfd >= 0) {
+        ::close(lfd);
+        ::unlink(socket_path.c_str());
+    }
+    log("", "stopping: " + std::to_string(full_reads) + " full reads, " + std::to_string(unchanged)
+                + " 'no change' answers, " + std::to_string(failed) + " failed reads, " + std::to_string(writes)
+                + " writes, " + std::to_string(served) + " placement requests answered");
     return 0;
 }

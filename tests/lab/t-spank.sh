@@ -373,7 +373,8 @@ clear_jobs
 FEEDF=""; FEEDPID=""
 if [ -n "$NODEFEED" ]; then
   mkdir -m 755 "$WORK/feed"; FEEDF="$WORK/feed/nodes.bin"
-  "$NODEFEED" --snapshot "$SNAP" -o "$FEEDF" --interval 0.5 2>"$WORK/feed.log" & FEEDPID=$!
+  SOCK="$WORK/feed/service.sock"
+  "$NODEFEED" --snapshot "$SNAP" -o "$FEEDF" --interval 0.5 --socket "$SOCK" --health "$HEALTH" 2>"$WORK/feed.log" & FEEDPID=$!
   for _ in $(seq 100); do [ -s "$FEEDF" ] && break; sleep 0.1; done
   if [ "$(stat -c '%U %a' "$FEEDF" 2>/dev/null)" = "root 644" ] && grep -q "writing $FEEDF" "$WORK/feed.log"; then
     ok "topoplace-nodefeed writes $(basename "$FEEDF") (root, mode 644)"
@@ -397,16 +398,56 @@ if [ -n "$NODEFEED" ]; then
     ok "the feed sees a job start: 1.5 s after job $jb took $hf, the next plan from the feed takes $h2"
   else bad "the feed sees a job start" "job $jb $(squeue -h -j "$jb" -o %T) on $hf; $f2; common: $both"; fi
   clear_jobs
+  # service=: the same daemon answers placement requests from the model and state it holds
+  SVC=$(with_plugstack svc "snapshot=$SNAP health=$HEALTH on_error=warn default=off wait=120 service=$SOCK")
+  # the job above has ended: every node idle again, and the feed (every 0.5 s) has seen it
+  for _ in $(seq 100); do [ "$(sinfo -h -N -t idle -o %N | sort -u | wc -l)" = 64 ] && break; sleep 0.2; done; sleep 1.2
+  s1=$(SLURM_CONF="$SVC" sbatch --topo=pack --topo-explain --hold -N6 -o /dev/null --wrap true 2>&1)
+  r1=$(SLURM_CONF="$SLURM_CONF" sbatch --topo=pack --topo-explain --hold -N6 -o /dev/null --wrap true 2>&1)
+  hs=$(grep -o 'pack: [^ ]*' <<<"$s1" | cut -d' ' -f2); hr=$(grep -o 'pack: [^ ]*' <<<"$r1" | cut -d' ' -f2)
+  cs=$(grep -o 'constraint [^ ]*' <<<"$s1"); cr=$(grep -o 'constraint [^ ]*' <<<"$r1")
+  if grep -q '\[ms: service [0-9.]*\]' <<<"$s1" && [ -n "$hs" ] && [ "$hs" = "$hr" ] && [ "$cs" = "$cr" ]; then
+    ok "service=: the plan comes from topoplace-nodefeed ($(grep -o 'ms: service [0-9.]*' <<<"$s1") ms), the same as the plugin's own ($hs, $cs)"
+  else bad "service=: plan from the service, same as in-process" "$s1"$'\n'"$r1"; fi
+  clear_jobs
+  sick=$(expand_hostlist "$hs" | head -1)
+  "$LABTOOL" flag "$HEALTH" "$sick" "service test"
+  s2=$(SLURM_CONF="$SVC" sbatch --topo=pack --topo-explain --hold -N6 -o /dev/null --wrap true 2>&1)
+  "$LABTOOL" clear "$HEALTH" "$sick"
+  h2=$(grep -o 'pack: [^ ]*' <<<"$s2" | cut -d' ' -f2)
+  if grep -q 'ms: service' <<<"$s2" && grep -q "exclude $sick" <<<"$s2" && ! expand_hostlist "$h2" | grep -qx "$sick"; then
+    ok "service=: a host flagged in the health store is excluded by the service too ($sick; plan $h2)"
+  else bad "service=: health exclusions" "$s2"; fi
+  s3=$(SLURM_CONF="$SVC" sbatch --topo=pack --topo-explain --hold -N65 -o /dev/null --wrap true 2>&1); rc3=$?
+  if [ $rc3 != 0 ] && grep -q 'can never be placed' <<<"$s3"; then ok "service=: a request that can never fit is refused as without the service (rc=$rc3)"
+  else bad "service=: never-fit request refused" "rc=$rc3 $s3"; fi
+  cp -p "$SNAP" "$WORK/snap-other.json"
+  OTHER=$(with_plugstack svcother "snapshot=$WORK/snap-other.json health=$HEALTH on_error=warn default=off wait=120 service=$SOCK")
+  s4=$(SLURM_CONF="$OTHER" sbatch --topo=pack --topo-explain --hold -N2 -o /dev/null --wrap true 2>&1)
+  if grep -q 'nodes [0-9.]* (rpc)' <<<"$s4" && ! grep -q 'ms: service' <<<"$s4"; then ok "service=: a service of another snapshot is not used (the plugin decides itself)"
+  else bad "service=: another snapshot's service not used" "$s4"; fi
+  clear_jobs
+  # a quiet cluster for 3 s: slurmctld answers "no change" (its node table has a 1 s clock)
+  sleep 3
   # a dead feed ages out: after state_feed_age the plugin asks slurmctld itself
   kill "$FEEDPID"; wait "$FEEDPID" 2>/dev/null; FEEDPID=""
   sleep 3.5
   f3=$(SLURM_CONF="$FEED" sbatch --topo=pack --topo-explain --hold -N4 -o /dev/null --wrap true 2>&1)
   if grep -q 'nodes [0-9.]* (rpc)' <<<"$f3" && grep -q 'pack: ' <<<"$f3"; then ok "a feed older than state_feed_age=3 is not used: the plugin makes the RPC"
   else bad "a stale feed is not used" "$f3"; fi
+  s5=$(SLURM_CONF="$SVC" sbatch --topo=pack --topo-explain --hold -N2 -o /dev/null --wrap true 2>&1); rc5=$?
+  if [ $rc5 = 0 ] && grep -q 'nodes [0-9.]* (rpc)' <<<"$s5" && [ ! -e "$SOCK" ]; then ok "service=: no service running (socket removed at exit): the plugin decides itself"
+  else bad "service=: fallback without a service" "rc=$rc5 $s5"; fi
+  # slurmctld answered "no change" to most of the feed's reads (the cheap path), and the
+  # reads that saw the job start were full ones
+  st=$(grep -o 'stopping: .*' "$WORK/feed.log" | tail -1)
+  nfull=$(grep -oE '[0-9]+ full reads' <<<"$st" | cut -d' ' -f1); nsame=$(grep -oE "[0-9]+ 'no change'" <<<"$st" | cut -d' ' -f1)
+  if [ "${nsame:-0}" -gt 0 ] && [ "${nfull:-0}" -ge 2 ]; then ok "topoplace-nodefeed on SIGTERM: $st"
+  else bad "the feed's reads: 'no change' answers and full reads" "$(cat "$WORK/feed.log")"; fi
   clear_jobs
-  # the feed for the figures below, as a site would run it (--interval 1)
-  "$NODEFEED" --snapshot "$SNAP" -o "$FEEDF" --interval 1 2>>"$WORK/feed.log" & FEEDPID=$!
-  for _ in $(seq 50); do [ "$(find "$FEEDF" -newermt '-1 second' 2>/dev/null)" ] && break; sleep 0.1; done
+  # the feed and service for the figures below, as a site would run them (--interval 1)
+  "$NODEFEED" --snapshot "$SNAP" -o "$FEEDF" --interval 1 --socket "$SOCK" --health "$HEALTH" 2>>"$WORK/feed.log" & FEEDPID=$!
+  for _ in $(seq 50); do [ "$(find "$FEEDF" -newermt '-1 second' 2>/dev/null)" ] && [ -S "$SOCK" ] && break; sleep 0.1; done
 fi
 
 # sbatch wall time, interleaved (no plugin, plugin loaded with --topo off, --topo=pack with
@@ -419,6 +460,7 @@ tsub() { local t0 t1; t0=$(date +%s%N); "$@" >/dev/null 2>&1; t1=$(date +%s%N); 
 JSONONLY=$(with_plugstack jsononly "snapshot=$WORK/snapshot-json.json health=$HEALTH on_error=warn default=off wait=120")
 BENCHC=$(with_plugstack benchcache "snapshot=$SNAP health=$HEALTH on_error=warn default=off wait=120 state_cache=5")
 BENCHF=""; [ -n "$FEEDF" ] && BENCHF=$(with_plugstack benchfeed "snapshot=$SNAP health=$HEALTH on_error=warn default=off wait=120 state_feed=$FEEDF state_feed_age=3")
+BENCHS=""; [ -n "$FEEDF" ] && BENCHS=$(with_plugstack benchsvc "snapshot=$SNAP health=$HEALTH on_error=warn default=off wait=120 service=$SOCK")
 BN=${T_SPANK_BENCH_N:-20}; BR=${T_SPANK_BENCH_ROUNDS:-3}
 for _w in $(seq 3); do sbatch --topo=pack -N1 -o /dev/null --wrap true >/dev/null 2>&1; done   # warm caches
 for r in $(seq "$BR"); do
@@ -429,10 +471,11 @@ for r in $(seq "$BR"); do
     tsub env SLURM_CONF="$BENCHC" sbatch --topo=pack -N1 -o /dev/null --wrap true | tee -a "$WORK/t-cache" >> "$WORK/t-cache.$r"
     tsub env SLURM_CONF="$JSONONLY" sbatch --topo=pack -N1 -o /dev/null --wrap true | tee -a "$WORK/t-json" >> "$WORK/t-json.$r"
     [ -n "$BENCHF" ] && tsub env SLURM_CONF="$BENCHF" sbatch --topo=pack -N1 -o /dev/null --wrap true | tee -a "$WORK/t-feed" >> "$WORK/t-feed.$r"
+    [ -n "$BENCHS" ] && tsub env SLURM_CONF="$BENCHS" sbatch --topo=pack -N1 -o /dev/null --wrap true | tee -a "$WORK/t-svc" >> "$WORK/t-svc.$r"
   done
   mn=$(med < "$WORK/t-none.$r"); mo=$(med < "$WORK/t-off.$r"); mp=$(med < "$WORK/t-pack.$r"); mj=$(med < "$WORK/t-json.$r"); mc=$(med < "$WORK/t-cache.$r")
-  mf=""; [ -n "$BENCHF" ] && mf=$(med < "$WORK/t-feed.$r")
-  echo "     round $r, sbatch median of $BN (us): no plugin $mn | --topo off $mo ($(ratio "$mo" "$mn") x) | --topo=pack compiled $mp ($(ratio "$mp" "$mn") x) | --topo=pack JSON $mj ($(ratio "$mj" "$mn") x) | --topo=pack compiled + state_cache=5 $mc ($(ratio "$mc" "$mn") x)${mf:+ | --topo=pack compiled + state_feed $mf ($(ratio "$mf" "$mn") x)}"
+  mf=""; [ -n "$BENCHF" ] && mf=$(med < "$WORK/t-feed.$r"); ms=""; [ -n "$BENCHS" ] && ms=$(med < "$WORK/t-svc.$r")
+  echo "     round $r, sbatch median of $BN (us): no plugin $mn | --topo off $mo ($(ratio "$mo" "$mn") x) | --topo=pack compiled $mp ($(ratio "$mp" "$mn") x) | --topo=pack JSON $mj ($(ratio "$mj" "$mn") x) | --topo=pack compiled + state_cache=5 $mc ($(ratio "$mc" "$mn") x)${mf:+ | --topo=pack compiled + state_feed $mf ($(ratio "$mf" "$mn") x)}${ms:+ | --topo=pack + service $ms ($(ratio "$ms" "$mn") x)}"
   clear_jobs
 done
 mn=$(med < "$WORK/t-none"); mo=$(med < "$WORK/t-off"); mp=$(med < "$WORK/t-pack"); mj=$(med < "$WORK/t-json"); mc=$(med < "$WORK/t-cache")
@@ -443,7 +486,20 @@ if [ -n "$BENCHF" ]; then
   mf=$(med < "$WORK/t-feed")
   echo "     sbatch median over $((BN * BR)) (us), every submission planned from the node-state feed (topoplace-nodefeed --interval 1, no RPC in sbatch): $mf ($(ratio "$mf" "$mn") x; target <= 1.1 x)"
   echo "     decision cost (--topo-explain), compiled + state_feed: $(SLURM_CONF="$BENCHF" sbatch --topo=pack --topo-explain -N1 -o /dev/null --wrap true 2>&1 | grep -o '\[ms:.*\]')"
+  ms=$(med < "$WORK/t-svc")
+  echo "     sbatch median over $((BN * BR)) (us), every submission placed by the service (topoplace-nodefeed --socket; no snapshot load, no RPC in sbatch): $ms ($(ratio "$ms" "$mn") x; target <= 1.1 x)"
+  echo "     decision cost (--topo-explain), service: $(SLURM_CONF="$BENCHS" sbatch --topo=pack --topo-explain -N1 -o /dev/null --wrap true 2>&1 | grep -o '\[ms:.*\]')"
+  echo "     decision without an RPC (node state given), median of 50, lab snapshot (64 hosts): $("$LABTOOL" decision-bench "$SNAP" "$HEALTH" "$SOCK" 50)"
   kill "$FEEDPID" 2>/dev/null; wait "$FEEDPID" 2>/dev/null; FEEDPID=""
+  # the same at 4,096 hosts (3 tiers, 8 rails; hosts the lab's slurmctld does not know count
+  # as idle): the in-process decision rebuilds the model each time, the service does not
+  printf 'version: 1\nname: fat4k\nnodes:\n  - names: dgx[0001-4096]\n    gpus: {count: 8, model: NVIDIA H100 80GB HBM3}\nfabric: {hosts_per_leaf: 32, rails: 8, spines_per_rail: 4, sus_per_pod: 8, cores_per_rail: 4, gbps: 400, rate: 4xNDR}\n' > "$WORK/fat4k.yaml"
+  if "$TOPOPLACE" discover --spec "$WORK/fat4k.yaml" --compiled -o "$WORK/fat4k.json" 2>/dev/null; then
+    "$NODEFEED" --snapshot "$WORK/fat4k.json" -o "$WORK/feed/fat4k.bin" --socket "$WORK/feed/fat4k.sock" --health "$HEALTH" 2>>"$WORK/feed.log" & FEEDPID=$!
+    for _ in $(seq 100); do [ -S "$WORK/feed/fat4k.sock" ] && [ -s "$WORK/feed/fat4k.bin" ] && break; sleep 0.1; done
+    echo "     decision without an RPC (node state given), median of 20, 4,096 hosts / 32,768 GPUs: $("$LABTOOL" decision-bench "$WORK/fat4k.json" "$HEALTH" "$WORK/feed/fat4k.sock" 20)"
+    kill "$FEEDPID" 2>/dev/null; wait "$FEEDPID" 2>/dev/null; FEEDPID=""
+  fi
 fi
 SLURM_CONF="$BENCHC" sbatch --topo=pack -N1 -o /dev/null --wrap true >/dev/null 2>&1   # a fresh state for the next one
 echo "     decision cost (--topo-explain), compiled + state_cache=5: $(SLURM_CONF="$BENCHC" sbatch --topo=pack --topo-explain -N1 -o /dev/null --wrap true 2>&1 | grep -o '\[ms:.*\]')"

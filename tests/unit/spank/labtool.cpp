@@ -8,6 +8,13 @@
 //                                               "<hostlist> <plan constraint>"
 //   topo_spank_labtool gate-bench DIR NODE N    time N launch-gate decisions (open + get +
 //                                               verdict), prints the median in microseconds
+//   topo_spank_labtool decision-bench SNAPSHOT HEALTH SOCKET N
+//                                               a 4-node pack decision N times both ways:
+//                                               in-process as the plugin makes it without a
+//                                               service (compiled snapshot load + health +
+//                                               place + plan; node state: all idle, no RPC)
+//                                               and through the service at SOCKET; prints
+//                                               both medians in milliseconds
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -21,8 +28,10 @@
 #include <topo/hostlist.hpp>
 #include <topo/placement/place.hpp>
 #include <topo/snapshot.hpp>
+#include <topo/snapshot_bin.hpp>
 
 #include "core.hpp"
+#include "service.hpp"
 
 using namespace topo;
 
@@ -88,5 +97,39 @@ int main(int argc, char** argv) {
         std::printf("%.1f %s\n", us[us.size() / 2], allow ? "allow" : "refuse");
         return 0;
     }
-    return die("usage: flag DIR NODE REASON | clear DIR NODE | place SNAPSHOT N [GPN] | gate-bench DIR NODE N");
+    if (a.size() == 5 && a[0] == "decision-bench") {
+        const int n = std::max(1, std::atoi(a[4].c_str()));
+        spank::ServiceRequest q;
+        q.snapshot = a[1];
+        q.health = a[2];
+        q.sr.nodes = "4";
+        q.sr.exclusive = "exclusive";
+        q.opts.mode = spank::Mode::Pack;
+        auto median = [](std::vector<double> v) {
+            std::sort(v.begin(), v.end());
+            return v[v.size() / 2];
+        };
+        std::vector<double> local;
+        std::vector<double> svc;
+        for (int i = 0; i < n; ++i) {
+            auto t0 = std::chrono::steady_clock::now();
+            auto r = load_snapshot_fast(a[1], 0, BinCheck::Checksum);
+            if (!r) return die(r.error().to_string());
+            auto bad = spank::unhealthy_hosts(*r->topo, a[2]);
+            if (!bad) return die(bad.error().to_string());
+            const placement::Placer placer(*r->topo);  // as place() does at every call
+            auto rep = spank::serve(placer, q, placement::ClusterState(*r->topo), *bad);
+            if (rep.kind != spank::ServiceReply::Kind::Planned) return die("in-process: " + rep.message);
+            local.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+            t0 = std::chrono::steady_clock::now();
+            auto s = spank::call_service(a[3], q, 2000);
+            if (!s) return die(s.error().to_string());
+            if (s->kind != spank::ServiceReply::Kind::Planned) return die("service: " + s->message);
+            svc.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        }
+        std::printf("in-process %.3f ms, service %.3f ms\n", median(local), median(svc));
+        return 0;
+    }
+    return die("usage: flag DIR NODE REASON | clear DIR NODE | place SNAPSHOT N [GPN] | gate-bench DIR NODE N | "
+               "decision-bench SNAPSHOT HEALTH SOCKET N");
 }

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: Apache-2.0
+// The placement service's codec, decision and client (see service.hpp).
+#include "service.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <chrono>
+#include <cstring>
+#include <map>
+
+#include <topo/health/store.hpp>
+#include <topo/hostlist.hpp>
+
+namespace topo::spank {
+
+namespace {
+
+constexpr std::string_view kHeader = "topoplace-service 1";
+constexpr std::size_t kMaxMessage = 64 * 1024;
+
+bool has_newline(std::string_view v) { return v.find('\n') != std::string_view::npos; }
+
+/// "key=value" lines after the header; a key given twice, a line without '=' or a
+/// missing header is an error.
+Result<std::vector<std::pair<std::string, std::string>>> lines_of(std::string_view s) {
+    if (s.size() > kMaxMessage) return fail(Errc::Parse, "service message over 64 KiB");
+    std::vector<std::pair<std::string, std::string>> out;
+    bool first = true;
+    while (!s.empty()) {
+        const auto nl = s.find('\n');
+        if (nl == std::string_view::npos) return fail(Errc::Parse, "service message: last line not terminated");
+        const std::string_view line = s.substr(0, nl);
+        s.remove_prefix(nl + 1);
+        if (first) {
+            if (line != kHeader) return fail(Errc::Parse, "service message: not 'topoplace-service 1'");
+            first = false;
+            continue;
+        }
+        const auto eq = line.find('=');
+        if (eq == std::string_view::npos || eq == 0) return fail(Errc::Parse, "service message: a line without key=");
+        out.emplace_back(std::string(line.substr(0, eq)), std::string(line.substr(eq + 1)));
+    }
+    if (first) return fail(Errc::Parse, "service message: empty");
+    return out;
+}
+
+std::optional<int> small_int(const std::string& v, int lo, int hi) {
+    int n = 0;
+    const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+    if (ec != std::errc() || p != v.data() + v.size() || n < lo || n > hi) return std::nullopt;
+    return n;
+}
+
+void put(std::string& out, std::string_view k, std::string_view v) {
+    out.append(k).append("=").append(v).append("\n");
+}
+
+std::string one_line(std::string s) {
+    for (auto& ch : s)
+        if (ch == '\n' || ch == '\r') ch = ' ';
+    return s;
+}
+
+const char* kind_name(ServiceReply::Kind k) {
+    switch (k) {
+        case ServiceReply::Kind::Planned: return "planned";
+        case ServiceReply::Kind::Unsupported: return "unsupported";
+        case ServiceReply::Kind::Invalid: return "invalid";
+        case ServiceReply::Kind::Never: return "never";
+        case ServiceReply::Kind::Busy: return "busy";
+        case ServiceReply::Kind::Refused: break;
+    }
+    return "refused";
+}
+
+}  // namespace
+
+Result<std::string> encode_request(const ServiceRequest& r) {
+    const std::pair<const char*, const std::string*> fields[] = {
+        {"snapshot", &r.snapshot},       {"health", &r.health},          {"nodes", &r.sr.nodes},         {"gpus_per_node", &r.sr.gpus_per_node},
+        {"gres", &r.sr.gres},             {"gpus", &r.sr.gpus},           {"exclusive", &r.sr.exclusive},
+        {"nodelist", &r.sr.nodelist},     {"exclude", &r.sr.exclude}};
+    std::string out(kHeader);
+    out += '\n';
+    for (const auto& [k, v] : fields) {
+        if (has_newline(*v)) return fail(Errc::InvalidArgument, std::string(k) + ": a newline in the value");
+        put(out, k, *v);
+    }
+    put(out, "mode", mode_name(r.opts.mode.value_or(Mode::Pack)));
+    put(out, "max_tier", std::to_string(r.opts.max_tier));
+    put(out, "nvl", r.opts.nvl ? "1" : "0");
+    put(out, "segment", std::to_string(r.opts.segment));
+    put(out, "wait", std::to_string(r.wait));
+    if (out.size() > kMaxMessage) return fail(Errc::InvalidArgument, "request over 64 KiB");
+    return out;
+}
+
+Result<ServiceRequest> decode_request(std::string_view s) {
+    auto lines = lines_of(s);
+    if (!lines) return fail(std::move(lines).error());
+    ServiceRequest r;
+    std::map<std::string, std::string*> text = {
+        {"snapshot", &r.snapshot}, {"health", &r.health},           {"nodes", &r.sr.nodes},         {"gpus_per_node", &r.sr.gpus_per_node},
+        {"gres", &r.sr.gres},       {"gpus", &r.sr.gpus},           {"exclusive", &r.sr.exclusive},
+        {"nodelist", &r.sr.nodelist}, {"exclude", &r.sr.exclude}};
+    std::map<std::string, bool> seen;
+    for (auto& [k, v] : *lines) {
+        if (seen[k]) return fail(Errc::Parse, "request: '" + k + "' given twice");
+        seen[k] = true;
+        if (auto it = text.find(k); it != text.end()) {
+            *it->second = std::move(v);
+        } else if (k == "mode") {
+            auto m = parse_mode(v.c_str());
+            if (!m || *m == Mode::Off) return fail(Errc::Parse, "request: mode must be pack or spread");
+            r.opts.mode = *m;
+        } else if (k == "max_tier") {
+            auto n = small_int(v, -1, 15);
+            if (!n) return fail(Errc::Parse, "request: max_tier out of range");
+            r.opts.max_tier = *n;
+        } else if (k == "nvl") {
+            if (v != "0" && v != "1") return fail(Errc::Parse, "request: nvl must be 0 or 1");
+            r.opts.nvl = v == "1";
+        } else if (k == "segment") {
+            auto n = small_int(v, 0, 65536);
+            if (!n) return fail(Errc::Parse, "request: segment out of range");
+            r.opts.segment = *n;
+        } else if (k == "wait") {
+            auto n = small_int(v, 0, 86400);
+            if (!n) return fail(Errc::Parse, "request: wait out of range");
+            r.wait = *n;
+        } else {
+            return fail(Errc::Parse, "request: unknown key '" + k + "'");
+        }
+    }
+    if (r.snapshot.empty() || !r.opts.mode) return fail(Errc::Parse, "request: snapshot and mode are required");
+    return r;
+}
+
+std::string encode_reply(const ServiceReply& r) {
+    std::string out(kHeader);
+    out += '\n';
+    put(out, "kind", kind_name(r.kind));
+    if (r.kind != ServiceReply::Kind::Planned) {
+        put(out, "message", one_line(r.message));
+        return out;
+    }
+    for (const auto& [k, v] : r.env) put(out, "env." + one_line(k), one_line(v));
+    put(out, "text", one_line(r.text));
+    return out;
+}
+
+Result<ServiceReply> decode_reply(std::string_view s) {
+    auto lines = lines_of(s);
+    if (!lines) return fail(std::move(lines).error());
+    ServiceReply r;
+    bool kind = false;
+    for (auto& [k, v] : *lines) {
+        if (k == "kind") {
+            using K = ServiceReply::Kind;
+            static const std::map<std::string, K> kinds = {{"planned", K::Planned}, {"unsupported", K::Unsupported},
+                                                          {"invalid", K::Invalid},  {"never", K::Never},
+                                                          {"busy", K::Busy},        {"refused", K::Refused}};
+            auto it = kinds.find(v);
+            if (it == kinds.end() || kind) return fail(Errc::Parse, "reply: bad or repeated kind");
+            r.kind = it->second;
+            kind = true;
+        } else if (k == "message") {
+            r.message = std::move(v);
+        } else if (k == "text") {
+            r.text = std::move(v);
+        } else if (k.rfind("env.TOPOPLACE_", 0) == 0 && k.size() > 14) {
+            r.env.emplace_back(k.substr(4), std::move(v));
+        } else {
+            return fail(Errc::Parse, "reply: unknown key '" + k + "'");
+        }
+    }
+    if (!kind) return fail(Errc::Parse, "reply: no kind");
+    if (r.kind == ServiceReply::Kind::Planned && r.env.empty()) return fail(Errc::Parse, "reply: a plan without env");
+    return r;
+}
+
+Result<std::vector<std::pair<HostId, std::string>>> unhealthy_hosts(const Topology& topo, const std::string& dir) {
+    std::vector<std::pair<HostId, std::string>> out;
+    if (dir.empty()) return out;
+    auto store = health::Store::open(dir);
+    if (!store) return fail(std::move(store).error());
+    auto recs = store->list();
+    if (!recs) return fail(std::move(recs).error());
+    for (const auto& rec : *recs) {
+        if (rec.verdict != health::Verdict::Unhealthy) continue;
+        if (auto h = topo.find_host(rec.node)) out.emplace_back(*h, rec.reason);
+    }
+    return out;
+}
+
+std::string plan_text(Mode mode, const Plan& plan, const placement::Placement& p) {
+    std::string text = std::string(mode_name(mode)) + ": " + compress_hostlist(plan.hosts) + " -> constraint "
+                       + plan_constraint(plan) + ", switches " + std::to_string(plan.switches) + "@"
+                       + std::to_string(plan.wait) + "s, tier " + std::to_string(plan.tier);
+    if (!plan.exclude.empty()) text += ", exclude " + compress_hostlist(plan.exclude);
+    if (!p.explanation.empty()) text += "; " + p.explanation;
+    return text;
+}
+
+ServiceReply serve(const placement::Placer& placer, const ServiceRequest& req, placement::ClusterState state,
+                   const std::vector<std::pair<HostId, std::string>>& unhealthy) {
+    const Topology& topo = placer.topology();
+    ServiceReply out;
+    const Mode mode = req.opts.mode.value_or(Mode::Pack);
+    auto job = make_request(topo, req.sr, req.opts);
+    if (!job) {
+        out.kind = job.error().code == Errc::Unsupported ? ServiceReply::Kind::Unsupported : ServiceReply::Kind::Invalid;
+        out.message = job.error().message;
+        return out;
+    }
+    std::vector<std::string> exclude;
+    for (const auto& [h, reason] : unhealthy) {
+        job->excluded.push_back(h);
+        exclude.push_back(topo.host(h).name);
+        state.at(h).unhealthy = true;
+        state.at(h).reason = reason;
+    }
+    auto p = mode == Mode::Spread ? spread(topo, state, *job) : placer.place(state, *job);
+    if (!p) {
+        const auto code = p.error().code;
+        out.kind = code == Errc::Unsatisfiable || code == Errc::InvalidArgument ? ServiceReply::Kind::Never
+                                                                                 : ServiceReply::Kind::Busy;
+        out.message = p.error().message;
+        return out;
+    }
+    const Plan plan = make_plan(topo, *p, mode, req.wait, exclude);
+    out.kind = ServiceReply::Kind::Planned;
+    for (auto& kv : plan_env(plan))
+        if (!kv.second.empty()) out.env.push_back(std::move(kv));
+    out.text = plan_text(mode, plan, *p);
+    return out;
+}
+
+Result<ServiceReply> call_service(const std::string& socket_path, const ServiceRequest& req, int timeout_ms) {
+    auto msg = encode_request(req);
+    if (!msg) return fail(std::move(msg).error());
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    if (socket_path.size() >= sizeof addr.sun_path) return fail(Errc::InvalidArgument, "socket path too long");
+    std::memcpy(addr.sun_path, socket_path.c_str(), socket_path.size() + 1);
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0) return fail(Errc::Io, std::string("socket: ") + std::strerror(errno));
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    using clock = std::chrono::steady_clock;
+    const auto deadline = clock::now() + std::chrono::milliseconds(timeout_ms);
+    auto wait_for = [&](short events) -> Status {
+        for (;;) {
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now()).count();
+            if (left <= 0) return fail(Errc::Io, socket_path + ": timed out");
+            pollfd p{fd, events, 0};
+            const int r = ::poll(&p, 1, static_cast<int>(left));
+            if (r < 0 && errno == EINTR) continue;
+            if (r < 0) return fail(Errc::Io, socket_path + ": poll: " + std::strerror(errno));
+            if (r == 0) return fail(Errc::Io, socket_path + ": timed out");
+            return Ok{};
+        }
+    };
+    if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
+        if (errno != EINPROGRESS && errno != EAGAIN) return fail(Errc::Io, socket_path + ": " + std::strerror(errno));
+        if (auto w = wait_for(POLLOUT); !w) return fail(std::move(w).error());
+        int err = 0;
+        socklen_t len = sizeof err;
+        if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err != 0)
+            return fail(Errc::Io, socket_path + ": " + std::strerror(err != 0 ? err : errno));
+    }
+    std::size_t sent = 0;
+    while (sent < msg->size()) {
+        const ssize_t w = ::send(fd, msg->data() + sent, msg->size() - sent, MSG_NOSIGNAL);
+        if (w > 0) {
+            sent += static_cast<std::size_t>(w);
+            continue;
+        }
+        if (w < 0 && errno == EINTR) continue;
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            if (auto st = wait_for(POLLOUT); !st) return fail(std::move(st).error());
+            continue;
+        }
+        return fail(Errc::Io, socket_path + ": send: " + std::strerror(errno));
+    }
+    ::shutdown(fd, SHUT_WR);
+    std::string in;
+    char buf[4096];
+    for (;;) {
+        const ssize_t r = ::recv(fd, buf, sizeof buf, 0);
+        if (r > 0) {
+            in.append(buf, static_cast<std::size_t>(r));
+            if (in.size() > kMaxMessage) return fail(Errc::Parse, socket_path + ": reply over 64 KiB");
+            continue;
+        }
+        if (r == 0) break;
+        if (errno == EINTR) continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            if (auto st = wait_for(POLLIN); !st) return fail(std::move(st).error());
+            continue;
+        }
+        return fail(Errc::Io, socket_path + ": recv: " + std::strerror(errno));
+    }
+    return decode_reply(in);
+}
+
+}  // namespace topo::spank

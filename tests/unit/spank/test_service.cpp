@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: Apache-2.0
+// The placement service of topoplace-nodefeed and the plugin's client (spank/service.hpp):
+// the wire format both ways and every way it is refused, the service's decision against the
+// plugin's own (same engine, health exclusions), and the client's bounded exchange over a
+// real Unix socket (served by a thread of this test; the plugin itself starts none).
+#include <gtest/gtest.h>
+
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <thread>
+
+#include <topo/builder.hpp>
+#include <topo/cluster_spec.hpp>
+#include <topo/placement/place.hpp>
+
+#include "core.hpp"
+#include "service.hpp"
+
+namespace {
+
+using namespace topo;
+using namespace topo::spank;
+using K = ServiceReply::Kind;
+
+const TopologyPtr& lab() {
+    static TopologyPtr t = [] {
+        TopologyBuilder b;
+        auto s = load_cluster_spec(std::string(TOPO_FIXTURES) + "/lab/lab-3tier.spec.yaml", b);
+        EXPECT_TRUE(s) << s.error().to_string();
+        auto f = std::move(b).freeze();
+        EXPECT_TRUE(f) << f.error().to_string();
+        return *f;
+    }();
+    return t;
+}
+
+ServiceRequest request(const char* nodes) {
+    ServiceRequest r;
+    r.snapshot = "/etc/slurm/topoplace.json";
+    r.health = "/var/lib/topoplace/health";
+    r.sr.nodes = nodes;
+    r.sr.exclusive = "exclusive";
+    r.opts.mode = Mode::Pack;
+    r.opts.max_tier = 1;
+    r.opts.segment = 2;
+    r.wait = 120;
+    return r;
+}
+
+TEST(Service, RequestRoundTrip) {
+    auto r = request("4");
+    r.sr.gpus_per_node = "h100:8";
+    r.sr.exclude = "n[001-002]";
+    auto wire = encode_request(r);
+    ASSERT_TRUE(wire) << wire.error().to_string();
+    EXPECT_EQ(wire->rfind("topoplace-service 1\n", 0), 0U);
+    auto back = decode_request(*wire);
+    ASSERT_TRUE(back) << back.error().to_string();
+    EXPECT_EQ(back->snapshot, r.snapshot);
+    EXPECT_EQ(back->health, r.health);
+    EXPECT_EQ(back->sr.nodes, "4");
+    EXPECT_EQ(back->sr.gpus_per_node, "h100:8");
+    EXPECT_EQ(back->sr.exclusive, "exclusive");
+    EXPECT_EQ(back->sr.exclude, "n[001-002]");
+    EXPECT_EQ(back->opts.mode, Mode::Pack);
+    EXPECT_EQ(back->opts.max_tier, 1);
+    EXPECT_EQ(back->opts.segment, 2);
+    EXPECT_FALSE(back->opts.nvl);
+    EXPECT_EQ(back->wait, 120);
+    // a value with a newline cannot be sent (it would forge a line)
+    r.sr.exclude = "n001\nmode=spread";
+    EXPECT_FALSE(encode_request(r));
+}
+
+TEST(Service, MalformedRequestsAreRefused) {
+    const std::string good = *encode_request(request("4"));
+    const std::string head = "topoplace-service 1\n";
+    for (const std::string& bad :
+         {std::string(), std::string("topoplace-service 2\nsnapshot=/x\nmode=pack\n"),
+          head + "snapshot=/x\nmode=pack",                       // last line not terminated
+          head + "snapshot=/x\nmode=off\n",                      // nothing to place
+          head + "snapshot=/x\nmode=pack\nmode=spread\n",        // twice
+          head + "snapshot=/x\nmode=pack\ncolour=red\n",         // unknown key
+          head + "snapshot=/x\nmode=pack\nmax_tier=16\n", head + "snapshot=/x\nmode=pack\nwait=-1\n",
+          head + "snapshot=/x\nmode=pack\nsegment=1e3\n", head + "snapshot=/x\nmode=pack\nnvl=yes\n",
+          head + "mode=pack\n",                                  // no snapshot
+          head + "snapshot=/x\n",                                // no mode
+          head + "=x\nsnapshot=/x\nmode=pack\n", head + "snapshot\nmode=pack\n",
+          good + std::string(70 * 1024, 'x') + "\n"}) {
+        EXPECT_FALSE(decode_request(bad)) << bad.substr(0, 80);
+    }
+    EXPECT_TRUE(decode_request(good));
+}
+
+TEST(Service, RepliesRoundTripAndOnlyCarryTopoplaceVariables) {
+    ServiceReply p;
+    p.kind = K::Planned;
+    p.env = {{"TOPOPLACE_CONSTRAINT", "lg_g001"}, {"TOPOPLACE_SWITCHES", "1"}};
+    p.text = "pack: n[001-004] ->\nconstraint";
+    auto back = decode_reply(encode_reply(p));
+    ASSERT_TRUE(back) << back.error().to_string();
+    EXPECT_EQ(back->kind, K::Planned);
+    EXPECT_EQ(back->env, p.env);
+    EXPECT_EQ(back->text, "pack: n[001-004] -> constraint");  // one line
+    for (K k : {K::Unsupported, K::Invalid, K::Never, K::Busy, K::Refused}) {
+        ServiceReply e;
+        e.kind = k;
+        e.message = "why";
+        auto b = decode_reply(encode_reply(e));
+        ASSERT_TRUE(b);
+        EXPECT_EQ(b->kind, k);
+        EXPECT_EQ(b->message, "why");
+    }
+    const std::string head = "topoplace-service 1\n";
+    EXPECT_FALSE(decode_reply(head + "kind=planned\nenv.LD_PRELOAD=/tmp/x.so\ntext=t\n"));  // not ours to set
+    EXPECT_FALSE(decode_reply(head + "kind=planned\ntext=t\n"));                             // a plan without env
+    EXPECT_FALSE(decode_reply(head + "kind=maybe\n"));
+    EXPECT_FALSE(decode_reply(head + "message=x\n"));
+    EXPECT_FALSE(decode_reply("HTTP/1.1 200 OK\n"));
+}
+
+TEST(Service, DecidesAsThePluginDoes) {
+    const Topology& t = *lab();
+    placement::ClusterState st(t);
+    for (std::uint32_t h = 0; h < 3; ++h) st.set_state(HostId{h}, placement::NodeState::Alloc);
+    auto req = request("6");
+    req.opts.segment = 0;
+    req.opts.max_tier = -1;
+    // the plugin's own path: request, engine, plan
+    auto job = make_request(t, req.sr, req.opts);
+    ASSERT_TRUE(job);
+    auto p = placement::place(t, st, *job);
+    ASSERT_TRUE(p);
+    const Plan plan = make_plan(t, *p, Mode::Pack, 120, {});
+    const placement::Placer placer(t);
+    auto rep = serve(placer, req, st, {});
+    ASSERT_EQ(rep.kind, K::Planned) << rep.message;
+    std::vector<std::pair<std::string, std::string>> want;
+    for (auto& kv : plan_env(plan))
+        if (!kv.second.empty()) want.push_back(kv);
+    EXPECT_EQ(rep.env, want);
+    EXPECT_EQ(rep.text, plan_text(Mode::Pack, plan, *p));
+    // an unhealthy host of that plan is excluded and named
+    const HostId sick = p->hosts.front();
+    auto rep2 = serve(placer, req, st, {{sick, "xid 79"}});
+    ASSERT_EQ(rep2.kind, K::Planned);
+    EXPECT_EQ(rep2.text.find(t.host(sick).name + ","), std::string::npos);
+    bool excluded = false;
+    for (const auto& [k, v] : rep2.env) excluded |= k == "TOPOPLACE_EXCLUDE" && v == t.host(sick).name;
+    EXPECT_TRUE(excluded) << rep2.text;
+    // never, busy, invalid, unsupported
+    EXPECT_EQ(serve(placer, request("65"), placement::ClusterState(t), {}).kind, K::Never);
+    placement::ClusterState full(t);
+    for (std::uint32_t h = 0; h < t.hosts().size(); ++h) full.set_state(HostId{h}, placement::NodeState::Alloc);
+    EXPECT_EQ(serve(placer, request("2"), full, {}).kind, K::Busy);
+    EXPECT_EQ(serve(placer, request("x"), st, {}).kind, K::Invalid);
+    auto chosen = request("2");
+    chosen.sr.nodelist = "n[001-002]";
+    EXPECT_EQ(serve(placer, chosen, st, {}).kind, K::Unsupported);
+}
+
+/// A Unix socket served by a thread: answers each connection with `reply` (or, when
+/// `silent`, reads and never answers).
+struct TestServer {
+    std::string path;
+    int fd = -1;
+    std::thread th;
+    std::atomic<bool> stop{false};
+    TestServer(std::string reply, bool silent) {
+        path = (std::filesystem::temp_directory_path() / ("tp-svc-" + std::to_string(::getpid()) + ".sock")).string();
+        ::unlink(path.c_str());
+        fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+        sockaddr_un a{};
+        a.sun_family = AF_UNIX;
+        std::strcpy(a.sun_path, path.c_str());
+        EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+        EXPECT_EQ(::listen(fd, 4), 0);
+        th = std::thread([this, reply, silent] {
+            while (!stop) {
+                pollfd p{fd, POLLIN, 0};
+                if (::poll(&p, 1, 50) <= 0) continue;
+                const int c = ::accept(fd, nullptr, nullptr);
+                if (c < 0) continue;
+                char buf[65536];
+                std::string in;
+                ssize_t r;
+                while ((r = ::read(c, buf, sizeof buf)) > 0) in.append(buf, static_cast<std::size_t>(r));
+                if (silent) {
+                    while (!stop) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+                } else if (decode_request(in)) {
+                    (void)!::write(c, reply.data(), reply.size());
+                }
+                ::close(c);
+            }
+        });
+    }
+    ~TestServer() {
+        stop = true;
+        th.join();
+        ::close(fd);
+        ::unlink(path.c_str());
+    }
+};
+
+TEST(Service, ClientExchangeIsBounded) {
+    ServiceReply planned;
+    planned.kind = K::Planned;
+    planned.env = {{"TOPOPLACE_CONSTRAINT", "lg_g001"}};
+    planned.text = "pack: n001";
+    {
+        TestServer s(encode_reply(planned), false);
+        auto r = call_service(s.path, request("1"), 500);
+        ASSERT_TRUE(r) << r.error().to_string();
+        EXPECT_EQ(r->kind, K::Planned);
+        EXPECT_EQ(r->env, planned.env);
+    }
+    {
+        TestServer s("HTTP/1.0 400\n", false);  // not the service
+        auto r = call_service(s.path, request("1"), 500);
+        ASSERT_FALSE(r);
+        EXPECT_EQ(r.error().code, Errc::Parse);
+    }
+    {
+        TestServer s("", true);  // accepts, never answers
+        const auto t0 = std::chrono::steady_clock::now();
+        auto r = call_service(s.path, request("1"), 200);
+        const auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        ASSERT_FALSE(r);
+        EXPECT_NE(r.error().message.find("timed out"), std::string::npos) << r.error().message;
+        EXPECT_GE(ms, 150);
+        EXPECT_LT(ms, 1000);
+    }
+    // nobody listening: an error at once
+    const auto t0 = std::chrono::steady_clock::now();
+    auto none = call_service("/nonexistent/topoplace.sock", request("1"), 500);
+    ASSERT_FALSE(none);
+    EXPECT_EQ(none.error().code, Errc::Io);
+    const double took = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_LT(took, 100);
+}
+
+}  // namespace
