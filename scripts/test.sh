@@ -59,6 +59,8 @@ if [ "${TOPO_SKIP_FUZZ:-0}" != 1 ]; then
       fuzz_nccl_topo)     cp tests/fixtures/nccl-topo/*.xml "$work"/ 2>/dev/null || true ;;
       fuzz_state)         cp tests/fixtures/placement/*.txt tests/fixtures/placement/*.json "$work"/ 2>/dev/null || true
                           printf 'NodeName=n001 State=IDLE+DRAIN Gres=gpu:4 GresUsed=gpu:0 Reason=x\n' > "$work/s1" ;;
+      fuzz_service)       printf 'topoplace-service 1\nsnapshot=/etc/slurm/topoplace.json\nhealth=\nnodes=4\nexclusive=exclusive\nmode=pack\nmax_tier=-1\nnvl=0\nsegment=0\nwait=300\n' > "$work/req"
+                          printf 'topoplace-service 1\nkind=planned\nenv.TOPOPLACE_CONSTRAINT=lg_g001\ntext=pack\n' > "$work/rep" ;;
       fuzz_trace)         cp tests/fixtures/failures/*.csv "$work"/
                           for t in tests/fixtures/traces/*; do head -c 3000 "$t" > "$work/$(basename "$t")"; done ;;
     esac

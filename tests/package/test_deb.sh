@@ -78,6 +78,11 @@ if [ -x "$R$(awk '{print $1}' <<<"$exe")" ] && [ -n "$feedout" ] && [ "$feedout"
    && grep -q "^RuntimeDirectory=$(basename "$(dirname "$sf")")\$" "$unit"; then
   ok "topoplace-nodefeed.service runs the packaged binary and writes $feedout, the snippet's state_feed= (RuntimeDirectory made by systemd)"
 else bad "nodefeed service vs snippet" "ExecStart=$exe; state_feed=$sf"; fi
+sock=$(grep -o -- '--socket [^ ]*' <<<"$exe" | cut -d' ' -f2); svc=$(grep -o 'service=[^ ]*' <<<"$line" | cut -d= -f2)
+hu=$(grep -o -- '--health [^ ]*' <<<"$exe" | cut -d' ' -f2); hs=$(grep -o 'health=[^ ]*' <<<"$line" | cut -d= -f2)
+if [ -n "$sock" ] && [ "$sock" = "$svc" ] && [ -n "$hu" ] && [ "$hu" = "$hs" ]; then
+  ok "the service listens where the snippet's service= connects ($sock) and reads the snippet's health store ($hu)"
+else bad "service socket / health store: unit vs snippet" "ExecStart=$exe; $line"; fi
 if command -v systemd-analyze >/dev/null 2>&1; then
   va=$(systemd-analyze verify --root="$R" /lib/systemd/system/topoplace-nodefeed.service 2>&1 | grep -v -e 'Cannot find' -e 'not found' -e "Command 'man " || true)   # the man page is in the package, not yet on this host
   [ -z "$va" ] && ok "systemd-analyze verify: no complaint" || bad "systemd-analyze verify" "$va"
