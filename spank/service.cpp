@@ -242,7 +242,8 @@ ServiceReply serve(const placement::Placer& placer, const ServiceRequest& req, p
     return out;
 }
 
-Result<ServiceReply> call_service(const std::string& socket_path, const ServiceRequest& req, int timeout_ms) {
+Result<ServiceReply> call_service(const std::string& socket_path, const ServiceRequest& req, int timeout_ms,
+                                  uid_t service_uid) {
     auto msg = encode_request(req);
     if (!msg) return fail(std::move(msg).error());
     sockaddr_un addr{};
@@ -276,6 +277,12 @@ Result<ServiceReply> call_service(const std::string& socket_path, const ServiceR
         socklen_t len = sizeof err;
         if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err != 0)
             return fail(Errc::Io, socket_path + ": " + std::strerror(err != 0 ? err : errno));
+    }
+    ucred peer{};
+    socklen_t plen = sizeof peer;
+    if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &plen) != 0 || peer.uid != service_uid) {
+        return fail(Errc::Io, socket_path + ": the service runs as uid " + std::to_string(peer.uid) + ", not "
+                                  + std::to_string(service_uid));
     }
     std::size_t sent = 0;
     while (sent < msg->size()) {

@@ -15,6 +15,8 @@
 /// Wire format: lines "key=value\n", first line "topoplace-service 1", at most 64 KiB; values
 /// never hold a newline (refused when encoding).
 
+#include <sys/types.h>
+
 #include <string>
 #include <string_view>
 #include <utility>
@@ -66,9 +68,11 @@ struct ServiceReply {
                                  const std::vector<std::pair<HostId, std::string>>& unhealthy);
 
 /// One request to the service at `socket_path`: connect, send, read the reply to EOF, each
-/// bounded by `timeout_ms` in all (poll; the socket is non-blocking). Errors: Io (no
-/// service, refused, timeout, reset) or Parse (a malformed reply).
+/// bounded by `timeout_ms` in all (poll; the socket is non-blocking). The process at the other
+/// end must run as `service_uid` (SO_PEERCRED; root but for tests), so no user can stand in
+/// for the service. Errors: Io (no service, refused, timeout, reset, another uid) or Parse (a
+/// malformed reply).
 [[nodiscard]] Result<ServiceReply> call_service(const std::string& socket_path, const ServiceRequest& req,
-                                                int timeout_ms);
+                                                int timeout_ms, uid_t service_uid = 0);
 
 }  // namespace topo::spank

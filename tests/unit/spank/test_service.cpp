@@ -217,26 +217,32 @@ TEST(Service, ClientExchangeIsBounded) {
     planned.text = "pack: n001";
     {
         TestServer s(encode_reply(planned), false);
-        auto r = call_service(s.path, request("1"), 500);
+        auto r = call_service(s.path, request("1"), 500, ::geteuid());
         ASSERT_TRUE(r) << r.error().to_string();
         EXPECT_EQ(r->kind, K::Planned);
         EXPECT_EQ(r->env, planned.env);
     }
     {
         TestServer s("HTTP/1.0 400\n", false);  // not the service
-        auto r = call_service(s.path, request("1"), 500);
+        auto r = call_service(s.path, request("1"), 500, ::geteuid());
         ASSERT_FALSE(r);
         EXPECT_EQ(r.error().code, Errc::Parse);
     }
     {
         TestServer s("", true);  // accepts, never answers
         const auto t0 = std::chrono::steady_clock::now();
-        auto r = call_service(s.path, request("1"), 200);
+        auto r = call_service(s.path, request("1"), 200, ::geteuid());
         const auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         ASSERT_FALSE(r);
         EXPECT_NE(r.error().message.find("timed out"), std::string::npos) << r.error().message;
         EXPECT_GE(ms, 150);
         EXPECT_LT(ms, 1000);
+    }
+    {
+        TestServer s(encode_reply(planned), false);  // a server of another uid is not the service
+        auto r = call_service(s.path, request("1"), 500, ::geteuid() + 1);
+        ASSERT_FALSE(r);
+        EXPECT_NE(r.error().message.find("runs as uid"), std::string::npos) << r.error().message;
     }
     // nobody listening: an error at once
     const auto t0 = std::chrono::steady_clock::now();
