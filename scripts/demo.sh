@@ -10,8 +10,9 @@
 #      topoplace's output, and run a job that Slurm packs into one leaf group;
 #   6. a 64-node live Slurm with the topoplace SPANK plugin: `sbatch --topo=pack` lands on
 #      the nodes `topoplace place` predicted where Slurm alone splits the job, per-task
-#      NCCL_IB_HCA, and bad option values refused (tests/lab/t-spank.sh, launch gate skipped
-#      here; the test suite runs it).
+#      NCCL_IB_HCA, bad option values refused, and the placement service of
+#      topoplace-nodefeed with the sbatch overhead of each way to decide (tests/lab/t-spank.sh,
+#      launch gate skipped here; the test suite runs it).
 # Outputs go to $OUT (default out/demo). Needs root for apt and the lab.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +20,7 @@ OUT="${OUT:-out/demo}"
 mkdir -p "$OUT"
 bash scripts/setup.sh
 cmake --preset release >/dev/null
-cmake --build --preset release -j"${JOBS:-2}" --target topoplace topoplace_spank topo_spank_labtool
+cmake --build --preset release -j"${JOBS:-2}" --target topoplace topoplace_spank topo_spank_labtool topoplace-nodefeed
 TP=build/release/cli/topoplace
 FX=tests/fixtures
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
@@ -80,6 +81,7 @@ else
 fi
 
 say "6. live Slurm 22.05 lab (64 nodes) with the topoplace SPANK plugin"
-T_SPANK_SKIP_GATE=1 bash tests/lab/t-spank.sh "$TP" build/release/spank/topoplace.so build/release/tests/topo_spank_labtool
+T_SPANK_SKIP_GATE=1 bash tests/lab/t-spank.sh "$TP" build/release/spank/topoplace.so build/release/tests/topo_spank_labtool \
+  build/release/spank/topoplace-nodefeed
 
 say "done: outputs in $OUT"
