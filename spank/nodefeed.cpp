@@ -87,44 +87,8 @@ int listen_on(const std::string& path) {
 /// Read one request (to the client's EOF) or give up at `deadline`; write the reply the same way.
 bool exchange(int fd, const std::function<std::string(const std::string&)>& answer,
               std::chrono::steady_clock::time_point deadline) {
-    auto wait_for = [&](short ev) {
-        for (;;) {
-            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                  deadline - std::chrono::steady_clock::now()).count();
-            if (left <= 0) return false;
-            pollfd p{fd, ev, 0};
-            const int r = ::poll(&p, 1, static_cast<int>(left));
-            if (r < 0 && errno == EINTR) continue;
-            return r > 0;
-        }
-    };
-    std::string in;
-    char buf[4096];
-    for (;;) {
-        const ssize_t r = ::recv(fd, buf, sizeof buf, 0);
-        if (r > 0) {
-            in.append(buf, static_cast<std::size_t>(r));
-            if (in.size() > 64 * 1024) return false;
-            continue;
-        }
-        if (r == 0) break;
-        if (errno == EINTR) continue;
-        if ((errno == EAGAIN || errno == EWOULDBLOCK) && wait_for(POLLIN)) continue;
-        return false;
-    }
-    const std::string out = answer(in);
-    std::size_t sent = 0;
-    while (sent < out.size()) {
-        const ssize_t w = ::send(fd, out.data() + sent, out.size() - sent, MSG_NOSIGNAL);
-        if (w > 0) {
-            sent += static_cast<std::size_t>(w);
-            continue;
-        }
-        if (w < 0 && errno == EINTR) continue;
-        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && wait_for(POLLOUT)) continue;
-        return false;
-    }
-    return true;
+    auto in = recv_all(fd, deadline);
+    return in && send_all(fd, answer(*in), deadline);
 }
 
 }  // namespace

@@ -242,6 +242,57 @@ ServiceReply serve(const placement::Placer& placer, const ServiceRequest& req, p
     return out;
 }
 
+Status wait_io(int fd, short events, std::chrono::steady_clock::time_point deadline) {
+    for (;;) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                              deadline - std::chrono::steady_clock::now()).count();
+        if (left <= 0) return fail(Errc::Io, "timed out");
+        pollfd p{fd, events, 0};
+        const int r = ::poll(&p, 1, static_cast<int>(left));
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) return fail(Errc::Io, std::string("poll: ") + std::strerror(errno));
+        if (r == 0) return fail(Errc::Io, "timed out");
+        return Ok{};
+    }
+}
+
+Status send_all(int fd, std::string_view data, std::chrono::steady_clock::time_point deadline) {
+    std::size_t sent = 0;
+    while (sent < data.size()) {
+        const ssize_t w = ::send(fd, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
+        if (w > 0) {
+            sent += static_cast<std::size_t>(w);
+        } else if (w < 0 && errno == EINTR) {
+            continue;
+        } else if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            if (auto st = wait_io(fd, POLLOUT, deadline); !st) return st;
+        } else {
+            return fail(Errc::Io, std::string("send: ") + std::strerror(errno));
+        }
+    }
+    return Ok{};
+}
+
+Result<std::string> recv_all(int fd, std::chrono::steady_clock::time_point deadline) {
+    std::string in;
+    char buf[4096];
+    for (;;) {
+        const ssize_t r = ::recv(fd, buf, sizeof buf, 0);
+        if (r > 0) {
+            in.append(buf, static_cast<std::size_t>(r));
+            if (in.size() > kMaxMessage) return fail(Errc::Parse, "message over 64 KiB");
+        } else if (r == 0) {
+            return in;
+        } else if (errno == EINTR) {
+            continue;
+        } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            if (auto st = wait_io(fd, POLLIN, deadline); !st) return fail(std::move(st).error());
+        } else {
+            return fail(Errc::Io, std::string("recv: ") + std::strerror(errno));
+        }
+    }
+}
+
 Result<ServiceReply> call_service(const std::string& socket_path, const ServiceRequest& req, int timeout_ms,
                                   uid_t service_uid) {
     auto msg = encode_request(req);
@@ -256,23 +307,10 @@ Result<ServiceReply> call_service(const std::string& socket_path, const ServiceR
         int fd;
         ~Closer() { ::close(fd); }
     } closer{fd};
-    using clock = std::chrono::steady_clock;
-    const auto deadline = clock::now() + std::chrono::milliseconds(timeout_ms);
-    auto wait_for = [&](short events) -> Status {
-        for (;;) {
-            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now()).count();
-            if (left <= 0) return fail(Errc::Io, socket_path + ": timed out");
-            pollfd p{fd, events, 0};
-            const int r = ::poll(&p, 1, static_cast<int>(left));
-            if (r < 0 && errno == EINTR) continue;
-            if (r < 0) return fail(Errc::Io, socket_path + ": poll: " + std::strerror(errno));
-            if (r == 0) return fail(Errc::Io, socket_path + ": timed out");
-            return Ok{};
-        }
-    };
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
     if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
         if (errno != EINPROGRESS && errno != EAGAIN) return fail(Errc::Io, socket_path + ": " + std::strerror(errno));
-        if (auto w = wait_for(POLLOUT); !w) return fail(std::move(w).error());
+        if (auto w = wait_io(fd, POLLOUT, deadline); !w) return fail(Errc::Io, socket_path + ": " + w.error().message);
         int err = 0;
         socklen_t len = sizeof err;
         if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err != 0)
@@ -284,39 +322,11 @@ Result<ServiceReply> call_service(const std::string& socket_path, const ServiceR
         return fail(Errc::Io, socket_path + ": the service runs as uid " + std::to_string(peer.uid) + ", not "
                                   + std::to_string(service_uid));
     }
-    std::size_t sent = 0;
-    while (sent < msg->size()) {
-        const ssize_t w = ::send(fd, msg->data() + sent, msg->size() - sent, MSG_NOSIGNAL);
-        if (w > 0) {
-            sent += static_cast<std::size_t>(w);
-            continue;
-        }
-        if (w < 0 && errno == EINTR) continue;
-        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            if (auto st = wait_for(POLLOUT); !st) return fail(std::move(st).error());
-            continue;
-        }
-        return fail(Errc::Io, socket_path + ": send: " + std::strerror(errno));
-    }
+    if (auto st = send_all(fd, *msg, deadline); !st) return fail(Errc::Io, socket_path + ": " + st.error().message);
     ::shutdown(fd, SHUT_WR);
-    std::string in;
-    char buf[4096];
-    for (;;) {
-        const ssize_t r = ::recv(fd, buf, sizeof buf, 0);
-        if (r > 0) {
-            in.append(buf, static_cast<std::size_t>(r));
-            if (in.size() > kMaxMessage) return fail(Errc::Parse, socket_path + ": reply over 64 KiB");
-            continue;
-        }
-        if (r == 0) break;
-        if (errno == EINTR) continue;
-        if (errno == EAGAIN || errno == EWOULDBLOCK) {
-            if (auto st = wait_for(POLLIN); !st) return fail(std::move(st).error());
-            continue;
-        }
-        return fail(Errc::Io, socket_path + ": recv: " + std::strerror(errno));
-    }
-    return decode_reply(in);
+    auto in = recv_all(fd, deadline);
+    if (!in) return fail(in.error().code, socket_path + ": " + in.error().message);
+    return decode_reply(*in);
 }
 
 }  // namespace topo::spank

@@ -17,6 +17,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -66,6 +67,12 @@ struct ServiceReply {
 [[nodiscard]] ServiceReply serve(const placement::Placer& placer, const ServiceRequest& req,
                                  placement::ClusterState state,
                                  const std::vector<std::pair<HostId, std::string>>& unhealthy);
+
+/// Socket helpers of both ends (non-blocking sockets, poll until `deadline`).
+[[nodiscard]] Status wait_io(int fd, short events, std::chrono::steady_clock::time_point deadline);
+[[nodiscard]] Status send_all(int fd, std::string_view data, std::chrono::steady_clock::time_point deadline);
+/// Read to the peer's EOF, at most 64 KiB.
+[[nodiscard]] Result<std::string> recv_all(int fd, std::chrono::steady_clock::time_point deadline);
 
 /// One request to the service at `socket_path`: connect, send, read the reply to EOF, each
 /// bounded by `timeout_ms` in all (poll; the socket is non-blocking). The process at the other

@@ -8,39 +8,15 @@
 #include <cstdlib>
 #include <string_view>
 
-#include <topo/builder.hpp>
-#include <topo/cluster_spec.hpp>
 #include <topo/placement/place.hpp>
 
+#include "fuzz_topology.hpp"
 #include "service.hpp"
 
 namespace {
 
-constexpr std::string_view kSpec = R"(version: 1
-name: fuzz
-nodes:
-  - names: n[001-016]
-    role: compute
-    gpus: {count: 4, model: H100}
-    nics:
-      - {name: mlx5_0, rail: 0}
-fabric:
-  hosts_per_leaf: 4
-  rails: 1
-  spines_per_rail: 2
-  gbps: 400
-  rate: 4xNDR
-)";
-
 const topo::placement::Placer& placer() {
-    static const topo::TopologyPtr t = [] {
-        topo::TopologyBuilder b;
-        if (!topo::apply_cluster_spec_text(kSpec, "fuzz.yaml", b)) std::abort();
-        auto r = std::move(b).freeze();
-        if (!r) std::abort();
-        return *r;
-    }();
-    static const topo::placement::Placer p(*t);
+    static const topo::placement::Placer p(topo::fuzz::small_topology());
     return p;
 }
 
