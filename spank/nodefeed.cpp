@@ -94,7 +94,7 @@ bool exchange(int fd, const std::function<std::string(const std::string&)>& answ
 }  // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app{"Keep a node-state file fresh from slurmctld for the topoplace SPANK plugin (plugstack state_feed=)",
+    CLI::App app{"Node-state feed (plugstack state_feed=) and placement service (service=) for the topoplace SPANK plugin",
                  "topoplace-nodefeed"};
     std::string snapshot;
     std::string output;
@@ -157,7 +157,8 @@ int main(int argc, char** argv) {
                             + topo->fingerprint() + ")");
             }
         }
-        const std::int64_t t = realtime_ns();
+        const auto cycle_start = std::chrono::steady_clock::now();
+        const std::int64_t t = realtime_ns();  // the read's time, as the plugin's clock tells it
         if (t - last_full_ns > static_cast<std::int64_t>(full_every * 1e9)) last_update = 0;
         auto r = load_node_state_since(*topo, &last_update);
         if (!r) {
@@ -186,9 +187,11 @@ int main(int argc, char** argv) {
         }
         if (once) break;
         // until the next read: sleep, or answer placement requests as they come
-        const std::int64_t next = t + static_cast<std::int64_t>(interval * 1e9);
+        // (scheduled on the monotonic clock: a step of the wall clock neither stalls nor rushes it)
+        const auto next = cycle_start + std::chrono::nanoseconds(static_cast<std::int64_t>(interval * 1e9));
         for (;;) {
-            const std::int64_t left_ns = next - realtime_ns();
+            const std::int64_t left_ns =
+                std::chrono::duration_cast<std::chrono::nanoseconds>(next - std::chrono::steady_clock::now()).count();
             if (g_stop != 0 || left_ns <= 0) break;
             if (lfd < 0) {
                 timespec ts{static_cast<time_t>(left_ns / 1'000'000'000), static_cast<long>(left_ns % 1'000'000'000)};
