@@ -62,8 +62,9 @@ placement::ClusterState to_state(const Topology& topo, const node_info_msg_t& ms
         if (n.select_nodeinfo != nullptr) {
             slurm_get_select_nodeinfo(n.select_nodeinfo, SELECT_NODEDATA_SUBCNT, NODE_STATE_ALLOCATED, &alloc_cpus);
         }
-        const int total_gpus = gres_gpu_count(n.gres);
-        const int used_gpus = gres_gpu_count(n.gres_used);
+        // (a slurm.conf typo must not blow up the state's per-group histograms)
+        const int total_gpus = std::min(gres_gpu_count(n.gres), placement::kMaxHostGpus);
+        const int used_gpus = std::min(gres_gpu_count(n.gres_used), placement::kMaxHostGpus);
         if ((n.node_state & (NODE_STATE_DRAIN | NODE_STATE_FAIL)) != 0) {
             hs.state = placement::NodeState::Drain;
         } else if (base == NODE_STATE_DOWN || (n.node_state & NODE_STATE_NO_RESPOND) != 0) {

@@ -160,7 +160,7 @@ Result<placement::ClusterState> read_state_file(const std::string& path, const T
         const auto free_gpus = get<std::int32_t>(b.data() + at + 1);
         const auto total_gpus = get<std::int32_t>(b.data() + at + 5);
         if (state > static_cast<unsigned char>(placement::NodeState::Unknown) || free_gpus < -1 || total_gpus < -1
-            || free_gpus > 1'000'000 || total_gpus > 1'000'000) {
+            || free_gpus > placement::kMaxHostGpus || total_gpus > placement::kMaxHostGpus) {
             return fail(Errc::Parse, path + ": bad record for host " + std::to_string(h));
         }
         if (state == 0 && free_gpus == -1 && total_gpus == -1) continue;  // the default

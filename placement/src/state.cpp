@@ -336,8 +336,11 @@ bool parse_int(std::string_view s, int& out) {
     return ec == std::errc() && p == s.data() + s.size();
 }
 
+constexpr int kTooMany = -2;  // a count over kMaxHostGpus (the callers refuse the line)
+
 /// GPUs in a Gres= / GresUsed= value: "gpu:8(S:0-1)", "gpu:h100:4(IDX:0-3),shard:2",
-/// "(null)". Returns -1 when no gpu entry. `idx` receives IDX: indices when present.
+/// "(null)". Returns -1 when no gpu entry, kTooMany over kMaxHostGpus. `idx` receives IDX:
+/// indices when present.
 int gres_gpu_count(std::string_view v, std::vector<int>* idx = nullptr) {
     int total = -1;
     std::size_t pos = 0;
@@ -362,6 +365,7 @@ int gres_gpu_count(std::string_view v, std::vector<int>* idx = nullptr) {
         if (colon == std::string_view::npos) continue;
         int n = 0;
         if (!parse_int(e.substr(colon + 1), n)) continue;
+        if (n < 0 || n > kMaxHostGpus || std::max(total, 0) + n > kMaxHostGpus) return kTooMany;
         total = std::max(total, 0) + n;
         if (idx != nullptr) {
             const auto ip = extra.find("IDX:");
@@ -396,7 +400,10 @@ int tres_gpu_count(std::string_view v) {
         const auto name = e.substr(0, eq);
         if (name != "gres/gpu") continue;  // typed entries repeat the untyped total
         int n = 0;
-        if (parse_int(e.substr(eq + 1), n)) total = std::max(total, 0) + n;
+        if (parse_int(e.substr(eq + 1), n)) {
+            if (n < 0 || n > kMaxHostGpus || std::max(total, 0) + n > kMaxHostGpus) return kTooMany;
+            total = std::max(total, 0) + n;
+        }
         if (end == v.size()) break;
     }
     return total;
@@ -509,6 +516,12 @@ Result<ClusterState> parse_scontrol_nodes(const Topology& topo, std::string_view
             }
         }
         if (name.empty()) return fail(Errc::Parse, "NodeName= is empty", f, lineno);
+        if (gres_total == kTooMany || gres_used == kTooMany || tres_used == kTooMany) {
+            return fail(Errc::Parse,
+                        "node \"" + name + "\": more than " + std::to_string(kMaxHostGpus)
+                            + " GPUs in Gres=, GresUsed= or AllocTRES=",
+                        f, lineno);
+        }
         if (!has_state || trim(state_text).empty()) {
             return fail(Errc::Parse, "node \"" + name + "\" has no State=", f, lineno);
         }
@@ -602,16 +615,18 @@ Result<ClusterState> parse_state_json(const Topology& topo, std::string_view tex
         }
         if (v.contains("free_gpus")) {
             if (!v["free_gpus"].is_number_integer() || v["free_gpus"].get<long long>() < 0
-                || v["free_gpus"].get<long long>() > 1'000'000) {
-                return fail(Errc::Parse, "host \"" + name + "\": \"free_gpus\" must be a non-negative integer", f,
+                || v["free_gpus"].get<long long>() > kMaxHostGpus) {
+                return fail(Errc::Parse,
+                            "host \"" + name + "\": \"free_gpus\" must be an integer 0.." + std::to_string(kMaxHostGpus), f,
                             line);
             }
             hs.free_gpus = static_cast<int>(v["free_gpus"].get<long long>());
         }
         if (v.contains("total_gpus")) {
             if (!v["total_gpus"].is_number_integer() || v["total_gpus"].get<long long>() < 0
-                || v["total_gpus"].get<long long>() > 1'000'000) {
-                return fail(Errc::Parse, "host \"" + name + "\": \"total_gpus\" must be a non-negative integer", f,
+                || v["total_gpus"].get<long long>() > kMaxHostGpus) {
+                return fail(Errc::Parse,
+                            "host \"" + name + "\": \"total_gpus\" must be an integer 0.." + std::to_string(kMaxHostGpus), f,
                             line);
             }
             hs.total_gpus = static_cast<int>(v["total_gpus"].get<long long>());

@@ -59,6 +59,23 @@ TEST(State, ScontrolErrorsNameFileAndLine) {
     ASSERT_FALSE(nostate);
     EXPECT_EQ(nostate.error().line, 1);
     EXPECT_NE(nostate.error().message.find("State="), std::string::npos);
+    // absurd GPU counts are bad input, not an allocation (fuzz_state found gpu:446854927
+    // asking for 7 GB of per-group histograms)
+    for (const char* line : {"NodeName=n002 State=IDLE Gres=gpu:000000000000446854927 GresUsed=gpu:4\n",
+                             "NodeName=n002 State=IDLE Gres=gpu:1025\n",
+                             "NodeName=n002 State=IDLE Gres=gpu:a:1000,gpu:b:1000\n",
+                             "NodeName=n002 State=MIXED Gres=gpu:8 GresUsed=gpu:2147483647\n",
+                             "NodeName=n002 State=MIXED AllocTRES=gres/gpu=5000\n"}) {
+        auto big = parse_scontrol_nodes(*t, std::string("NodeName=n001 State=IDLE\n") + line, "n.txt");
+        ASSERT_FALSE(big) << line;
+        EXPECT_EQ(big.error().line, 2) << line;
+        EXPECT_NE(big.error().message.find("more than 1024 GPUs"), std::string::npos) << big.error().message;
+    }
+    auto most = parse_scontrol_nodes(*t, "NodeName=n002 State=IDLE Gres=gpu:1024\n", "n.txt");
+    ASSERT_TRUE(most) << most.error().to_string();
+    placement::Request req;
+    req.nodes_min = 2;
+    EXPECT_TRUE(place(*t, *most, req));
 }
 
 TEST(State, JsonFormAndErrors) {
@@ -87,6 +104,9 @@ TEST(State, JsonFormAndErrors) {
     EXPECT_EQ(syntax.error().line, 3);
     auto neg = parse_state_json(*t, "{\"hosts\": {\"n001\": {\"free_gpus\": -2}}}", "s.json");
     ASSERT_FALSE(neg);
+    auto huge = parse_state_json(*t, "{\"hosts\": {\"n001\": {\"total_gpus\": 446854927}}}", "s.json");
+    ASSERT_FALSE(huge);
+    EXPECT_NE(huge.error().message.find("0..1024"), std::string::npos) << huge.error().message;
     auto shape = parse_state_json(*t, "[1,2]", "s.json");
     ASSERT_FALSE(shape);
     EXPECT_EQ(shape.error().file, "s.json");

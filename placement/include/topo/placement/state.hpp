@@ -21,6 +21,12 @@ namespace topo::placement {
 enum class NodeState : std::uint8_t { Idle, Mixed, Alloc, Drain, Down, Unknown };
 [[nodiscard]] const char* node_state_name(NodeState s) noexcept;
 
+/// The most GPUs one host may report (Gres=, GresUsed=, AllocTRES=, the JSON state, the
+/// plugin's state files): counts above it are refused by the parsers as bad input. The state
+/// keeps per-group histograms as wide as the largest host, so an absurd count (a typo, a
+/// hostile file) must not reach it: gpu:446854927 asked for 7 GB (found by fuzz_state).
+inline constexpr int kMaxHostGpus = 1024;
+
 struct HostState {
     NodeState state = NodeState::Idle;
     int free_gpus = -1;          ///< -1 = all the host's GPUs are free
@@ -95,7 +101,7 @@ public:
     /// A host's state as a placement decision reads it, resolved and packed (8 bytes
     /// instead of a whole HostState), kept with the group counts: `total` = GPUs the host
     /// has, `free` = GPUs free now (min(free_gpus, total), `total` when free_gpus < 0).
-    /// 24-bit counts: larger ones (the parsers refuse over 1,000,000) read as kMaxGpus.
+    /// 24-bit counts: larger ones (the parsers refuse over kMaxHostGpus) read as kMaxGpus.
     struct Brief {
         static constexpr std::int32_t kMaxGpus = (1 << 23) - 1;
         std::int32_t total : 24 = 0;
