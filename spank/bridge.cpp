@@ -184,7 +184,6 @@ std::optional<SlurmRequest> read_request() {
     return r;
 }
 
-/// "gpu:h100:8", "gpu:h100:2(IDX:0-1),gpu:a:1" -> summed gpu count.
 Mode effective_mode(const Ctx& c) {
     if (c.opts.mode) return *c.opts.mode;
     if (c.opts.max_tier >= 0 || c.opts.nvl || c.opts.segment > 0) return Mode::Pack;
@@ -229,6 +228,38 @@ Result<TopologyPtr> load_model(const std::string& path) {
     return std::move(r->topo);
 }
 
+/// A request that gets no plan, decided in-process or by the service: refused before
+/// submission (invalid, can never fit) or submitted without a plan (unsupported, busy).
+int without_plan(const Ctx& c, ServiceReply::Kind kind, const std::string& why) {
+    switch (kind) {
+        case ServiceReply::Kind::Invalid:
+            slurm_error("topoplace: %s", why.c_str());
+            return -1;
+        case ServiceReply::Kind::Never:
+            slurm_error("topoplace: the request can never be placed: %s", why.c_str());
+            return -1;
+        case ServiceReply::Kind::Busy:
+            // no plan; Slurm's own topology decides when nodes free up
+            explain(c, "no placement fits now (" + why + "); the job is left to Slurm's topology/tree");
+            return 0;
+        default:  // Unsupported (e.g. -w: the user chose the nodes)
+            explain(c, why);
+            return 0;
+    }
+}
+
+/// Hand a plan's variables to slurmctld (job_submit.lua reads them). nullopt = all set, else
+/// what the decision returns (on_error).
+std::optional<int> hand_off(spank_t sp, const Ctx& c, const std::vector<std::pair<std::string, std::string>>& env) {
+    for (const auto& [k, v] : env) {
+        if (v.empty()) continue;
+        if (spank_job_control_setenv(sp, k.c_str(), v.c_str(), 1) != ESPANK_SUCCESS) {
+            return on_error(c, "spank_job_control_setenv(" + k + ") failed");
+        }
+    }
+    return std::nullopt;
+}
+
 /// The placement service (service=, topoplace-nodefeed --socket): the decision made by a
 /// process that holds the model and the node state in memory. nullopt = no answer worth
 /// taking (no service, another snapshot, a timeout, a malformed reply): decide in-process.
@@ -248,31 +279,10 @@ std::optional<int> ask_service(spank_t sp, const Ctx& c, Mode mode, Elapsed elap
         slurm_debug("topoplace: service not used: %s", rep ? rep->message.c_str() : rep.error().to_string().c_str());
         return std::nullopt;
     }
-    switch (rep->kind) {
-        case ServiceReply::Kind::Planned:
-            for (const auto& [k, v] : rep->env) {
-                if (spank_job_control_setenv(sp, k.c_str(), v.c_str(), 1) != ESPANK_SUCCESS) {
-                    return on_error(c, "spank_job_control_setenv(" + k + ") failed");
-                }
-            }
-            explain(c, rep->text + " [ms: service " + elapsed_ms() + "]");
-            return 0;
-        case ServiceReply::Kind::Unsupported:
-            explain(c, rep->message);
-            return 0;
-        case ServiceReply::Kind::Invalid:
-            slurm_error("topoplace: %s", rep->message.c_str());
-            return -1;
-        case ServiceReply::Kind::Never:
-            slurm_error("topoplace: the request can never be placed: %s", rep->message.c_str());
-            return -1;
-        case ServiceReply::Kind::Busy:
-            explain(c, "no placement fits now (" + rep->message + "); the job is left to Slurm's topology/tree");
-            return 0;
-        case ServiceReply::Kind::Refused:
-            break;
-    }
-    return std::nullopt;
+    if (rep->kind != ServiceReply::Kind::Planned) return without_plan(c, rep->kind, rep->message);
+    if (auto failed = hand_off(sp, c, rep->env)) return failed;
+    explain(c, rep->text + " [ms: service " + elapsed_ms() + "]");
+    return 0;
 }
 
 int decide(spank_t sp, Ctx& c) {
@@ -295,14 +305,7 @@ int decide(spank_t sp, Ctx& c) {
     auto sr = read_request();
     if (!sr) return on_error(c, "cannot read the job request (no exported opt/slurm_option_get in this client)");
     auto req = make_request(**topo, *sr, c.opts);
-    if (!req) {
-        if (req.error().code == Errc::Unsupported) {
-            explain(c, req.error().message);
-            return 0;
-        }
-        slurm_error("topoplace: %s", req.error().message.c_str());
-        return -1;
-    }
+    if (!req) return without_plan(c, request_refusal(req.error().code), req.error().message);
     const auto t1 = clock::now();
     // Node state: the user's recent copy (state_cache=S, state_cache.hpp), else one
     // slurm_load_node RPC. A cached state on which the job does not fit now is not trusted
@@ -312,31 +315,31 @@ int decide(spank_t sp, Ctx& c) {
     std::string nodes_from = "rpc";
     std::int64_t taken_ns = 0;
     std::optional<placement::ClusterState> state;
-    if (!cache_path.empty()) {
-        taken_ns = realtime_ns();
+    // A state read from a file (`read` gives it and its age): taken when valid, its read time
+    // kept for the cache write below; why not at debug level (a missing cache file is normal).
+    auto from_file = [&](const char* label, const char* what, bool missing_is_normal, auto read) {
+        const std::int64_t now = realtime_ns();
         double age = 0;
-        auto cached = read_state_cache(cache_path, **topo, ::getuid(), c.cfg.state_cache, taken_ns, &age);
-        if (cached) {
-            state = std::move(*cached);
-            taken_ns -= static_cast<std::int64_t>(age * 1e9);
-            nodes_from = "cached " + std::to_string(age).substr(0, 4) + " s";
-        } else if (cached.error().code != Errc::NotFound) {
-            slurm_debug("topoplace: state cache not used: %s", cached.error().to_string().c_str());
+        auto r = read(now, &age);
+        if (r) {
+            state = std::move(*r);
+            taken_ns = now - static_cast<std::int64_t>(age * 1e9);
+            nodes_from = std::string(label) + " " + std::to_string(age).substr(0, 4) + " s";
+        } else if (!(missing_is_normal && r.error().code == Errc::NotFound)) {
+            slurm_debug("topoplace: state %s not used: %s", what, r.error().to_string().c_str());
         }
+    };
+    if (!cache_path.empty()) {
+        from_file("cached", "cache", true, [&](std::int64_t now, double* age) {
+            return read_state_cache(cache_path, **topo, ::getuid(), c.cfg.state_cache, now, age);
+        });
     }
     // The shared feed (state_feed=, topoplace-nodefeed): the node table as slurmctld had it
     // at most state_feed_age seconds ago, read by root's feed instead of by this submission.
     if (!state && !c.cfg.state_feed.empty()) {
-        taken_ns = realtime_ns();
-        double age = 0;
-        auto fed = read_state_feed(c.cfg.state_feed, **topo, c.cfg.state_feed_age, taken_ns, &age);
-        if (fed) {
-            state = std::move(*fed);
-            taken_ns -= static_cast<std::int64_t>(age * 1e9);
-            nodes_from = "feed " + std::to_string(age).substr(0, 4) + " s";
-        } else {
-            slurm_debug("topoplace: state feed not used: %s", fed.error().to_string().c_str());
-        }
+        from_file("feed", "feed", false, [&](std::int64_t now, double* age) {
+            return read_state_feed(c.cfg.state_feed, **topo, c.cfg.state_feed_age, now, age);
+        });
     }
     clock::time_point t1n;
     clock::time_point t2;
@@ -378,24 +381,10 @@ int decide(spank_t sp, Ctx& c) {
         if (auto w = write_state_cache(cache_path, **topo, *state, p ? &*p : nullptr, job.exclusive, taken_ns); !w)
             slurm_debug("topoplace: state cache not written: %s", w.error().to_string().c_str());
     }
-    if (!p) {
-        const auto code = p.error().code;
-        if (code == Errc::Unsatisfiable || code == Errc::InvalidArgument) {
-            slurm_error("topoplace: the request can never be placed: %s", p.error().message.c_str());
-            return -1;
-        }
-        // Busy (or anything else): no plan; Slurm's own topology decides when nodes free up.
-        explain(c, "no placement fits now (" + p.error().message + "); the job is left to Slurm's topology/tree");
-        return 0;
-    }
+    if (!p) return without_plan(c, placement_refusal(p.error().code), p.error().message);
     const auto t4 = clock::now();
     Plan plan = make_plan(**topo, *p, mode, c.cfg.wait, exclude);
-    for (const auto& [k, v] : plan_env(plan)) {
-        if (v.empty()) continue;
-        if (spank_job_control_setenv(sp, k.c_str(), v.c_str(), 1) != ESPANK_SUCCESS) {
-            return on_error(c, "spank_job_control_setenv(" + k + ") failed");
-        }
-    }
+    if (auto failed = hand_off(sp, c, plan_env(plan))) return *failed;
     std::string text = plan_text(mode, plan, *p);
     // the decision's own cost, per step (docs/spank.md "Cost"; t-spank.sh section 7 prints it)
     text += " [ms: snapshot " + ms(t0, t1) + (g_from_bin ? " (compiled)" : " (json)") + ", nodes " + ms(t1, t1n) + " (" + nodes_from + ")" + ", health " + ms(t1n, t2) + ", place "

@@ -145,9 +145,15 @@ Result<Config> parse_config(const std::vector<std::string>& args) {
             }
             return Ok{};
         };
-        if (key == "snapshot" || key == "health" || key == "state_feed" || key == "service") {
+        static const std::pair<std::string_view, std::string Config::*> kPaths[] = {
+            {"snapshot", &Config::snapshot},
+            {"health", &Config::health},
+            {"state_feed", &Config::state_feed},
+            {"service", &Config::service}};
+        const auto path = std::find_if(std::begin(kPaths), std::end(kPaths), [&](const auto& kp) { return kp.first == key; });
+        if (path != std::end(kPaths)) {
             if (val.front() != '/') return fail(Errc::InvalidArgument, where + "expected an absolute path");
-            (key == "snapshot" ? c.snapshot : key == "health" ? c.health : key == "state_feed" ? c.state_feed : c.service) = val;
+            c.*(path->second) = val;
         } else if (key == "on_error") {
             if (val == "warn") {
                 c.on_error = OnError::Warn;

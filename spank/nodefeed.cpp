@@ -17,14 +17,13 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include <chrono>
-
 #include <cerrno>
+#include <chrono>
 #include <csignal>
-#include <functional>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <functional>
 #include <optional>
 #include <string>
 

@@ -81,6 +81,15 @@ const char* kind_name(ServiceReply::Kind k) {
 
 }  // namespace
 
+ServiceReply::Kind request_refusal(Errc code) noexcept {
+    return code == Errc::Unsupported ? ServiceReply::Kind::Unsupported : ServiceReply::Kind::Invalid;
+}
+
+ServiceReply::Kind placement_refusal(Errc code) noexcept {
+    return code == Errc::Unsatisfiable || code == Errc::InvalidArgument ? ServiceReply::Kind::Never
+                                                                        : ServiceReply::Kind::Busy;
+}
+
 Result<std::string> encode_request(const ServiceRequest& r) {
     const std::pair<const char*, const std::string*> fields[] = {
         {"snapshot", &r.snapshot},       {"health", &r.health},          {"nodes", &r.sr.nodes},         {"gpus_per_node", &r.sr.gpus_per_node},
@@ -215,7 +224,7 @@ ServiceReply serve(const placement::Placer& placer, const ServiceRequest& req, p
     const Mode mode = req.opts.mode.value_or(Mode::Pack);
     auto job = make_request(topo, req.sr, req.opts);
     if (!job) {
-        out.kind = job.error().code == Errc::Unsupported ? ServiceReply::Kind::Unsupported : ServiceReply::Kind::Invalid;
+        out.kind = request_refusal(job.error().code);
         out.message = job.error().message;
         return out;
     }
@@ -228,9 +237,7 @@ ServiceReply serve(const placement::Placer& placer, const ServiceRequest& req, p
     }
     auto p = mode == Mode::Spread ? spread(topo, state, *job) : placer.place(state, *job);
     if (!p) {
-        const auto code = p.error().code;
-        out.kind = code == Errc::Unsatisfiable || code == Errc::InvalidArgument ? ServiceReply::Kind::Never
-                                                                                 : ServiceReply::Kind::Busy;
+        out.kind = placement_refusal(p.error().code);
         out.message = p.error().message;
         return out;
     }

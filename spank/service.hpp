@@ -48,6 +48,11 @@ struct ServiceReply {
     std::string text;                                        ///< Planned: the --topo-explain line
 };
 
+/// What a request that gets no plan is told, the same in the service and in the plugin:
+/// from make_request's error (Unsupported or Invalid) or from the engine's (Never or Busy).
+[[nodiscard]] ServiceReply::Kind request_refusal(Errc code) noexcept;
+[[nodiscard]] ServiceReply::Kind placement_refusal(Errc code) noexcept;
+
 [[nodiscard]] Result<std::string> encode_request(const ServiceRequest& r);
 [[nodiscard]] Result<ServiceRequest> decode_request(std::string_view s);
 [[nodiscard]] std::string encode_reply(const ServiceReply& r);

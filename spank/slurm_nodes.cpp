@@ -3,7 +3,6 @@
 #include "slurm_nodes.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <memory>
 #include <string>
 
@@ -16,31 +15,6 @@ extern "C" {
 
 namespace topo::spank {
 
-int gres_gpu_count(const char* s) {
-    if (s == nullptr) return 0;
-    int total = 0;
-    std::string str = s;
-    std::size_t a = 0;
-    while (a <= str.size()) {
-        auto b = str.find(',', a);
-        std::string item = str.substr(a, b == std::string::npos ? std::string::npos : b - a);
-        // a comma may also sit inside "(IDX:0,2)": only items starting with gpu count
-        if (item.rfind("gpu", 0) == 0) {
-            auto paren = item.find('(');
-            std::string head = item.substr(0, paren);
-            auto colon = head.rfind(':');
-            if (colon != std::string::npos) {
-                int n = 0;
-                std::from_chars(head.data() + colon + 1, head.data() + head.size(), n);
-                total += n;
-            }
-        }
-        if (b == std::string::npos) break;
-        a = b + 1;
-    }
-    return total;
-}
-
 std::int64_t realtime_ns() {
     timespec ts{};
     clock_gettime(CLOCK_REALTIME, &ts);
@@ -48,6 +22,14 @@ std::int64_t realtime_ns() {
 }
 
 namespace {
+
+/// The GPUs of a Gres=/GresUsed= string (placement's parser): 0 when none, kMaxHostGpus at
+/// most (a slurm.conf typo must not blow up the state's per-group histograms).
+int gpus_of(const char* gres) {
+    if (gres == nullptr) return 0;
+    const int n = placement::gres_gpu_count(gres);
+    return n == placement::kGresTooMany ? placement::kMaxHostGpus : std::max(n, 0);
+}
 
 placement::ClusterState to_state(const Topology& topo, const node_info_msg_t& msg) {
     placement::ClusterState st(topo);
@@ -62,9 +44,8 @@ placement::ClusterState to_state(const Topology& topo, const node_info_msg_t& ms
         if (n.select_nodeinfo != nullptr) {
             slurm_get_select_nodeinfo(n.select_nodeinfo, SELECT_NODEDATA_SUBCNT, NODE_STATE_ALLOCATED, &alloc_cpus);
         }
-        // (a slurm.conf typo must not blow up the state's per-group histograms)
-        const int total_gpus = std::min(gres_gpu_count(n.gres), placement::kMaxHostGpus);
-        const int used_gpus = std::min(gres_gpu_count(n.gres_used), placement::kMaxHostGpus);
+        const int total_gpus = gpus_of(n.gres);
+        const int used_gpus = gpus_of(n.gres_used);
         if ((n.node_state & (NODE_STATE_DRAIN | NODE_STATE_FAIL)) != 0) {
             hs.state = placement::NodeState::Drain;
         } else if (base == NODE_STATE_DOWN || (n.node_state & NODE_STATE_NO_RESPOND) != 0) {

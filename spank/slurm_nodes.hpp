@@ -24,9 +24,6 @@ namespace topo::spank {
 [[nodiscard]] Result<std::optional<placement::ClusterState>> load_node_state_since(const Topology& topo,
                                                                                    std::time_t* last_update);
 
-/// "gpu:h100:8(S:0-1),gpu:a100:2" -> 10: the GPUs of a gres string (Gres= or GresUsed=).
-[[nodiscard]] int gres_gpu_count(const char* s);
-
 /// CLOCK_REALTIME in nanoseconds.
 [[nodiscard]] std::int64_t realtime_ns();
 

@@ -336,12 +336,15 @@ bool parse_int(std::string_view s, int& out) {
     return ec == std::errc() && p == s.data() + s.size();
 }
 
-constexpr int kTooMany = -2;  // a count over kMaxHostGpus (the callers refuse the line)
+constexpr int kTooMany = kGresTooMany;  // a count over kMaxHostGpus (the callers refuse the line)
 
-/// GPUs in a Gres= / GresUsed= value: "gpu:8(S:0-1)", "gpu:h100:4(IDX:0-3),shard:2",
-/// "(null)". Returns -1 when no gpu entry, kTooMany over kMaxHostGpus. `idx` receives IDX:
-/// indices when present.
-int gres_gpu_count(std::string_view v, std::vector<int>* idx = nullptr) {
+/// `total` GPUs counted so far (-1: none yet) plus `n` more, or kTooMany past kMaxHostGpus.
+int add_gpus(int total, int n) {
+    if (n < 0 || n > kMaxHostGpus || std::max(total, 0) + n > kMaxHostGpus) return kTooMany;
+    return std::max(total, 0) + n;
+}
+
+int gres_count(std::string_view v, std::vector<int>* idx) {
     int total = -1;
     std::size_t pos = 0;
     while (pos < v.size()) {
@@ -365,8 +368,8 @@ int gres_gpu_count(std::string_view v, std::vector<int>* idx = nullptr) {
         if (colon == std::string_view::npos) continue;
         int n = 0;
         if (!parse_int(e.substr(colon + 1), n)) continue;
-        if (n < 0 || n > kMaxHostGpus || std::max(total, 0) + n > kMaxHostGpus) return kTooMany;
-        total = std::max(total, 0) + n;
+        total = add_gpus(total, n);
+        if (total == kTooMany) return kTooMany;
         if (idx != nullptr) {
             const auto ip = extra.find("IDX:");
             if (ip != std::string_view::npos) {
@@ -401,8 +404,8 @@ int tres_gpu_count(std::string_view v) {
         if (name != "gres/gpu") continue;  // typed entries repeat the untyped total
         int n = 0;
         if (parse_int(e.substr(eq + 1), n)) {
-            if (n < 0 || n > kMaxHostGpus || std::max(total, 0) + n > kMaxHostGpus) return kTooMany;
-            total = std::max(total, 0) + n;
+            total = add_gpus(total, n);
+            if (total == kTooMany) return kTooMany;
         }
         if (end == v.size()) break;
     }
@@ -506,9 +509,9 @@ Result<ClusterState> parse_scontrol_nodes(const Topology& topo, std::string_view
                 state_text = std::string(v);
                 has_state = true;
             } else if (k == "Gres") {
-                gres_total = gres_gpu_count(v);
+                gres_total = gres_count(v, nullptr);
             } else if (k == "GresUsed") {
-                gres_used = gres_gpu_count(v, &used_idx);
+                gres_used = gres_count(v, &used_idx);
             } else if (k == "AllocTRES") {
                 tres_used = tres_gpu_count(v);
             } else if (k == "Reason") {
@@ -650,5 +653,7 @@ Result<ClusterState> parse_state_json(const Topology& topo, std::string_view tex
     }
     return cs;
 }
+
+int gres_gpu_count(std::string_view v, std::vector<int>* idx) { return gres_count(v, idx); }
 
 }  // namespace topo::placement

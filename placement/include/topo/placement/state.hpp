@@ -27,6 +27,12 @@ enum class NodeState : std::uint8_t { Idle, Mixed, Alloc, Drain, Down, Unknown }
 /// hostile file) must not reach it: gpu:446854927 asked for 7 GB (found by fuzz_state).
 inline constexpr int kMaxHostGpus = 1024;
 
+/// GPUs in a Slurm Gres= / GresUsed= value ("gpu:8(S:0-1)", "gpu:h100:4(IDX:0-3),shard:2",
+/// "(null)"), as `scontrol show nodes` and slurm_load_node give it: -1 when it has no gpu
+/// entry, kGresTooMany over kMaxHostGpus. `idx`, when given, receives the IDX: indices.
+inline constexpr int kGresTooMany = -2;
+[[nodiscard]] int gres_gpu_count(std::string_view v, std::vector<int>* idx = nullptr);
+
 struct HostState {
     NodeState state = NodeState::Idle;
     int free_gpus = -1;          ///< -1 = all the host's GPUs are free
