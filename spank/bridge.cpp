@@ -20,9 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-extern "C" {
-#include <slurm/slurm.h>
-}
+#include "slurm_compat.hpp"
 
 #include <topo/hostlist.hpp>
 #include <topo/snapshot.hpp>
@@ -547,17 +545,8 @@ int topo_spank_job_prolog(spank_t /*sp*/, int ac, char** av) noexcept {
         slurm_error("topoplace: job %s refused on node %s: %s", job != nullptr ? job : "?", node, v.reason.c_str());
         if (cfg->drain) {
             // Drain with our reason first; Slurm's own "Prolog error" drain then keeps it.
-            update_node_msg_t m;
-            slurm_init_update_node_msg(&m);
-            std::string names = node;
-            std::string reason = v.reason;
-            m.node_names = names.data();
-            m.node_state = NODE_STATE_DRAIN;
-            m.reason = reason.data();
-            m.reason_uid = 0;
-            if (slurm_update_node(&m) != SLURM_SUCCESS) {
-                slurm_error("topoplace: cannot drain %s: %s", node, slurm_strerror(slurm_get_errno()));
-            }
+            if (const int e = compat::drain_node(node, v.reason.c_str()); e != 0)
+                slurm_error("topoplace: cannot drain %s: %s", node, slurm_strerror(e));
         }
         return -1;
     });

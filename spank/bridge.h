@@ -13,6 +13,11 @@ extern "C" {
 #define TOPO_NOEXCEPT
 #endif
 
+/* A SPANK callback's result as every release reads it: exactly 0 or -1. Up to 24.11 only a
+ * negative rc fails; from 25.05 any non-zero one does (a stray ESPANK_* would fail a job on
+ * one release and pass on another). plugin.c passes every result through it. */
+static inline int topo_spank_rc(int rc) { return rc == 0 ? 0 : -1; }
+
 int topo_spank_init(spank_t sp, int ac, char** av) TOPO_NOEXCEPT;
 int topo_spank_init_post_opt(spank_t sp, int ac, char** av) TOPO_NOEXCEPT;
 int topo_spank_user_init(spank_t sp, int ac, char** av) TOPO_NOEXCEPT;

@@ -32,6 +32,7 @@
 #include <topo/snapshot_bin.hpp>
 
 #include "service.hpp"
+#include "slurm_compat.hpp"
 #include "slurm_nodes.hpp"
 #include "state_cache.hpp"
 
@@ -113,7 +114,8 @@ int main(int argc, char** argv) {
     app.add_option("--socket", socket_path, "also answer the plugin's placement requests on this Unix socket (service=)");
     app.add_option("--health", health, "health store the service excludes unhealthy hosts by (the plugin's health=)");
     app.add_flag("--once", once, "one read and one write, then exit (exit 69 when slurmctld does not answer)");
-    app.set_version_flag("--version", std::string("topoplace-nodefeed ") + TOPO_VERSION);
+    app.set_version_flag("--version", std::string("topoplace-nodefeed ") + TOPO_VERSION + " (for Slurm "
+                                          + compat::release() + ")");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

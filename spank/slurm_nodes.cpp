@@ -8,10 +8,7 @@
 
 #include <time.h>
 
-extern "C" {
-#include <slurm/slurm.h>
-#include <slurm/slurm_errno.h>
-}
+#include "slurm_compat.hpp"
 
 namespace topo::spank {
 
@@ -40,16 +37,18 @@ placement::ClusterState to_state(const Topology& topo, const node_info_msg_t& ms
         if (!h) continue;
         auto& hs = st.at(*h);
         const uint32_t base = n.node_state & NODE_STATE_BASE;
-        uint16_t alloc_cpus = 0;
-        if (n.select_nodeinfo != nullptr) {
-            slurm_get_select_nodeinfo(n.select_nodeinfo, SELECT_NODEDATA_SUBCNT, NODE_STATE_ALLOCATED, &alloc_cpus);
-        }
+        const uint16_t alloc_cpus = compat::alloc_cpus(n);
+        const compat::ExtraState extra = compat::extra_state(n);
         const int total_gpus = gpus_of(n.gres);
         const int used_gpus = gpus_of(n.gres_used);
         if ((n.node_state & (NODE_STATE_DRAIN | NODE_STATE_FAIL)) != 0) {
             hs.state = placement::NodeState::Drain;
-        } else if (base == NODE_STATE_DOWN || (n.node_state & NODE_STATE_NO_RESPOND) != 0) {
+        } else if (base == NODE_STATE_DOWN || (n.node_state & NODE_STATE_NO_RESPOND) != 0
+                   || extra == compat::ExtraState::External) {
             hs.state = placement::NodeState::Down;
+        } else if (extra == compat::ExtraState::Blocked) {
+            // healthy, but another job's exclusive topology holds its block: not allocatable now
+            hs.state = placement::NodeState::Alloc;
         } else if (base == NODE_STATE_ALLOCATED && alloc_cpus >= n.cpus
                    && (total_gpus == 0 || used_gpus >= total_gpus)) {
             hs.state = placement::NodeState::Alloc;
@@ -72,7 +71,7 @@ Result<std::optional<placement::ClusterState>> load_node_state_since(const Topol
     node_info_msg_t* msg = nullptr;
     const std::time_t since = last_update != nullptr ? *last_update : 0;
     if (slurm_load_node(since, &msg, SHOW_ALL) != SLURM_SUCCESS || msg == nullptr) {
-        const int e = slurm_get_errno();
+        const int e = compat::last_error();
         if (since != 0 && e == SLURM_NO_CHANGE_IN_DATA) return std::optional<placement::ClusterState>{};
         return fail(Errc::Io, std::string("slurm_load_node: ") + slurm_strerror(e));
     }

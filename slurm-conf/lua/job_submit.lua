@@ -49,7 +49,8 @@ local function sane_hostlist(h)
     return h ~= nil and h ~= "" and string.len(h) < 65536 and string.match(h, "^[%w_%.%-%[%],]+$") ~= nil
 end
 
-function slurm_job_submit(job_desc, part_list, submit_uid)
+-- The plan applied to job_desc; runs under pcall (below).
+local function apply_plan(job_desc, part_list, submit_uid)
     local plan = plan_of(job_desc)
     if plan == nil then return slurm.SUCCESS end
     if not unset(job_desc.req_nodes) then
@@ -94,6 +95,17 @@ function slurm_job_submit(job_desc, part_list, submit_uid)
 
     slurm.log_info("topoplace: uid %d %s plan (predicted %s): %s", submit_uid,
                    plan["TOPOPLACE_MODE"] or "?", plan["TOPOPLACE_HOSTS"] or "?", table.concat(applied, " "))
+    return slurm.SUCCESS
+end
+
+-- Slurm up to 25.11 accepts a job unmodified when this script raises a Lua error; 26.05
+-- rejects it (ESLURM_LUA_FUNC_FAILED_RUNTIME_ERROR). A bug here must never reject jobs on any
+-- release: the error is logged and the job goes on as submitted, without the rest of the plan.
+function slurm_job_submit(job_desc, part_list, submit_uid)
+    local ok, rc = pcall(apply_plan, job_desc, part_list, submit_uid)
+    if ok then return rc end
+    slurm.log_error("topoplace: job_submit.lua: %s (job %s submitted without the rest of its plan)",
+                    tostring(rc), tostring(job_desc.name))
     return slurm.SUCCESS
 end
 
