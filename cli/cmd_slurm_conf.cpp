@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <system_error>
@@ -44,7 +45,69 @@ struct SlurmConfOptions {
     std::string gpu_file = "/dev/nvidia{index}";
     std::string gpu_type;
     bool no_links = false;
+    // the Slurm release the files are for ("" = scontrol --version, else the newest)
+    std::string slurm_version;
 };
+
+/// A Slurm release as major*100+minor (22.05 -> 2205).
+struct Release {
+    int v = 0;
+    [[nodiscard]] std::string str() const {
+        char b[16];
+        std::snprintf(b, sizeof b, "%02d.%02d", v / 100, v % 100);
+        return b;
+    }
+};
+constexpr int kOldestRelease = 2205;
+constexpr int kNewestRelease = 2605;  // the newest release topoplace is tested on
+
+/// "24.11", "24.11.5", "slurm 24.11.5" -> 2411; nullopt when it is not a release.
+std::optional<Release> parse_release(std::string s) {
+    if (s.rfind("slurm ", 0) == 0) s = s.substr(6);
+    while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+    int major = 0;
+    int minor = 0;
+    char dot = 0;
+    int used = 0;
+    if (std::sscanf(s.c_str(), "%2d%c%2d%n", &major, &dot, &minor, &used) != 3 || dot != '.' || used < 5) return std::nullopt;
+    if (static_cast<std::size_t>(used) != s.size() && s[static_cast<std::size_t>(used)] != '.') return std::nullopt;
+    if (minor != 2 && minor != 5 && minor != 11) return std::nullopt;  // Slurm releases: YY.02/05/11
+    return Release{major * 100 + minor};
+}
+
+/// The release of the Slurm on PATH (`scontrol --version`), nullopt without one.
+std::optional<Release> installed_release() {
+    FILE* p = ::popen("scontrol --version 2>/dev/null", "r");  // fixed command line, no input of ours
+    if (p == nullptr) return std::nullopt;
+    char buf[128] = {};
+    const bool got = std::fgets(buf, sizeof buf, p) != nullptr;
+    ::pclose(p);
+    if (!got) return std::nullopt;
+    return parse_release(buf);
+}
+
+/// What a release lacks for this format: a usage error naming the release, or "".
+std::string release_refusal(const std::string& format, Release r) {
+    if (format == "block" && r.v < 2405)
+        return "--format block: Slurm " + r.str() + " has no topology/block with BlockSizes (24.05+); use --format tree";
+    if (format == "yaml" && r.v < 2505)
+        return "--format yaml: Slurm " + r.str() + " reads no topology.yaml (25.05+); use --format " +
+               std::string(r.v >= 2405 ? "tree or block" : "tree");
+    return {};
+}
+
+/// The slurm.conf lines the generated file needs on release r (one note line).
+std::string release_note(const std::string& format, Release r) {
+    const std::string sel = "SelectType=select/cons_tres";
+    if (format == "tree") return "Slurm " + r.str() + ": slurm.conf needs TopologyPlugin=topology/tree, " + sel;
+    const std::string excl = r.v >= 2605 ? "partition Exclusive=TOPO" : "partition ExclusiveTopo=YES";
+    if (format == "block")
+        return "Slurm " + r.str() + ": slurm.conf needs TopologyPlugin=topology/block, " + sel + "; " + excl +
+               " or --exclusive=topo keeps other jobs out of a job's blocks" +
+               (r.v >= 2605 ? "; an invalid BlockSizes is fatal to slurmctld" : "");
+    return "Slurm " + r.str() + ": topology.yaml replaces topology.conf and TopologyPlugin (slurmctld ignores both "
+           "when it exists); partitions choose a topology with Topology=NAME; " + excl;
+}
 
 /// Write `text` to `path` ("-" = stdout) through a temporary file and a rename, so a
 /// reader (slurmctld reconfigure) never sees half a file.
@@ -87,6 +150,25 @@ int usage(const std::string& msg) {
 }
 
 int run_slurm_conf(const SlurmConfOptions& o) {
+    Release rel{kNewestRelease};
+    if (!o.slurm_version.empty()) {
+        auto r = parse_release(o.slurm_version);
+        if (!r || r->v < kOldestRelease)
+            return usage("--slurm-version " + o.slurm_version + ": not a Slurm release topoplace supports (22.05 or later, "
+                         "as major.minor, e.g. 24.11)");
+        rel = *r;
+        if (rel.v > kNewestRelease)
+            std::fprintf(stderr, "topoplace: slurm-conf: Slurm %s is newer than the newest release topoplace is tested on "
+                                 "(%s): writing for %s's rules\n", rel.str().c_str(), Release{kNewestRelease}.str().c_str(),
+                         Release{kNewestRelease}.str().c_str());
+    } else if (auto r = installed_release()) {
+        rel = *r;
+    }
+    if (auto why = release_refusal(o.format, rel); !why.empty()) {
+        if (o.slurm_version.empty())
+            why += " (release from scontrol --version; --slurm-version X.Y writes for another)";
+        return usage(why);
+    }
     if (o.weights && o.features.empty()) {
         return usage("--weights adds Weight= to the node lines of --features FILE; give --features FILE too");
     }
@@ -145,6 +227,7 @@ int run_slurm_conf(const SlurmConfOptions& o) {
         warnings = std::move(y->warnings);
     }
     for (const auto& w : warnings) std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
+    if (!o.slurm_version.empty()) std::fprintf(stderr, "topoplace: note: %s\n", release_note(o.format, rel).c_str());
 
     std::string features_text;
     if (!o.features.empty()) {
@@ -240,6 +323,9 @@ Runner add_slurm_conf(CLI::App& app) {
     sub->add_option("--gpu-type", opts->gpu_type,
                     "gres: Type= (default: from the GPU model, e.g. h100; '-' = none)");
     sub->add_flag("--no-links", opts->no_links, "gres: do not write Links=");
+    sub->add_option("--slurm-version", opts->slurm_version,
+                    "the Slurm release (major.minor) the files are for: formats it lacks are refused, and the "
+                    "slurm.conf lines it needs are printed (default: scontrol --version, else 26.05)");
     sub->add_option("-o,--output", opts->output, "output file ('-' = standard output)")->capture_default_str();
     return [opts]() { return run_slurm_conf(*opts); };
 }

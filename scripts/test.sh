@@ -77,5 +77,7 @@ if [ "${TOPO_SKIP_LAB:-0}" != 1 ]; then
   ctest --test-dir build/dev -L lab --output-on-failure --no-tests=ignore
   stage "topology/block on a live Slurm 24.11 (Debian 13 chroot; skipped without archive access)"
   ctest --test-dir build/dev -L trixie --output-on-failure --no-tests=ignore
+  stage "Slurm 24.11 (Debian 13) and 26.05 (Debian sid): build per release in its chroot, live lab with the plugin"
+  ctest --test-dir build/dev -L releases --output-on-failure --no-tests=ignore
 fi
 stage "all tests passed"

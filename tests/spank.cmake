@@ -32,3 +32,20 @@ if(TARGET topoplace_spank)
            $<TARGET_FILE:topoplace> $<TARGET_FILE:topoplace_spank> $<TARGET_FILE:topo_spank_labtool> ${_nodefeed})
   set_tests_properties(lab.spank PROPERTIES LABELS lab TIMEOUT 1500 RUN_SERIAL TRUE SKIP_RETURN_CODE 77)
 endif()
+
+# The same lab on every Slurm release a site runs: the plugin, topoplace-nodefeed, the CLI
+# and the lab tool built for that release inside its Debian chroot (tests/lab/release.sh:
+# trixie = 24.11, sid = 26.05; made once with debootstrap, cached under /var/tmp), then
+# t-spank.sh on a live 64-node cluster of that release. Label "releases".
+foreach(_rel 24.11 26.05)
+  add_test(NAME release.${_rel}.symbols COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lab/release.sh ${_rel} test symbols)
+  add_test(NAME release.${_rel}.spank COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lab/release.sh ${_rel} test t-spank.sh)
+  set_tests_properties(release.${_rel}.symbols release.${_rel}.spank PROPERTIES
+    LABELS releases TIMEOUT 2400 RUN_SERIAL TRUE SKIP_RETURN_CODE 77)
+endforeach()
+# A plugin built for one release in another release's plugstack: refused by Slurm, no crash
+# (after the builds above; each release is shown another release's build).
+foreach(_rel 22.05 24.11 26.05)
+  add_test(NAME release.${_rel}.mismatch COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lab/release.sh ${_rel} test t-mismatch.sh)
+  set_tests_properties(release.${_rel}.mismatch PROPERTIES LABELS releases TIMEOUT 300 RUN_SERIAL TRUE SKIP_RETURN_CODE 77)
+endforeach()

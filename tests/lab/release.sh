@@ -21,6 +21,7 @@ case "$REL" in
 esac
 [ "$(id -u)" = 0 ] || { echo "SKIP: release labs need root"; exit 77; }
 BUILD_REL="build/slurm-$REL"
+[ "$REL" = 22.05 ] && BUILD_REL="build/dev"   # the host's own build (scripts/test.sh makes it)
 
 if [ "$SUITE" = bookworm ]; then
   # the host itself is the 22.05 system
@@ -48,6 +49,10 @@ else
 fi
 
 build() {
+  if [ "$REL" = 22.05 ]; then
+    [ -f "$SRC/$BUILD_REL/spank/topoplace.so" ] || { echo "release.sh: no $BUILD_REL (cmake --preset dev && cmake --build --preset dev)" >&2; return 1; }
+    return 0
+  fi
   local bin="$BUILD_REL" log="$SRC/$BUILD_REL.log"
   mkdir -p "$SRC/build"
   echo "release.sh: building for Slurm $REL in $BUILD_REL (log $BUILD_REL.log)" >&2
@@ -70,6 +75,11 @@ case "$ACTION" in
     b="$BUILD_REL"
     [ -n "$R" ] && b="/src/$BUILD_REL"
     case "$t" in
+      t-mismatch.sh)  # the plugin built for the next release (for 26.05, 24.11's)
+        case "$REL" in 22.05) other=build/slurm-24.11 ;; 24.11) other=build/slurm-26.05 ;; 26.05) other=build/slurm-24.11 ;; esac
+        [ -f "$SRC/$other/spank/topoplace.so" ] || { echo "SKIP: no $other build yet"; exit 77; }
+        in_release bash tests/lab/t-mismatch.sh "$other/spank/topoplace.so" "$BUILD_REL/spank/topoplace.so" ;;
+      symbols) in_release bash tests/unit/spank/check-symbols.sh "$b/spank/topoplace.so" ;;
       t-spank.sh) in_release bash tests/lab/t-spank.sh "$b/cli/topoplace" "$b/spank/topoplace.so" \
                     "$b/tests/topo_spank_labtool" "$b/spank/topoplace-nodefeed" "$@" ;;
       *) in_release bash "tests/lab/$t" "$b/cli/topoplace" "$@" ;;

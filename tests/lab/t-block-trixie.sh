@@ -116,7 +116,7 @@ TMP=$(mktemp -d); trap 'cleanup; rm -rf "$TMP"' EXIT
 
 # ---------------------------------------------------------------- 1. NVL72 x4, 16 of 18
 "$TOPOPLACE" discover --spec "$FIX/specs/gb200-nvl72x4.yaml" -o "$TMP/nvl.json" 2>/dev/null
-"$TOPOPLACE" slurm-conf "$TMP/nvl.json" --format block -o "$TMP/nvl.block.conf" 2>/dev/null
+"$TOPOPLACE" slurm-conf "$TMP/nvl.json" --format block --slurm-version "$VER" -o "$TMP/nvl.block.conf" 2>/dev/null
 echo "NodeName=gb[001-072] NodeHostname=localhost NodeAddr=127.0.0.1 CPUs=4 State=UNKNOWN" > "$TMP/nvl.nodes"
 if start_ctld "$TMP/nvl.nodes" "$TMP/nvl.block.conf"; then
   ok "slurmctld $VER up with the generated block topology (GB200 NVL72 x4, BlockSizes=16,32,64)"
@@ -141,7 +141,7 @@ nvl_domains:
   - {name: rack04, nodes: "gb[037-054]", usable: 16}
 Y
 "$TOPOPLACE" discover --spec "$TMP/gap.yaml" -o "$TMP/gap.json" 2>/dev/null
-"$TOPOPLACE" slurm-conf "$TMP/gap.json" --format block -o "$TMP/gap.block.conf" 2>/dev/null
+"$TOPOPLACE" slurm-conf "$TMP/gap.json" --format block --slurm-version "$VER" -o "$TMP/gap.block.conf" 2>/dev/null
 { echo "NodeName=gb[001-054] NodeHostname=localhost NodeAddr=127.0.0.1 CPUs=4 State=UNKNOWN"; sed -n 's/^#   \(NodeName=.* State=FUTURE\)$/\1 NodeHostname=localhost NodeAddr=127.0.0.1 CPUs=4/p' "$TMP/gap.block.conf"; } > "$TMP/gap.nodes"
 if grep -q '^NodeName=fake-rack03-\[01-16\] State=FUTURE' "$TMP/gap.nodes" && start_ctld "$TMP/gap.nodes" "$TMP/gap.block.conf"; then
   ok "slurmctld up with a placeholder block of FUTURE fake nodes"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# End-to-end: the topoplace SPANK plugin + job_submit.lua + launch gate in a real Slurm 22.05.
+# End-to-end: the topoplace SPANK plugin + job_submit.lua + launch gate in a real Slurm (22.05 on
+# this host; 24.11 and 26.05 in Debian chroots through tests/lab/release.sh).
 #   t-spank.sh TOPOPLACE TOPOPLACE_SO LABTOOL     (root; Debian's slurmctld, slurmd, slurm-client, munge)
 # 1. snapshot of a 3-level lab fabric (tests/fixtures/lab/lab-3tier.spec.yaml: 16 leaf groups
 #    x 4 hosts, 4 spines, 1 core, 2 rails; 8 GPUs, GPU0-3 next to mlx5_0, GPU4-7 next to
