@@ -97,7 +97,7 @@ err_has "ExclusiveTopo=YES"
 expect_rc 0 "block for Slurm 26.05" "$T" slurm-conf "$TMP/nvl.json" --format block --slurm-version 26.05
 err_has "Exclusive=TOPO"
 expect_rc 0 "tree for Slurm 22.05" "$T" slurm-conf "$TMP/psmn.json" --format tree --slurm-version 22.05
-for v in 21.08 22.5 24.13 x 24.11x ""; do
+for v in 21.08 22.5 24.13 x 24.11x 2x.11; do
   expect_rc 64 "--slurm-version '$v' refused" "$T" slurm-conf "$TMP/nvl.json" --format tree --slurm-version "$v"
 done
 # default: the release of the scontrol on PATH, else the newest

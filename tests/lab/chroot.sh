@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Make (once) and cache a Debian chroot holding one Slurm release, its build toolchain and
-# topoplace's build dependencies, for the per-release labs and builds:
+# Make (once) and cache a Debian chroot holding one Slurm release (daemons, clients, munge,
+# libslurm-dev), for the per-release builds and labs:
 #   chroot.sh SUITE            SUITE = trixie (Slurm 24.11) | sid (Slurm 26.05)
 # Prints the chroot's path. Cached at ${TOPO_CHROOT_BASE:-/var/tmp}/topoplace-SUITE; a
 # chroot is complete once it holds .topoplace-ready (a half-made one is redone). Never
@@ -13,13 +13,10 @@ case "$SUITE" in trixie|sid) ;; *) echo "chroot.sh: unknown suite '$SUITE' (trix
 BASE="${TOPO_CHROOT_BASE:-/var/tmp}"
 R="$BASE/topoplace-$SUITE"
 MIRROR="${TOPO_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
-# Keep in step with scripts/setup.sh (the host's list): what the plugin, the daemon and the
-# CLI need to build, and what a lab needs to run.
-PKGS=(g++ cmake ninja-build pkg-config make
-      libboost-dev libboost-graph-dev nlohmann-json3-dev libcli11-dev libspdlog-dev libfmt-dev
-      libyaml-cpp-dev zlib1g-dev libslurm-dev libgtest-dev libgmock-dev
-      munge slurmctld slurmd slurm-client slurm-wlm-basic-plugins
-      procps util-linux iproute2 man-db groff-base systemd dpkg-dev)
+# What a lab of that release needs to run, and the release's headers and libslurm, which the
+# host's build compiles the plugin and topoplace-nodefeed against (tests/lab/release.sh).
+PKGS=(libslurm-dev munge slurmctld slurmd slurm-client slurm-wlm-basic-plugins
+      procps util-linux hostname)
 STAMP="$R/.topoplace-ready"
 want="${PKGS[*]}"
 if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ]; then echo "$R"; exit 0; fi

@@ -1,70 +1,90 @@
 #!/usr/bin/env bash
-# Build topoplace for one Slurm release and run a lab test on a live cluster of that release.
-#   release.sh RELEASE build              build/slurm-RELEASE: CLI, plugin, topoplace-nodefeed, lab tool
-#   release.sh RELEASE test T [ARGS...]   build, then tests/lab/T with that build's binaries
-#   release.sh RELEASE run CMD [ARGS...]  CMD inside the release's chroot (source tree at /src)
-# RELEASE: 22.05 (this Debian 12 host's Slurm), 24.11 (Debian 13 trixie chroot), 26.05
-# (Debian sid chroot). The chroots are made once by chroot.sh and cached under /var/tmp;
-# everything runs in a private mount namespace (the bind mounts vanish with it), so the
-# host's /etc/slurm, services and mounts are never touched. Exit 77 (skip) when the release
-# cannot be had here (not root, no debootstrap/archive).
+# Build topoplace's plugin and daemon for one Slurm release and run a lab test on a live
+# cluster of that release.
+#   release.sh RELEASE build              the plugin and topoplace-nodefeed for RELEASE
+#   release.sh RELEASE test T [ARGS...]   build, then tests/lab/T on that release
+#   release.sh RELEASE run CMD [ARGS...]  CMD where that release is installed
+# RELEASE: 22.05 (this Debian 12 host: build/dev), 24.11 (a Debian 13 "trixie" chroot) or
+# 26.05 (a Debian sid chroot). The chroots hold Slurm itself (daemons, clients, munge,
+# libslurm-dev); chroot.sh makes them once with debootstrap and caches them under /var/tmp.
+# The plugin and the daemon are compiled on this host against the release's own headers and
+# libslurm (build/dev/slurm-RELEASE/, CMake TOPO_SLURM_RELEASES; the Slurm-free libraries are
+# shared with build/dev); the plugin links libstdc++ statically and needs only libc and zlib,
+# the daemon the release's libslurm, so both run natively in the chroot, where the lab loads
+# and uses them. The CLI and the lab tool do not touch Slurm: in the chroot they are this
+# host's binaries, run by this host's loader and libraries (read-only under /host).
+# Everything runs in a private mount namespace (its bind mounts vanish with it): the host's
+# /etc/slurm, services and mounts are never touched. Exit 77 (skip) where the release cannot
+# be had (not root, no debootstrap or archive).
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 SRC="$(cd "$HERE/../.." && pwd)"
 REL="${1:?usage: release.sh 22.05|24.11|26.05 build|test|run ...}"; shift
 ACTION="${1:?usage: release.sh RELEASE build|test|run ...}"; shift
-case "$REL" in
-  22.05) SUITE=bookworm ;;
-  24.11) SUITE=trixie ;;
-  26.05) SUITE=sid ;;
-  *) echo "release.sh: unknown Slurm release '$REL' (22.05, 24.11 or 26.05)" >&2; exit 2 ;;
-esac
+BUILD="${TOPO_BUILD_DIR:-build/dev}"
+suite_of() { case "$1" in 22.05) echo bookworm ;; 24.11) echo trixie ;; 26.05) echo sid ;; *) return 1 ;; esac; }
+SUITE=$(suite_of "$REL") || { echo "release.sh: unknown Slurm release '$REL' (22.05, 24.11 or 26.05)" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "SKIP: release labs need root"; exit 77; }
-BUILD_REL="build/slurm-$REL"
-[ "$REL" = 22.05 ] && BUILD_REL="build/dev"   # the host's own build (scripts/test.sh makes it)
+[ -f "$SRC/$BUILD/CMakeCache.txt" ] || { echo "release.sh: configure and build $BUILD first (cmake --preset dev)" >&2; exit 1; }
 
 if [ "$SUITE" = bookworm ]; then
-  # the host itself is the 22.05 system
   have=$(dpkg-query -W -f='${Version}' libslurm-dev 2>/dev/null || true)
   case "$have" in 22.05.*) ;; *) echo "SKIP: the host's libslurm-dev is '$have', not 22.05"; exit 77 ;; esac
-  R=""
+  R=""; OUT="$BUILD"
   in_release() { (cd "$SRC" && "$@"); }
 else
   R=$("$HERE/chroot.sh" "$SUITE") || exit $?
+  OUT="$BUILD/slurm-$REL"
   in_release() {
-    # private mounts: source tree at /src, /proc, /dev, /sys (read-only) for slurmd's hwloc
     unshare --mount --propagation private -- bash -c '
-      set -e; R=$1; SRC=$2; shift 2
-      mkdir -p "$R/src"
+      set -e; R=$1; SRC=$2; BUILD=$3; shift 3
+      mkdir -p "$R/src" "$R/host" "$R/opt/topoplace-host"
       mount --bind "$SRC" "$R/src"
+      mount --bind / "$R/host"; mount -o remount,bind,ro "$R/host"
       mount -t proc proc "$R/proc"
+      # the host name must resolve in there too: slurmctld and slurmd bind to it
+      touch "$R/etc/hosts"; mount --bind /etc/hosts "$R/etc/hosts"
       mount --rbind /dev "$R/dev"
-      mount --rbind /sys "$R/sys"; mount -o remount,bind,ro "$R/sys" 2>/dev/null || true
-      mount -t tmpfs tmpfs "$R/dev/shm" 2>/dev/null || true
-      cd "$R/src"
+      mount --rbind /sys "$R/sys"
+      mount -t tmpfs tmpfs "$R/opt/topoplace-host"
+      # host tools (no Slurm in them) under the host loader and libraries
+      L=/host/usr/lib/x86_64-linux-gnu
+      for t in cli/topoplace tests/topo_spank_labtool; do
+        printf "#!/bin/sh\nexec %s/ld-linux-x86-64.so.2 --library-path %s /src/%s/%s \"\$@\"\n" "$L" "$L" "$BUILD" "$t" \
+          > "$R/opt/topoplace-host/$(basename "$t")"
+        chmod 755 "$R/opt/topoplace-host/$(basename "$t")"
+      done
       exec chroot "$R" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
         LANG=C.UTF-8 TERM=dumb ${T_ENV:-} bash -c "cd /src && exec \"\$@\"" bash "$@"
-    ' bash "$R" "$SRC" "$@"
+    ' bash "$R" "$SRC" "$BUILD" "$@"
   }
 fi
 
 build() {
-  if [ "$REL" = 22.05 ]; then
-    [ -f "$SRC/$BUILD_REL/spank/topoplace.so" ] || { echo "release.sh: no $BUILD_REL (cmake --preset dev && cmake --build --preset dev)" >&2; return 1; }
+  if [ -z "$R" ]; then
+    [ -f "$SRC/$OUT/spank/topoplace.so" ] || { echo "release.sh: no $OUT/spank/topoplace.so (cmake --build --preset dev)" >&2; return 1; }
     return 0
   fi
-  local bin="$BUILD_REL" log="$SRC/$BUILD_REL.log"
-  mkdir -p "$SRC/build"
-  echo "release.sh: building for Slurm $REL in $BUILD_REL (log $BUILD_REL.log)" >&2
-  if ! in_release bash -c "
-      cmake -S . -B '$bin' -G Ninja -DCMAKE_BUILD_TYPE=Release -DTOPO_SLURM_RELEASE=$REL \
-        -DTOPO_WITH_HWLOC=OFF -DTOPO_WITH_IBNETDISC=OFF -DTOPO_BUILD_BENCH=OFF -DTOPO_BUILD_TESTS=ON \
-        -DCMAKE_INSTALL_PREFIX=/usr -DCPACK_PACKAGE_FILE_NAME= >/dev/null &&
-      cmake --build '$bin' -j\${JOBS:-2} --target topoplace topoplace_spank topoplace-nodefeed topo_spank_labtool" \
-      > "$log" 2>&1; then
-    tail -30 "$log" >&2; echo "release.sh: build for Slurm $REL failed" >&2; return 1
-  fi
+  # every release whose chroot is ready, so that building one keeps the others' targets
+  local specs="" r s
+  for r in 24.11 26.05; do
+    s=$(suite_of "$r"); [ -f "${TOPO_CHROOT_BASE:-/var/tmp}/topoplace-$s/.topoplace-ready" ] || continue
+    specs+="${specs:+;}$r=${TOPO_CHROOT_BASE:-/var/tmp}/topoplace-$s/usr"
+  done
+  local mm=${REL/./_}
+  echo "release.sh: building the plugin and topoplace-nodefeed for Slurm $REL in $OUT" >&2
+  (cd "$SRC" && cmake -S . -B "$BUILD" -DTOPO_SLURM_RELEASES="$specs" >/dev/null &&
+     cmake --build "$BUILD" -j"${JOBS:-2}" --target "topoplace_spank_$mm" "topoplace-nodefeed_$mm" topoplace topo_spank_labtool >/dev/null) \
+    || { echo "release.sh: build for Slurm $REL failed" >&2; return 1; }
 }
+
+# paths as the test sees them
+if [ -n "$R" ]; then
+  TOOLS=/opt/topoplace-host; P="/src/$OUT"
+  CLI="$TOOLS/topoplace"; LABTOOL="$TOOLS/topo_spank_labtool"; SO="$P/topoplace.so"; FEED="$P/topoplace-nodefeed"
+else
+  CLI="$OUT/cli/topoplace"; LABTOOL="$OUT/tests/topo_spank_labtool"; SO="$OUT/spank/topoplace.so"; FEED="$OUT/spank/topoplace-nodefeed"
+fi
 
 case "$ACTION" in
   build) build ;;
@@ -72,17 +92,16 @@ case "$ACTION" in
   test)
     t="${1:?release.sh RELEASE test T}"; shift
     build
-    b="$BUILD_REL"
-    [ -n "$R" ] && b="/src/$BUILD_REL"
     case "$t" in
-      t-mismatch.sh)  # the plugin built for the next release (for 26.05, 24.11's)
-        case "$REL" in 22.05) other=build/slurm-24.11 ;; 24.11) other=build/slurm-26.05 ;; 26.05) other=build/slurm-24.11 ;; esac
-        [ -f "$SRC/$other/spank/topoplace.so" ] || { echo "SKIP: no $other build yet"; exit 77; }
-        in_release bash tests/lab/t-mismatch.sh "$other/spank/topoplace.so" "$BUILD_REL/spank/topoplace.so" ;;
-      symbols) in_release bash tests/unit/spank/check-symbols.sh "$b/spank/topoplace.so" ;;
-      t-spank.sh) in_release bash tests/lab/t-spank.sh "$b/cli/topoplace" "$b/spank/topoplace.so" \
-                    "$b/tests/topo_spank_labtool" "$b/spank/topoplace-nodefeed" "$@" ;;
-      *) in_release bash "tests/lab/$t" "$b/cli/topoplace" "$@" ;;
+      symbols) bash "$SRC/tests/unit/spank/check-symbols.sh" "$SRC/${SO#/src/}" ;;
+      t-mismatch.sh)  # another release's build of the plugin (for 22.05 and 26.05: 24.11's)
+        case "$REL" in 24.11) other=26.05 ;; *) other=24.11 ;; esac
+        of="$BUILD/slurm-$other/topoplace.so"
+        [ -f "$SRC/$of" ] || { echo "SKIP: no Slurm $other build of the plugin yet ($of)"; exit 77; }
+        [ -n "$R" ] && of="/src/$of"
+        in_release bash tests/lab/t-mismatch.sh "$of" "$SO" ;;
+      t-spank.sh) in_release bash tests/lab/t-spank.sh "$CLI" "$SO" "$LABTOOL" "$FEED" "$@" ;;
+      *) in_release bash "tests/lab/$t" "$CLI" "$@" ;;
     esac ;;
   *) echo "release.sh: unknown action '$ACTION'" >&2; exit 2 ;;
 esac

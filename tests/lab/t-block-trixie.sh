@@ -23,14 +23,13 @@ TAG="TOPOPLACE_TRIXIE_TAG=$R"
 
 if [ "$(id -u)" != 0 ]; then echo "SKIP: needs root (chroot)"; exit 77; fi
 command -v "$TOPOPLACE" >/dev/null 2>&1 || [ -x "$TOPOPLACE" ] || { echo "FAIL: no topoplace binary '$TOPOPLACE'"; exit 1; }
-if [ ! -x "$R/usr/sbin/slurmctld" ]; then
-  command -v debootstrap >/dev/null 2>&1 || { echo "SKIP: no chroot at $R and no debootstrap"; exit 77; }
-  echo "making the trixie chroot at $R (debootstrap, once)"
-  if ! debootstrap --variant=minbase --include=slurmctld,slurm-client,munge trixie "$R" http://deb.debian.org/debian \
-       > /tmp/topoplace-trixie-debootstrap.log 2>&1; then
-    echo "SKIP: debootstrap failed (no network?): $(tail -2 /tmp/topoplace-trixie-debootstrap.log)"; exit 77
-  fi
+# the chroot the per-release labs use too (tests/lab/chroot.sh: made once, cached)
+if [ ! -f "$R/.topoplace-ready" ]; then
+  [ -n "${TRIXIE_ROOT:-}" ] && [ -x "$R/usr/sbin/slurmctld" ] || {
+    R=$(TOPO_CHROOT_BASE="$(dirname "$R")" "$HERE/chroot.sh" trixie) || { echo "SKIP: no trixie chroot (debootstrap failed?)"; exit 77; }
+  }
 fi
+W="$R/tp"
 VER=$(chroot "$R" /usr/sbin/slurmctld -V 2>/dev/null | awk '{print $2}')
 case "$VER" in 2[4-9].*|[3-9]*) ;; *) echo "SKIP: chroot slurmctld is '$VER', need >= 24.05"; exit 77 ;; esac
 

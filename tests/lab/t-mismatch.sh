@@ -15,7 +15,6 @@ pass=0; fail=0
 ok()  { pass=$((pass + 1)); echo "ok   $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/     /' | head -20; }
 W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
-ver=$(sbatch --version | awk '{print $2}')
 cat > "$W/slurm.conf" <<C
 ClusterName=mismatch
 SlurmctldHost=localhost(127.0.0.1)
@@ -23,11 +22,13 @@ SlurmctldPort=1
 AuthType=auth/none
 PlugStackConfig=$W/plugstack.conf
 C
+: > "$W/plugstack.conf"
+ver=$(SLURM_CONF="$W/slurm.conf" sbatch --version | awk '{print $2}')
 for c in sbatch srun salloc; do
   echo "required $FOREIGN snapshot=/nonexistent.json" > "$W/plugstack.conf"
   out=$(SLURM_CONF="$W/slurm.conf" timeout 20 $c --help 2>&1); rc=$?
   if [ "$rc" != 0 ] && [ "$rc" -lt 124 ] && grep -Eqi 'incompatible|version|plugin' <<<"$out" && ! grep -q -- '--topo' <<<"$out"; then
-    ok "Slurm $ver $c refuses a topoplace.so built for another release (exit $rc: $(grep -Ei 'incompatible|version' <<<"$out" | head -1))"
+    ok "Slurm $ver $c refuses a topoplace.so built for another release (exit $rc: $(grep -Ei 'incompatible|version|plugin' <<<"$out" | head -1))"
   else bad "Slurm $ver $c refuses a foreign topoplace.so" "exit $rc: $out"; fi
   echo "required $OWN snapshot=/nonexistent.json" > "$W/plugstack.conf"
   out=$(SLURM_CONF="$W/slurm.conf" timeout 20 $c --help 2>&1); rc=$?
