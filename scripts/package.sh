@@ -8,6 +8,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 cmake --preset release >/dev/null
-cmake --build --preset release -j"${JOBS:-2}" --target topoplace topoplace_spank topo_man
+cmake --build --preset release -j"${JOBS:-2}" --target topoplace topoplace_spank topoplace-nodefeed topo_man
 (cd build/release && cpack -G DEB)
 ls -l build/release/topoplace_*.deb

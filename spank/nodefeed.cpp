@@ -123,6 +123,7 @@ int main(int argc, char** argv) {
     }
     std::signal(SIGTERM, on_signal);
     std::signal(SIGINT, on_signal);
+    compat::init();  // libslurm's configuration, before the first RPC (26.05 needs it)
 
     int lfd = -1;
     if (!socket_path.empty() && !once) {

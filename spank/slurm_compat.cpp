@@ -33,6 +33,8 @@ constexpr char kRelease[] = {static_cast<char>('0' + kMajor / 10), static_cast<c
 
 const char* release() noexcept { return kRelease; }
 
+void init() noexcept { slurm_init(nullptr); }
+
 int last_error() noexcept {
 #if TOPO_SLURM_AT_LEAST(24, 11)
     return errno;  // slurm_get_errno() removed in 24.11.0 (c728b40c6f)

@@ -19,6 +19,12 @@ namespace topo::spank::compat {
 /// "22.05", "24.11", "26.05": the release these headers belong to (from slurm_version.h).
 [[nodiscard]] const char* release() noexcept;
 
+/// Load libslurm's configuration (slurm_init(NULL): SLURM_CONF or the default slurm.conf)
+/// in a program of our own, before its first RPC. Slurm's own processes (sbatch, slurmstepd)
+/// have done it for the plugin. 22.05 read it lazily on first use; 26.05's client crashes
+/// without it (seen: topoplace-nodefeed, SIGSEGV in its first slurm_load_node).
+void init() noexcept;
+
 /// The error of the last failed libslurm call: slurm_get_errno() up to 24.05 (gone in
 /// 24.11.0); errno carries the same value in every release.
 [[nodiscard]] int last_error() noexcept;

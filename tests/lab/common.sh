@@ -62,3 +62,16 @@ descendants() {
     echo "$c"; descendants "$c"
   done
 }
+
+# Slurm 24.05+ restarts its daemons on `scontrol reconfigure` (a fresh exec, new PIDs; the
+# daemons rewrite their PidFiles): take the recorded PIDs anew from those files, where the
+# process there carries our marker.
+lab_refresh_pids() {
+  local f n p
+  for f in "$LAB_DIR"/run/slurmctld.pid "$LAB_DIR"/run/slurmd-*.pid; do
+    [ -f "$f" ] || continue
+    n=$(basename "$f" .pid); p=$(cat "$f" 2>/dev/null) || continue
+    [ -n "$p" ] && grep -qzx -- "$LAB_TAG" "/proc/$p/environ" 2>/dev/null && echo "$p" > "$PIDS/$n"
+  done
+  return 0
+}

@@ -12,6 +12,7 @@ set -uo pipefail
 T0=$(date +%s.%N)
 # No early exit when LAB_DIR is gone: the marker scan below still finds our daemons.
 
+[ -d "$PIDS" ] && lab_refresh_pids
 ctld_pid=$(cat "$PIDS/slurmctld" 2>/dev/null || true)
 if pid_alive "$ctld_pid"; then
   jobs=$(squeue -h -o %A 2>/dev/null | sort -u)

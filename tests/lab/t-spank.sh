@@ -104,7 +104,7 @@ with_plugstack() { # file-suffix, args... -> prints the slurm.conf path
   sed -e "s|^PlugStackConfig=.*|PlugStackConfig=$WORK/plugstack-$1.conf|" "$LAB_DIR/etc/slurm.conf" > "$LAB_DIR/etc/slurm-$1.conf"
   echo "$LAB_DIR/etc/slurm-$1.conf"
 }
-daemons_alive() { local f; for f in "$LAB_DIR"/pids/slurm*; do pid_alive "$(cat "$f")" || return 1; done; }
+daemons_alive() { local f; lab_refresh_pids; for f in "$LAB_DIR"/pids/slurm*; do pid_alive "$(cat "$f")" || return 1; done; }
 
 # leaf group / spine of every node (from the generated features)
 declare -A LG=() SP=()
