@@ -66,6 +66,14 @@ ExtraState extra_state(const node_info_t& n) noexcept {
 }
 
 int drain_node(const char* node, const char* reason) noexcept {
+#if TOPO_SLURM_AT_LEAST(24, 5)
+    // `slurmstepd spank prolog` (where the launch gate drains) starts no client plugins on
+    // 24.11/26.05 (auth, conn, hash: slurmstepd.c _handle_spank_mode); 22.05 loaded them on
+    // first use. Without this the RPC never reached slurmctld on 26.05 and Slurm's own
+    // "Prolog error" became the drain reason (seen on the 26.05 lab). slurm_init leaves an
+    // already loaded configuration alone and each plugin interface inits once.
+    slurm_init(nullptr);
+#endif
     update_node_msg_t m;
     slurm_init_update_node_msg(&m);
     std::string names = node != nullptr ? node : "";

@@ -13,5 +13,10 @@ endif()
 # Live Slurm 22.05 lab (64 slurmd on this machine): the slurm-tree model against
 # slurmctld's own choices on a 3-level tree, and jobs placed through topoplace.
 # Root and the Debian slurm packages needed. Run with: ctest -L lab
-add_test(NAME lab.place COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lab/t-place.sh $<TARGET_FILE:topoplace>)
+# With the plugin built, every probe also goes through `sbatch --topo=pack` (t-place.sh part 4).
+set(_place_so "")
+if(TARGET topoplace_spank)
+  set(_place_so $<TARGET_FILE:topoplace_spank>)
+endif()
+add_test(NAME lab.place COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lab/t-place.sh $<TARGET_FILE:topoplace> ${_place_so})
 set_tests_properties(lab.place PROPERTIES LABELS lab TIMEOUT 900 RUN_SERIAL TRUE SKIP_RETURN_CODE 77)

@@ -16,7 +16,7 @@ MIRROR="${TOPO_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 # What a lab of that release needs to run, and the release's headers and libslurm, which the
 # host's build compiles the plugin and topoplace-nodefeed against (tests/lab/release.sh).
 PKGS=(libslurm-dev munge slurmctld slurmd slurm-client slurm-wlm-basic-plugins
-      procps util-linux hostname)
+      procps util-linux hostname python3)
 STAMP="$R/.topoplace-ready"
 want="${PKGS[*]}"
 if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ]; then echo "$R"; exit 0; fi

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Live check of the slurm-tree model and of topoplace's placement on a real Slurm 22.05.
-#   t-place.sh [TOPOPLACE]        (root; Debian's slurmctld, slurmd, slurm-client, munge)
+#   t-place.sh [TOPOPLACE [TOPOPLACE_SO]]   (root; Debian's slurmctld, slurmd, slurm-client, munge)
 # 1. the issue #6 lab shape: a strict 3-level tree, 16 leaves x 4 nodes (n001..n064),
 #    4 spines, 1 core (tests/fixtures/placement/tree-16x4.yaml), topology.conf from
 #    topoplace slurm-conf; a 64-node lab with it.
@@ -12,12 +12,18 @@
 # 3. checks: the prediction equals Slurm's own choice on every probe; the job placed
 #    through topoplace runs on exactly those hosts, at the lower bound of leaf groups; on
 #    the issue's state Slurm takes 2 spines and 3 leaves, topoplace 1 spine and 2 leaves.
+# 4. with TOPOPLACE_SO (the SPANK plugin for this Slurm release): the lab runs the plugin
+#    and job_submit.lua, and every probe is also submitted as `sbatch --topo=pack`: it must
+#    land at the lower bound of leaf groups and never be dominated by Slurm's own choice
+#    (another placement no worse on spines and leaves and better on one). The slurm-tree
+#    model is Slurm 22.05's; on later releases its agreement is printed, not asserted.
 # Prints figures and "N passed, N failed"; exit 77 (skip) when it cannot run.
 # Knobs: LAB_DIR (/tmp/tplab-place), LAB_CTLD_PORT (16937), LAB_SLURMD_PORT_BASE (17500),
 # PLACE_STATES (random states, default 10), PLACE_SEED (default 6).
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 TOPOPLACE="${1:-topoplace}"
+SO_BUILT="${2:-}"; [ -n "$SO_BUILT" ] && SO_BUILT="$(readlink -f "$SO_BUILT")"
 SPEC="$HERE/../fixtures/placement/tree-16x4.yaml"
 
 export LAB_TIMEOUT="${LAB_TIMEOUT:-300}"
@@ -33,11 +39,27 @@ case "$TOPOPLACE" in /*) ;; *) TOPOPLACE="$PWD/$TOPOPLACE" ;; esac
 SNAP="$WORK/tree.json"
 TOPO="$WORK/topology.conf"
 check "topoplace discover --spec tree-16x4.yaml" "$TOPOPLACE" discover --spec "$SPEC" -o "$SNAP"
-check "topoplace slurm-conf --format tree" "$TOPOPLACE" slurm-conf "$SNAP" --format tree -o "$TOPO"
+check "topoplace slurm-conf --format tree --features" "$TOPOPLACE" slurm-conf "$SNAP" --format tree --features "$WORK/features.conf" -o "$TOPO"
 check "generated: 16 leaves, 4 spines, 1 core" bash -c \
   "[ \$(grep -c '^SwitchName=leaf' '$TOPO') = 16 ] && [ \$(grep -c '^SwitchName=spine' '$TOPO') = 4 ] && grep -q '^SwitchName=core ' '$TOPO'"
 if [ "$fail" != 0 ]; then cat "$TOPO" 2>/dev/null; lab_abort; fi
-lab_up "lab up (64 nodes, 3-level tree from topoplace)" LAB_TOPOLOGY_FILE="$TOPO"
+REL=$(scontrol --version | awk '{split($2, v, "."); print v[1] "." v[2]}')
+if [ -z "$SO_BUILT" ]; then
+  lab_up "lab up (64 nodes, 3-level tree from topoplace)" LAB_TOPOLOGY_FILE="$TOPO"
+else
+  cp "$SO_BUILT" "$WORK/topoplace.so"; chmod 755 "$WORK/topoplace.so"
+  echo "required $WORK/topoplace.so snapshot=$SNAP on_error=fail default=off wait=120" > "$WORK/plugstack.conf"
+  lab_up "lab up (64 nodes, 3-level tree, Slurm $REL with the plugin)" LAB_TOPOLOGY_FILE="$TOPO" \
+    LAB_FEATURES_FILE="$WORK/features.conf" LAB_PLUGSTACK_FILE="$WORK/plugstack.conf"
+  cp "$HERE/../../slurm-conf/lua/job_submit.lua" "$LAB_DIR/etc/job_submit.lua"
+  echo "JobSubmitPlugins=lua" >> "$LAB_DIR/etc/slurm.conf"
+  scontrol reconfigure
+  for _ in $(seq 100); do
+    scontrol show config 2>/dev/null | grep -q 'JobSubmitPlugins *= lua' && [ "$(sinfo -h -t idle -o %D 2>/dev/null)" = 64 ] && break
+    sleep 0.2
+  done
+  check "slurm.conf: JobSubmitPlugins=lua, 64 nodes idle" bash -c "scontrol show config | grep -Eq '^JobSubmitPlugins += lua'"
+fi
 
 # ---------------------------------------------------------------- helpers
 node() { printf 'n%03d' "$1"; }
@@ -48,6 +70,7 @@ count_spines() { for n in "$@"; do spine_of "$n"; done | sort -u | wc -l; }
 wait_gone() { for _ in $(seq 100); do squeue -h -j "$1" 2>/dev/null | grep -q . || return 0; sleep 0.2; done; }
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 
+plug_bound=0; plug_dom=0; plug_list=""; plug_leaves=0; plug_spines=0; slurm_leaves=0; slurm_spines=0
 probes=0; predicted=0; slurm_leaves_min=0; slurm_spines_min=0; topo_min=0; through=0
 mismatch=""
 # state: 16 free counts (first k nodes of each leaf idle); sizes: probe sizes
@@ -98,6 +121,22 @@ run_state() { # name, "f0 .. f15", sizes...
     IFS='|' read -r st nodes _ <<<"$(wait_running "$j" 20)"
     scancel "$j" 2>/dev/null; wait_gone "$j"
     [ "$st" = RUNNING ] && [ "$(expand_hostlist "$nodes" | paste -sd,)" = "$topo" ] && through=$((through + 1))
+    slurm_leaves=$((slurm_leaves + sl)); slurm_spines=$((slurm_spines + ss))
+    if [ -n "$SO_BUILT" ]; then
+      # through the plugin and job_submit.lua: what a user gets from --topo=pack
+      j=$(sub -N "$n" --topo=pack)
+      IFS='|' read -r st nodes _ <<<"$(wait_running "$j" 20)"
+      scancel "$j" 2>/dev/null; wait_gone "$j"
+      local pl pln psn; pl=$(expand_hostlist "$nodes" | paste -sd,)
+      local -a pv=(${pl//,/ })
+      pln=$(count_leaves "${pv[@]}"); psn=$(count_spines "${pv[@]}")
+      plug_leaves=$((plug_leaves + pln)); plug_spines=$((plug_spines + psn))
+      [ "$st" = RUNNING ] && [ "$pln" = "$lbg" ] && plug_bound=$((plug_bound + 1))
+      if [ "$st" != RUNNING ] || { [ "$sl" -le "$pln" ] && [ "$ss" -le "$psn" ] && { [ "$sl" -lt "$pln" ] || [ "$ss" -lt "$psn" ]; }; }; then
+        plug_dom=$((plug_dom + 1)); plug_list+="$name n=$n: plugin $pl ($pln leaves, $psn spines, $st) vs Slurm $live ($sl, $ss)"$'\n'
+      fi
+      echo "     $name n=$n: via --topo=pack $pl ($pln leaves, $psn spines)"
+    fi
     if [ "$name" = issue ]; then
       if [ "$sl" = 3 ] && [ "$ss" = 2 ]; then ok "issue state, 6 nodes: Slurm alone takes 3 leaves on 2 spines ($live)"
       else bad "issue state, 6 nodes: Slurm alone takes 3 leaves on 2 spines" "$live: $sl leaves, $ss spines"; fi
@@ -129,7 +168,16 @@ echo "     figures: $probes probes; slurm-tree prediction = Slurm's own choice o
      "Slurm alone at topoplace's leaf count on $slurm_leaves_min, spine count on $slurm_spines_min;" \
      "topoplace at its lower bound on $topo_min; placed through topoplace on $through"
 if [ "$predicted" = "$probes" ]; then ok "slurm-tree model = live slurmctld on all $probes probes"
+elif [ "$REL" != 22.05 ]; then echo "     slurm-tree (22.05's algorithm) = Slurm $REL on $predicted of $probes probes (not asserted)"
 else bad "slurm-tree model = live slurmctld on all probes ($predicted of $probes)" "$mismatch"; fi
+if [ -n "$SO_BUILT" ]; then
+  echo "     figures, Slurm $REL, $probes probes: leaf groups summed: Slurm alone $slurm_leaves, --topo=pack $plug_leaves;" \
+       "spines summed: Slurm alone $slurm_spines, --topo=pack $plug_spines"
+  if [ "$plug_bound" = "$probes" ]; then ok "Slurm $REL: sbatch --topo=pack lands at the leaf-group lower bound on all $probes probes"
+  else bad "Slurm $REL: sbatch --topo=pack at the lower bound ($plug_bound of $probes)"; fi
+  if [ "$plug_dom" = 0 ]; then ok "Slurm $REL: no --topo=pack placement dominated by Slurm's own choice ($probes probes)"
+  else bad "Slurm $REL: --topo=pack dominated by Slurm's own choice on $plug_dom probes" "$plug_list"; fi
+fi
 if [ "$through" = "$probes" ]; then ok "jobs placed through topoplace ran on its hosts ($through of $probes)"
 else bad "jobs placed through topoplace ran on its hosts ($through of $probes)"; fi
 if [ "$topo_min" = "$probes" ]; then ok "topoplace at the lower bound of leaf groups on every probe"
