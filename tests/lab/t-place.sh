@@ -43,7 +43,7 @@ check "topoplace slurm-conf --format tree --features" "$TOPOPLACE" slurm-conf "$
 check "generated: 16 leaves, 4 spines, 1 core" bash -c \
   "[ \$(grep -c '^SwitchName=leaf' '$TOPO') = 16 ] && [ \$(grep -c '^SwitchName=spine' '$TOPO') = 4 ] && grep -q '^SwitchName=core ' '$TOPO'"
 if [ "$fail" != 0 ]; then cat "$TOPO" 2>/dev/null; lab_abort; fi
-REL=$(scontrol --version | awk '{split($2, v, "."); print v[1] "." v[2]}')
+REL=$(slurmctld -V | awk '{split($2, v, "."); print v[1] "." v[2]}')   # no slurm.conf needed
 if [ -z "$SO_BUILT" ]; then
   lab_up "lab up (64 nodes, 3-level tree from topoplace)" LAB_TOPOLOGY_FILE="$TOPO"
 else
