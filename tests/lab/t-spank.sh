@@ -12,7 +12,8 @@
 #    --topo=pack it lands exactly on the nodes place() predicted; a stale plan (a predicted
 #    node taken, another freed) lands inside the predicted groups
 # 4. rail environment per srun task; a user's own NCCL_IB_HCA is kept
-# 5. burst of 200 jobs with the plugin: all complete, no plugin error in any log
+# 5. burst of 200 jobs with the plugin: all complete, no plugin error in any log; a Lua error
+#    inside job_submit.lua's bridge never rejects a job (pcall), and outside it 26.05 does
 # 6. launch gate: node flagged unhealthy after submission -> prolog fails there, node
 #    drained "topoplace: ...", batch job requeued (not held) and completes elsewhere with its
 #    output; srun job and --no-requeue job on a flagged node: what Slurm does
@@ -323,6 +324,31 @@ errs=$( (tail -n +"$marker" "$LAB_DIR/log/slurmctld.log"; cat "$LAB_DIR"/log/slu
 if [ "$nsub" = 200 ] && [ "$ncomp" = 200 ] && [ -z "$errs" ]; then ok "burst: 200 --topo=pack jobs submitted, 200 COMPLETED, no plugin error in slurmctld/slurmd logs"
 else bad "burst of 200 jobs" "submitted=$nsub completed=$ncomp errors: $errs"; fi
 check "lua applied a plan to every burst job" bash -c "[ \$(tail -n +$marker '$LAB_DIR/log/slurmctld.log' | grep -c 'lua: topoplace: uid 0 pack plan') -ge 200 ]"
+
+# ---------------------------------------------------------------- 5b. a bug in job_submit.lua
+# 26.05 rejects a job whose job_submit.lua raises a Lua error (22.05-25.11 accept it as
+# submitted). The bridge runs under pcall: a bug in it costs the plan, never the job. Slurm
+# reloads the script when its mtime changes (no reconfigure). Control: the same error outside
+# the pcall, which each release treats its own way.
+LUA_SRC="$HERE/../../slurm-conf/lua/job_submit.lua"
+put_lua() { cp "$1" "$LAB_DIR/etc/job_submit.lua.new" && touch -d "+${2:-1} seconds" "$LAB_DIR/etc/job_submit.lua.new" && mv "$LAB_DIR/etc/job_submit.lua.new" "$LAB_DIR/etc/job_submit.lua"; }
+REL=$(slurmctld -V | awk '{split($2, v, "."); print v[1] "." v[2]}')
+sed 's/^local function apply_plan(job_desc, part_list, submit_uid)$/&\n    error("injected by t-spank")/' "$LUA_SRC" > "$WORK/lua-bug.lua"
+sed 's/^    local ok, rc = pcall(apply_plan, job_desc, part_list, submit_uid)$/    error("injected outside pcall")\n&/' "$LUA_SRC" > "$WORK/lua-nopcall.lua"
+if grep -q 'injected by t-spank' "$WORK/lua-bug.lua" && grep -q 'injected outside pcall' "$WORK/lua-nopcall.lua"; then
+  put_lua "$WORK/lua-bug.lua" 2
+  out=$(sbatch --parsable --topo=pack -N1 -o /dev/null --wrap true 2>&1); rc=$?; j=$(tail -1 <<<"$out")
+  if [ $rc = 0 ] && [[ "$j" =~ ^[0-9]+$ ]] && grep -q 'topoplace: job_submit.lua: .*injected by t-spank' "$LAB_DIR/log/slurmctld.log"; then
+    ok "Slurm $REL: a Lua error inside the bridge is logged and the job $j is accepted (pcall)"
+  else bad "Slurm $REL: a Lua error inside the bridge must not reject the job" "rc=$rc: $out; $(grep -i 'lua' "$LAB_DIR/log/slurmctld.log" | tail -3)"; fi
+  put_lua "$WORK/lua-nopcall.lua" 3
+  out=$(sbatch --parsable --topo=pack -N1 -o /dev/null --wrap true 2>&1); rc=$?
+  case "$REL" in 2[6-9].*) want=rejected ;; *) want=accepted ;; esac
+  got=accepted; [ $rc != 0 ] && got=rejected
+  if [ "$got" = "$want" ]; then ok "control: the same error outside pcall: Slurm $REL $got the job (as R.2.2 says)"
+  else bad "control: an error outside pcall on Slurm $REL: $got, expected $want" "rc=$rc: $out"; fi
+  put_lua "$LUA_SRC" 4
+else bad "lua variants made (the bridge's pcall line moved?)"; fi
 
 # ---------------------------------------------------------------- 7. figures
 # A compiled snapshot that is stale or not trusted is ignored: the plugin reads the JSON
