@@ -381,7 +381,7 @@ int decide(spank_t sp, Ctx& c) {
     }
     if (!p) return without_plan(c, placement_refusal(p.error().code), p.error().message);
     const auto t4 = clock::now();
-    Plan plan = make_plan(**topo, *p, mode, c.cfg.wait, exclude);
+    Plan plan = make_plan(**topo, *p, mode, c.cfg.wait, exclude, &c.opts);
     if (auto failed = hand_off(sp, c, plan_env(plan))) return *failed;
     std::string text = plan_text(mode, plan, *p);
     // the decision's own cost, per step (docs/spank.md "Cost"; t-spank.sh section 7 prints it)

@@ -241,9 +241,13 @@ std::string group_feature(const Topology& topo, GroupId g) {
 }
 
 Plan make_plan(const Topology& topo, const placement::Placement& p, Mode mode, int wait,
-               std::vector<std::string> exclude) {
+               std::vector<std::string> exclude, const Options* opts) {
     Plan plan;
     plan.mode = mode;
+    if (opts != nullptr) {
+        plan.nvl = opts->nvl;
+        plan.segment = opts->segment;
+    }
     plan.wait = wait;
     plan.tier = p.max_tier;
     std::vector<GroupId> order;
@@ -333,6 +337,8 @@ std::vector<std::pair<std::string, std::string>> plan_env(const Plan& p) {
     v.emplace_back("TOPOPLACE_TIER", std::to_string(p.tier));
     v.emplace_back("TOPOPLACE_HOSTS", compress_hostlist(p.hosts));
     v.emplace_back("TOPOPLACE_EXCLUDE", compress_hostlist(p.exclude));
+    v.emplace_back("TOPOPLACE_NVL", p.nvl ? "1" : "");  // empty values are not handed over
+    v.emplace_back("TOPOPLACE_SEGMENT", p.segment > 0 ? std::to_string(p.segment) : "");
     return v;
 }
 

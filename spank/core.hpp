@@ -93,12 +93,15 @@ struct Plan {
     int tier = 0;                                     ///< highest tier crossed
     std::vector<std::string> hosts;                   ///< the engine's exact choice (informational)
     std::vector<std::string> exclude;                 ///< unhealthy hosts to exclude
+    bool nvl = false;                                 ///< --topo-nvl: one NVLink domain (Slurm block)
+    int segment = 0;                                  ///< --topo-segment S (0 = none)
 };
 
 /// Plan from a placement: `groups` from the placement's hosts, `switches` = number of Slurm
-/// leaves spanned (one per leaf group, as slurm-conf writes topology.conf).
+/// leaves spanned (one per leaf group, as slurm-conf writes topology.conf); `nvl` and
+/// `segment` from the options (job_submit.lua turns them into block segments on 24.11+).
 [[nodiscard]] Plan make_plan(const Topology& topo, const placement::Placement& p, Mode mode, int wait,
-                             std::vector<std::string> exclude);
+                             std::vector<std::string> exclude, const Options* opts = nullptr);
 
 /// Round-robin over the leaf groups with free hosts (--topo=spread): one host per group in
 /// turn, groups in name order. Errc::Busy when fewer than nodes hosts are available.

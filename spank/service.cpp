@@ -241,7 +241,7 @@ ServiceReply serve(const placement::Placer& placer, const ServiceRequest& req, p
         out.message = p.error().message;
         return out;
     }
-    const Plan plan = make_plan(topo, *p, mode, req.wait, exclude);
+    const Plan plan = make_plan(topo, *p, mode, req.wait, exclude, &req.opts);
     out.kind = ServiceReply::Kind::Planned;
     for (auto& kv : plan_env(plan))
         if (!kv.second.empty()) out.env.push_back(std::move(kv));

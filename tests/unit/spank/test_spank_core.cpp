@@ -208,6 +208,23 @@ TEST(SpankPlan, SeveralGroupsUseMultipleCounts) {
     EXPECT_EQ(get(plan_env(plan), "TOPOPLACE_EXCLUDE"), "");
 }
 
+TEST(SpankPlan, NvlAndSegmentReachJobSubmit) {
+    const auto& t = *lab();
+    placement::Placement p;
+    for (const char* n : {"n005", "n006"})
+        p.hosts.push_back(*t.find_host(n));
+    // without the options: no such variables (empty values are not handed over)
+    const Plan plain = make_plan(t, p, Mode::Pack, 120, {});
+    EXPECT_EQ(get(plan_env(plain), "TOPOPLACE_NVL"), "");
+    EXPECT_EQ(get(plan_env(plain), "TOPOPLACE_SEGMENT"), "");
+    Options o;
+    o.nvl = true;
+    o.segment = 2;
+    const Plan plan = make_plan(t, p, Mode::Pack, 120, {}, &o);
+    EXPECT_EQ(get(plan_env(plan), "TOPOPLACE_NVL"), "1");
+    EXPECT_EQ(get(plan_env(plan), "TOPOPLACE_SEGMENT"), "2");
+}
+
 TEST(SpankPlan, SpreadRoundRobinsOverGroups) {
     const auto& t = *lab();
     placement::ClusterState st(t);
