@@ -14,7 +14,14 @@
 -- Runs in slurmctld under the job write lock: no I/O, no RPC, only string work.
 
 local HARD = false          -- true: constraint in features (hard); false: in prefer (soft)
+-- Clusters whose NVLink racks are Slurm blocks (TopologyPlugin=topology/block or a block
+-- topology in topology.yaml; Slurm 24.05+): true hands --topo-nvl / --topo-segment to Slurm's
+-- block plugin as segments (job_desc.segment_size, which Lua can set from 25.11.2, so on
+-- 26.05; on 24.11 Lua cannot, and the block plugin alone keeps a job of up to the base block
+-- size inside one block). Leave false on topology/tree: a segment there is refused.
+local BLOCK_SEGMENTS = false
 local NO_VAL = 4294967294   -- unset uint32 fields read as NO_VAL (0xfffffffe)
+local NO_VAL16 = 65534      -- unset uint16 fields (segment_size)
 
 local function plan_of(job_desc)
     local env = job_desc.spank_job_env
@@ -76,11 +83,27 @@ local function apply_plan(job_desc, part_list, submit_uid)
     end
 
     local sw = tonumber(plan["TOPOPLACE_SWITCHES"])
-    if sw ~= nil and sw >= 1 and sw < 100000 and unset(job_desc.req_switch) then
+    -- (a block cluster has no switches for Slurm: --switches is topology/tree's)
+    if sw ~= nil and sw >= 1 and sw < 100000 and unset(job_desc.req_switch) and not BLOCK_SEGMENTS then
         job_desc.req_switch = sw
         local wait = tonumber(plan["TOPOPLACE_WAIT"])
         if wait ~= nil and wait >= 0 and wait <= 86400 then job_desc.wait4switch = wait end
         table.insert(applied, "switches=" .. sw .. "@" .. tostring(job_desc.wait4switch) .. "s")
+    end
+
+    -- NVLink racks as blocks: one segment of the job's size (--topo-nvl) or of S (--topo-segment)
+    local seg = nil
+    if plan["TOPOPLACE_NVL"] == "1" then seg = tonumber(job_desc.min_nodes) end
+    local s = tonumber(plan["TOPOPLACE_SEGMENT"])
+    if s ~= nil and s >= 1 and s <= 65533 then seg = s end
+    if BLOCK_SEGMENTS and seg ~= nil and seg >= 1 and seg < NO_VAL16 then
+        local cur = job_desc.segment_size     -- nil where Lua does not know the field (24.11)
+        if cur ~= nil and (cur == 0 or cur == NO_VAL16) then
+            job_desc.segment_size = seg
+            table.insert(applied, "segment_size=" .. seg)
+        elseif cur == nil then
+            table.insert(applied, "segment_size not settable from Lua on this release")
+        end
     end
 
     local ex = plan["TOPOPLACE_EXCLUDE"]

@@ -100,6 +100,7 @@ case "$ACTION" in
         [ -f "$SRC/$of" ] || { echo "SKIP: no Slurm $other build of the plugin yet ($of)"; exit 77; }
         [ -n "$R" ] && of="/src/$of"
         in_release bash tests/lab/t-mismatch.sh "$of" "$SO" ;;
+      t-native.sh) in_release bash tests/lab/t-native.sh "$CLI" "$SO" "$@" ;;
       t-place.sh) in_release bash tests/lab/t-place.sh "$CLI" "$SO" "$@" ;;
       t-spank.sh) in_release bash tests/lab/t-spank.sh "$CLI" "$SO" "$LABTOOL" "$FEED" "$@" ;;
       *) in_release bash "tests/lab/$t" "$CLI" "$@" ;;

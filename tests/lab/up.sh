@@ -152,7 +152,11 @@ for ((i = 1; i <= LAB_NODES; i++)); do
   [ -n "${FEATURES[$n]:-}" ] && feat=" Features=${FEATURES[$n]}"
   echo "NodeName=$n $addr CPUs=$LAB_CPUS RealMemory=$LAB_MEM Gres=gpu:$LAB_GPU_TYPE:$LAB_GPUS$feat State=UNKNOWN" >> "$H/nodes.conf"
 done
-echo "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO" >> "$H/nodes.conf"
+if [ -n "${LAB_PARTITIONS:-}" ]; then   # partition lines of the test's own (e.g. Topology= on 25.05+)
+  printf '%s\n' "$LAB_PARTITIONS" >> "$H/nodes.conf"
+else
+  echo "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO" >> "$H/nodes.conf"
+fi
 
 cat > "$H/gres.conf" <<EOF
 AutoDetect=off
@@ -160,6 +164,9 @@ NodeName=$(node_list 1 "$LAB_NODES") Name=gpu Type=$LAB_GPU_TYPE File=$LAB_DIR/d
 EOF
 
 # topology.conf: the given file, or leaves of LAB_NODES_PER_LEAF nodes under one spine
+if [ -n "${LAB_TOPOLOGY_YAML:-}" ]; then   # 25.05+: topology.yaml wins over topology.conf
+  cp "$LAB_TOPOLOGY_YAML" "$H/topology.yaml"
+fi
 if [ -n "$LAB_TOPOLOGY_FILE" ]; then
   [ -r "$LAB_TOPOLOGY_FILE" ] || die "LAB_TOPOLOGY_FILE=$LAB_TOPOLOGY_FILE not readable"
   cp "$LAB_TOPOLOGY_FILE" "$H/topology.conf"
