@@ -40,6 +40,14 @@ set(CPACK_PACKAGE_CONTACT "topoplace maintainers <maintainers@users.noreply.a-se
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+if(TOPO_SLURM_MAJOR_MINOR)
+  # the release the plugin is for, in the file name: topoplace_0.1.0+slurm22.05_amd64.deb
+  execute_process(COMMAND dpkg --print-architecture OUTPUT_VARIABLE _deb_arch OUTPUT_STRIP_TRAILING_WHITESPACE
+                  ERROR_QUIET)
+  if(_deb_arch)
+    set(CPACK_DEBIAN_FILE_NAME "topoplace_${PROJECT_VERSION}+slurm${TOPO_SLURM_MAJOR_MINOR}_${_deb_arch}.deb")
+  endif()
+endif()
 set(CPACK_DEBIAN_PACKAGE_SECTION admin)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
@@ -54,7 +62,11 @@ set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "topology-aware placement for GPU training 
  This package holds the topoplace command, the SPANK plugin topoplace.so
  (sbatch/salloc/srun --topo=pack, a launch health gate in the job prolog, per-task
  NCCL_IB_HCA/UCX_NET_DEVICES), built for Slurm ${TOPO_SLURM_MAJOR_MINOR}, and the
- topoplace-nodefeed service that keeps the plugin's node-state file fresh.")
+ topoplace-nodefeed service that keeps the plugin's node-state file fresh.
+ .
+ A SPANK plugin loads only into the Slurm major.minor it was built for: on another
+ Slurm release install the topoplace package built for that release
+ (topoplace_VERSION+slurmX.Y_ARCH.deb; README \"Slurm releases\").")
 if(TOPO_SLURM_MAJOR_MINOR)
   # A SPANK plugin loads only into the Slurm major.minor it was built for.
   set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "slurm-client (>= ${TOPO_SLURM_MAJOR_MINOR}), slurm-client (<< ${TOPO_SLURM_NEXT})")
