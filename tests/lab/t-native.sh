@@ -25,7 +25,7 @@ REL=$(slurmctld -V 2>/dev/null | awk '{split($2, v, "."); print v[1] "." v[2]}')
 case "$REL" in 2[4-9].*) ;; *) echo "SKIP: Slurm '$REL' has no topology/block with BlockSizes (24.05+)"; exit 77 ;; esac
 LAB_JOB_SLEEP=600
 . "$HERE/lib.sh"
-lab_init native /tmp/tplab-native 16947 17700 72 slurmctld slurmd munged scontrol sbatch
+lab_init native /tmp/tplab-native 16987 18300 72 slurmctld slurmd munged scontrol sbatch
 export LAB_NODE_PREFIX=gb LAB_TOPOLOGY=block
 FIX="$HERE/../fixtures"
 SNAP="$WORK/nvl.json"
