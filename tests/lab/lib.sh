@@ -99,3 +99,17 @@ groups_of() { # hostlist -> distinct leaf groups, comma-separated
   local n
   for n in $(expand_hostlist "$1"); do echo "${LG[$n]:-none}"; done | sort -u | paste -sd,
 }
+
+# job_submit.lua on a running lab: FILE next to slurm.conf, JobSubmitPlugins=lua, reconfigure
+# (24.05+ re-execs the daemons), then wait until slurmctld has it and NODES nodes are idle.
+lab_lua_on() { # FILE NODES
+  cp "$1" "$LAB_DIR/etc/job_submit.lua"
+  echo "JobSubmitPlugins=lua" >> "$LAB_DIR/etc/slurm.conf"
+  scontrol reconfigure
+  for _ in $(seq 150); do
+    scontrol show config 2>/dev/null | grep -q 'JobSubmitPlugins *= lua' &&
+      [ "$(sinfo -h -N -t idle -o %N 2>/dev/null | sort -u | wc -l)" = "$2" ] && break
+    sleep 0.2
+  done
+  lab_refresh_pids
+}

@@ -39,15 +39,6 @@ echo "required $WORK/topoplace.so snapshot=$SNAP on_error=warn default=off wait=
 sed 's/^local BLOCK_SEGMENTS = false$/local BLOCK_SEGMENTS = true/' "$HERE/../../slurm-conf/lua/job_submit.lua" > "$WORK/job_submit.lua"
 grep -q '^local BLOCK_SEGMENTS = true$' "$WORK/job_submit.lua" || { bad "job_submit.lua with BLOCK_SEGMENTS = true"; lab_abort; }
 
-lua_on() { # after up.sh: job_submit.lua, reconfigure (24.05+ restarts the daemons), all idle
-  cp "$WORK/job_submit.lua" "$LAB_DIR/etc/job_submit.lua"
-  echo "JobSubmitPlugins=lua" >> "$LAB_DIR/etc/slurm.conf"
-  scontrol reconfigure
-  for _ in $(seq 150); do
-    scontrol show config 2>/dev/null | grep -q 'JobSubmitPlugins *= lua' && [ "$(sinfo -h -t idle -o %D 2>/dev/null | paste -sd+ | bc 2>/dev/null || sinfo -h -t idle -o %D)" = 72 ] && break
-    sleep 0.2
-  done
-}
 rack_of() { local i=${1#gb}; i=$((10#$i)); echo $(((i - 1) / 18 + 1)); }
 racks_of() { local n; for n in $(expand_hostlist "$1"); do rack_of "$n"; done | sort -u | paste -sd,; }
 state_after() { # jobid -> "STATE NODES REASON" after a few scheduling passes
@@ -68,7 +59,7 @@ BUSY_ARGS=()
 # ---------------------------------------------------------------- 1-3: topology/block
 lab_up "lab up (72 nodes, Slurm $REL, topology/block from topoplace, the plugin)" LAB_TOPOLOGY_FILE="$WORK/block.conf" \
   LAB_FEATURES_FILE="$WORK/features.conf" LAB_PLUGSTACK_FILE="$WORK/plugstack.conf"
-lua_on
+lab_lua_on "$WORK/job_submit.lua" 72
 got=$(scontrol show topology 2>&1 | sed -n 's/^BlockName=\(rack0[1-4]\) BlockIndex=[0-9]* Nodes=\([^ ]*\) BlockSize=\([0-9]*\).*/\1 \2 \3/p' | paste -sd';')
 want="rack01 gb[001-018] 16;rack02 gb[019-036] 16;rack03 gb[037-054] 16;rack04 gb[055-072] 16"
 if [ "$got" = "$want" ]; then ok "slurmctld $REL loaded the 4 generated blocks (base block size 16)"
@@ -110,7 +101,7 @@ case "$REL" in
       LAB_TOPOLOGY_YAML="$WORK/topology.yaml" LAB_FEATURES_FILE="$WORK/features.conf" LAB_PLUGSTACK_FILE="$WORK/plugstack.conf" \
       LAB_PARTITIONS="PartitionName=ib Nodes=ALL Default=YES MaxTime=INFINITE State=UP Topology=tree
 PartitionName=nvl Nodes=ALL MaxTime=INFINITE State=UP Topology=block"
-    lua_on
+    lab_lua_on "$WORK/job_submit.lua" 72
     tc=$(scontrol show topoconf 2>&1 | head -40)
     if grep -q 'topology: tree' <<<"$tc" && grep -q 'topology: block' <<<"$tc"; then ok "scontrol show topoconf: both topologies of the generated yaml"
     else bad "scontrol show topoconf shows tree and block" "$tc"; fi

@@ -51,13 +51,7 @@ else
   echo "required $WORK/topoplace.so snapshot=$SNAP on_error=fail default=off wait=120" > "$WORK/plugstack.conf"
   lab_up "lab up (64 nodes, 3-level tree, Slurm $REL with the plugin)" LAB_TOPOLOGY_FILE="$TOPO" \
     LAB_FEATURES_FILE="$WORK/features.conf" LAB_PLUGSTACK_FILE="$WORK/plugstack.conf"
-  cp "$HERE/../../slurm-conf/lua/job_submit.lua" "$LAB_DIR/etc/job_submit.lua"
-  echo "JobSubmitPlugins=lua" >> "$LAB_DIR/etc/slurm.conf"
-  scontrol reconfigure
-  for _ in $(seq 100); do
-    scontrol show config 2>/dev/null | grep -q 'JobSubmitPlugins *= lua' && [ "$(sinfo -h -t idle -o %D 2>/dev/null)" = 64 ] && break
-    sleep 0.2
-  done
+  lab_lua_on "$HERE/../../slurm-conf/lua/job_submit.lua" 64
   check "slurm.conf: JobSubmitPlugins=lua, 64 nodes idle" bash -c "scontrol show config | grep -Eq '^JobSubmitPlugins += lua'"
 fi
 
