@@ -72,7 +72,7 @@ int drain_node(const char* node, const char* reason) noexcept {
     // first use. Without this the RPC never reached slurmctld on 26.05 and Slurm's own
     // "Prolog error" became the drain reason (seen on the 26.05 lab). slurm_init leaves an
     // already loaded configuration alone and each plugin interface inits once.
-    slurm_init(nullptr);
+    init();
 #endif
     update_node_msg_t m;
     slurm_init_update_node_msg(&m);
