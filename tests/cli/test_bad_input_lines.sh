@@ -27,7 +27,7 @@ eq "warnings printed" "$(grep -c 'warning' "$TMP/err")" 2
 expect_rc 0 "PuTTY capture" "$TP" discover --ibnetdiscover "$FX/ibnetdiscover/ufm-ndt-hdr-director-puttylog.ibnetdiscover.txt" -o "$TMP/d.json"
 eq "'ignored trailing shell prompt' printed" "$(grep -c 'ignored trailing shell prompt' "$TMP/err")" 1
 
-if "$TP" discover --help | grep -q -- '--hwloc '; then
+if grep -q -- '--hwloc ' <<<"$("$TP" discover --help)"; then
   X=$FX/hwloc/psmgmt-juwels-booster-a100x4-hdr4.xml
   expect_rc 65 "empty hwloc XML" "$TP" discover --hwloc "h1=$TMP/empty.txt" -o "$TMP/x.json"
   err_has "$TMP/empty.txt:1: empty file, not an hwloc XML topology"

@@ -53,7 +53,7 @@ chmod 755 "$TMP/probes/10-dcgm" "$TMP/probes/20-hang"
 expect_rc 1 "hung site probe" chk --probe-dir "$TMP/probes" --probe-timeout 0.3 --prometheus "$TMP/node.prom"
 check "site probe reason" grep -q 'ok   site:10-dcgm  *dcgmi diag -r 1: Pass' "$TMP/out"
 check "hung probe killed at its timeout" grep -q 'FAIL site:20-hang  *killed after 0.3 s (timeout)' "$TMP/out"
-check "prometheus: one gauge per probe" bash -c "grep -c '^topoplace_health_probe_ok{' '$TMP/node.prom' | grep -qx 4"
+check "prometheus: one gauge per probe" bash -c "[ \$(grep -c '^topoplace_health_probe_ok{' '$TMP/node.prom') = 4 ]"
 check "prometheus: failing probe is 0" grep -q '^topoplace_health_probe_ok{node="dgx001",probe="site:20-hang"} 0$' "$TMP/node.prom"
 check "no sleep 600 left behind" bash -c "! pgrep -f '^sleep 600$' -P 1 >/dev/null"
 

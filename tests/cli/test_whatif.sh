@@ -9,7 +9,7 @@ TP=$1; FX=$2
 S=$TMP/h100.json
 
 expect_rc 0 "generated trace, three policies" "$TP" whatif "$S" --generate 300 --load 0.85 --seed 4
-head -n 8 "$TMP/out" | grep -q "topo  *slurm-tree  *linear" && ok "policies are columns" || bad "no policy columns: $(head -c 600 "$TMP/out")"
+grep -q "topo  *slurm-tree  *linear" <<<"$(head -n 8 "$TMP/out")" && ok "policies are columns" || bad "no policy columns: $(head -c 600 "$TMP/out")"
 grep -q "^jobs finished / in trace  *300 / 300  *300 / 300  *300 / 300" "$TMP/out" && ok "every job finished" || bad "jobs row: $(grep 'jobs finished' "$TMP/out")"
 cp "$TMP/out" "$TMP/run1"
 expect_rc 0 "same seed again" "$TP" whatif "$S" --generate 300 --load 0.85 --seed 4

@@ -107,7 +107,7 @@ lab_lua_on() { # FILE NODES
   echo "JobSubmitPlugins=lua" >> "$LAB_DIR/etc/slurm.conf"
   scontrol reconfigure
   for _ in $(seq 150); do
-    scontrol show config 2>/dev/null | grep -q 'JobSubmitPlugins *= lua' &&
+    grep -q 'JobSubmitPlugins *= lua' <<<"$(scontrol show config 2>/dev/null)" &&
       [ "$(sinfo -h -N -t idle -o %N 2>/dev/null | sort -u | wc -l)" = "$2" ] && break
     sleep 0.2
   done

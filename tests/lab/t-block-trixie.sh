@@ -97,7 +97,7 @@ C
   echo "PartitionName=all Nodes=ALL Default=YES State=UP" >> "$W/etc/slurm.conf"
   # own session: slurmctld signals its process group on some failures
   setsid chroot "$R" env SLURM_CONF=/tp/etc/slurm.conf "$TAG" /usr/sbin/slurmctld -f /tp/etc/slurm.conf >/dev/null 2>&1 < /dev/null
-  for _ in $(seq 50); do ctl scontrol ping 2>/dev/null | grep -q 'is UP' && return 0; sleep 0.2; done
+  for _ in $(seq 50); do grep -q 'is UP' <<<"$(ctl scontrol ping 2>/dev/null)" && return 0; sleep 0.2; done
   return 1
 }
 stop_ctld() {
@@ -124,7 +124,7 @@ if start_ctld "$TMP/nvl.nodes" "$TMP/nvl.block.conf"; then
   else bad "scontrol show topology: the 4 generated base blocks" "$(diff <(echo "$want") <(echo "$got"); ctl scontrol show topology)"; fi
   e=$(topo_errors || true)
   if [ -z "$e" ]; then ok "no block/topology error in the slurmctld log"; else bad "no block/topology error" "$e"; fi
-  if grep -q 'BlockSizes' "$W/log/slurmctld.log" || ctl scontrol show topology | grep -q 'BlockSize=16'; then
+  if grep -q 'BlockSizes' "$W/log/slurmctld.log" || grep -q 'BlockSize=16' <<<"$(ctl scontrol show topology)"; then
     ok "base block size 16 in effect"; else bad "base block size 16 in effect" "$(ctl scontrol show topology | head -8)"; fi
 else
   bad "slurmctld up with the generated block topology" "$(tail -15 "$W/log/slurmctld.log")"
@@ -159,7 +159,7 @@ fi
 # ---------------------------------------------------------------- 3. control
 sed 's/^BlockName=rack03 Nodes=.*/BlockName=rack03 Nodes=/' "$TMP/gap.block.conf" > "$TMP/empty.block.conf"
 grep -v fake "$TMP/gap.nodes" > "$TMP/empty.nodes"
-if start_ctld "$TMP/empty.nodes" "$TMP/empty.block.conf" && ctl scontrol show topology 2>&1 | grep -q 'BlockName=rack03'; then
+if start_ctld "$TMP/empty.nodes" "$TMP/empty.block.conf" && grep -q 'BlockName=rack03' <<<"$(ctl scontrol show topology 2>&1)"; then
   bad "control: an empty placeholder block is rejected" "slurmctld accepted it: $(ctl scontrol show topology | head -5)"
 else
   ok "control: without fake nodes the placeholder block is rejected ($(grep -Eo 'fatal: .*' "$W/log/slurmctld.log" | head -1))"

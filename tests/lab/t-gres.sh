@@ -81,7 +81,7 @@ kill "$ctld"
 for _ in $(seq 100); do pid_alive "$ctld" || break; sleep 0.1; done
 : > "$LAB_DIR/log/slurmctld.log"
 env "$LAB_TAG" slurmctld -c -f "$SLURM_CONF"
-for _ in $(seq 100); do scontrol ping 2>/dev/null | grep -q 'is UP' && break; sleep 0.1; done
+for _ in $(seq 100); do grep -q 'is UP' <<<"$(scontrol ping 2>/dev/null)" && break; sleep 0.1; done
 cat "$LAB_DIR/run/slurmctld.pid" > "$PIDS/slurmctld"
 # slurmd re-read gres.conf on reconfigure (22.05 _reconfigure); then wait for all idle
 scontrol reconfigure

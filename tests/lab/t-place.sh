@@ -61,7 +61,7 @@ leaf_of() { local i=${1#n}; i=$((10#$i)); echo $(((i - 1) / 4)); }
 spine_of() { echo $(($(leaf_of "$1") / 4)); }
 count_leaves() { for n in "$@"; do leaf_of "$n"; done | sort -u | wc -l; }
 count_spines() { for n in "$@"; do spine_of "$n"; done | sort -u | wc -l; }
-wait_gone() { for _ in $(seq 100); do squeue -h -j "$1" 2>/dev/null | grep -q . || return 0; sleep 0.2; done; }
+wait_gone() { for _ in $(seq 100); do grep -q . <<<"$(squeue -h -j "$1" 2>/dev/null)" || return 0; sleep 0.2; done; }
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 
 plug_bound=0; plug_dom=0; plug_list=""; plug_leaves=0; plug_spines=0; slurm_leaves=0; slurm_spines=0

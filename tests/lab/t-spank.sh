@@ -93,7 +93,7 @@ cd /tmp || exit 1
 cp "$HERE/../../slurm-conf/lua/job_submit.lua" "$LAB_DIR/etc/job_submit.lua"
 printf 'JobSubmitPlugins=lua\nSchedulerParameters=nohold_on_prolog_fail,bf_interval=5\n' >> "$LAB_DIR/etc/slurm.conf"
 scontrol reconfigure
-for _ in $(seq 50); do scontrol show config 2>/dev/null | grep -q 'JobSubmitPlugins *= lua' && break; sleep 0.2; done
+for _ in $(seq 50); do grep -q 'JobSubmitPlugins *= lua' <<<"$(scontrol show config 2>/dev/null)" && break; sleep 0.2; done
 check "slurm.conf: JobSubmitPlugins=lua, nohold_on_prolog_fail, PrologFlags=Alloc" bash -c \
   "scontrol show config | grep -Eq '^JobSubmitPlugins += lua' && scontrol show config | grep -Eq '^SchedulerParameters += .*nohold_on_prolog_fail' && scontrol show config | grep -Eq '^PrologFlags += Alloc'"
 # Clients without the plugin: the same cluster through a slurm.conf whose plugstack is empty.
@@ -198,7 +198,7 @@ for snapcase in missing corrupt; do
   out=$(SLURM_CONF="$conf" sbatch --parsable --topo=pack -N1 -o /dev/null --wrap true 2>&1); rc=$?
   j=$(tail -1 <<<"$out")
   if [ $rc = 0 ] && grep -q 'on_error=warn: job submitted without topology placement' <<<"$out" \
-     && [[ "$j" =~ ^[0-9]+$ ]] && ! scontrol show job "$j" | grep -q 'Prefer=[^(]'; then
+     && [[ "$j" =~ ^[0-9]+$ ]] && ! grep -q 'Prefer=[^(]' <<<"$(scontrol show job "$j")"; then
     ok "$snapcase snapshot, on_error=warn: job $j submitted untouched (no plan), warning printed"
   else bad "$snapcase snapshot, on_error=warn: job submitted untouched" "rc=$rc $out"; fi
   conf=$(with_plugstack "fail-$snapcase" "snapshot=$sp on_error=fail")
@@ -264,7 +264,7 @@ L1=$(( (10#${first#n} - 1) / 4 ))   # leaf index of the taken node
 sleep 2
 scontrol release "$j"
 IFS='|' read -r st nodes _ <<<"$(wait_state "$j" RUNNING 40)"
-if [ "$st" = RUNNING ] && [ "$(groups_of "$nodes")" = "$(groups_of "$PRED")" ] && ! expand_hostlist "$nodes" | grep -qx "$first"; then
+if [ "$st" = RUNNING ] && [ "$(groups_of "$nodes")" = "$(groups_of "$PRED")" ] && ! grep -qx "$first" <<<"$(expand_hostlist "$nodes")"; then
   ok "stale plan ($first taken, a node of its group freed): lands inside the predicted groups $(groups_of "$nodes") on $nodes"
 else bad "stale plan lands inside the predicted groups" "state=$st nodes=$nodes groups=$(groups_of "$nodes") predicted=$PRED"; fi
 clear_jobs
@@ -442,7 +442,7 @@ if [ -n "$NODEFEED" ]; then
   s2=$(SLURM_CONF="$SVC" sbatch --topo=pack --topo-explain --hold -N6 -o /dev/null --wrap true 2>&1)
   "$LABTOOL" clear "$HEALTH" "$sick"
   h2=$(grep -o 'pack: [^ ]*' <<<"$s2" | cut -d' ' -f2)
-  if grep -q 'ms: service' <<<"$s2" && grep -q "exclude $sick" <<<"$s2" && ! expand_hostlist "$h2" | grep -qx "$sick"; then
+  if grep -q 'ms: service' <<<"$s2" && grep -q "exclude $sick" <<<"$s2" && ! grep -qx "$sick" <<<"$(expand_hostlist "$h2")"; then
     ok "service=: a host flagged in the health store is excluded by the service too ($sick; plan $h2)"
   else bad "service=: health exclusions" "$s2"; fi
   s3=$(SLURM_CONF="$SVC" sbatch --topo=pack --topo-explain --hold -N65 -o /dev/null --wrap true 2>&1); rc3=$?
@@ -555,7 +555,7 @@ else bad "gate: batch job requeued, not held" "$st"; fi
 echo "     waiting for the requeued job (begin time ~121 s on 22.05)..."
 for _ in $(seq 1500); do [ -n "$(final_state "$j")" ] && break; sleep 0.2; done
 fs=$(final_state "$j"); onodes=$(sed -n 's/^done //p' "$WORK/gate-$j.out" 2>/dev/null)
-if [ "$fs" = COMPLETED ] && [ -n "$onodes" ] && ! expand_hostlist "$onodes" | grep -qx "$victim" && grep -q '^start .* restart=1$' "$WORK/gate-$j.out"; then
+if [ "$fs" = COMPLETED ] && [ -n "$onodes" ] && ! grep -qx "$victim" <<<"$(expand_hostlist "$onodes")" && grep -q '^start .* restart=1$' "$WORK/gate-$j.out"; then
   ok "gate: requeued job completed on healthy nodes $onodes (restart 1), output intact: $(paste -sd';' "$WORK/gate-$j.out")"
 else bad "gate: requeued job completed elsewhere with its output" "state=$fs out=$(cat "$WORK/gate-$j.out" 2>&1)"; fi
 

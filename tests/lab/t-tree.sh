@@ -97,7 +97,7 @@ if [ "$st" = PENDING ]; then ok "-N4 -C \"[lg_g001|lg_g002]\" waits rather than 
 else bad "-N4 -C \"[lg_g001|lg_g002]\" waits rather than span groups" "state=$st nodes=$nodes groups=$(groups_of "$nodes")"; fi
 # control: a plain OR constraint may span both groups (shows the brackets matter)
 scancel "$j3" "$j4" 2>/dev/null
-for _ in $(seq 50); do squeue -h -j "$j3,$j4" -t R,PD,CG 2>/dev/null | grep -q . || break; sleep 0.2; done
+for _ in $(seq 50); do grep -q . <<<"$(squeue -h -j "$j3,$j4" -t R,PD,CG 2>/dev/null)" || break; sleep 0.2; done
 j5=$(sub -N4 -C "lg_g001|lg_g002")
 IFS='|' read -r st nodes _ <<<"$(wait_running "$j5")"
 g=$(groups_of "$nodes")

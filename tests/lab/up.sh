@@ -17,7 +17,7 @@ need_pkgs=(munge slurmctld slurmd slurm-client)
 [ "$LAB_MODE" = netns ] && need_pkgs+=(iproute2 util-linux)
 missing=()
 for p in "${need_pkgs[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  grep -q 'install ok installed' <<<"$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
   log "installing: ${missing[*]}"
@@ -190,8 +190,8 @@ T_CONF=$(date +%s.%N)
 
 # ---------------------------------------------------------------- slurmctld
 env "$LAB_TAG" slurmctld -f "$SLURM_CONF"
-for _ in $(seq 100); do scontrol ping 2>/dev/null | grep -q 'is UP' && break; sleep 0.1; done
-scontrol ping | grep -q 'is UP' || die "slurmctld not up; see $LAB_DIR/log/slurmctld.log"
+for _ in $(seq 100); do grep -q 'is UP' <<<"$(scontrol ping 2>/dev/null)" && break; sleep 0.1; done
+grep -q 'is UP' <<<"$(scontrol ping)" || die "slurmctld not up; see $LAB_DIR/log/slurmctld.log"
 cat "$LAB_DIR/run/slurmctld.pid" > "$PIDS/slurmctld"
 T_CTLD=$(date +%s.%N)
 

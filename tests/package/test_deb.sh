@@ -32,7 +32,7 @@ if [ -r /usr/include/slurm/slurm_version.h ]; then
   brk=$(field Breaks)
   case "$(basename "$deb")" in *"+slurm${mm}_"*) ok "file name names the Slurm release: $(basename "$deb")" ;;
     *) bad "file name names the Slurm release ($mm)" "$(basename "$deb")" ;; esac
-  if dpkg-deb -f "$deb" Description | grep -q 'install the topoplace package built for that release'; then ok "Description says which package to install on another release"
+  if grep -q 'install the topoplace package built for that release' <<<"$(dpkg-deb -f "$deb" Description)"; then ok "Description says which package to install on another release"
   else bad "Description says which package to install on another release"; fi
   if grep -q "slurmd (<< $mm)" <<<"$brk" && grep -Eq "slurmd \(>= [0-9]+\.[0-9]+\)" <<<"$brk"; then ok "Breaks: Slurm releases other than $mm, which the plugin was built for ($brk)"
   else bad "Breaks names the Slurm release the plugin is built for ($mm)" "$brk"; fi
