@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <topo/builder.hpp>
+#include <topo/hostlist.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -193,6 +194,22 @@ Result<TopologyPtr> TopologyBuilder::freeze() && {
     };
 
     // ---- hosts, NICs and GPUs in natural order
+    // Host names end up in topology.conf, NodeName= lines and hostlists: refuse what would
+    // change those lines' meaning, and more hosts than Slurm itself takes (docs/security.md).
+    if (hosts_.size() > kMaxHostlistNames) {
+        return fail(Errc::Parse, std::to_string(hosts_.size()) + " hosts: more than Slurm's limit of " +
+                                     std::to_string(kMaxHostlistNames) + " nodes");
+    }
+    for (const auto& [name, h] : hosts_) {
+        if (!is_valid_host_name(name)) {
+            std::string shown = name.substr(0, 80);
+            for (char& c : shown) {
+                if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) c = '?';
+            }
+            return fail(Errc::Parse, "host name \"" + shown +
+                                         "\" is not a valid node name (letters, digits, '-', '_', '.')");
+        }
+    }
     std::vector<std::string> names;
     names.reserve(hosts_.size());
     for (const auto& [name, h] : hosts_) names.push_back(name);

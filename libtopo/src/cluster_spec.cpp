@@ -19,6 +19,11 @@ namespace {
 
 struct Reader {
     const std::string& file;
+    // Names the whole file may still expand (docs/security.md "Bounds"): the node groups name
+    // each host once, NVLink domains, NICs and links at most a few times more; counted before
+    // anything is expanded.
+    static constexpr std::size_t kBudget = 4 * kMaxHostlistNames;
+    mutable std::size_t budget_left = kBudget;
 
     [[nodiscard]] Unexpected error(const YAML::Node& n, const std::string& msg) const {
         return fail(Errc::Parse, msg, file, yline(n));
@@ -81,10 +86,20 @@ struct Reader {
             if (!i.IsScalar()) {
                 return error(i, what + " must be a hostlist string or a list of them");
             }
-            auto r = expand_hostlist(i.as<std::string>());
+            const auto expr = i.as<std::string>();
+            auto n = count_hostlist(expr, budget_left);
+            if (!n) {
+                return error(i, what + ": " + n.error().message);
+            }
+            if (*n > budget_left) {
+                return error(i, what + ": more than " + std::to_string(kBudget) +
+                                    " host names in this file (docs/security.md)");
+            }
+            auto r = expand_hostlist(expr, budget_left);
             if (!r) {
                 return error(i, what + ": " + r.error().message);
             }
+            budget_left -= r->size();
             out.insert(out.end(), r->begin(), r->end());
         }
         if (out.empty()) {

@@ -52,7 +52,13 @@ struct Pattern {
 };
 
 Unexpected hostlist_error(std::string_view expr, const std::string& why) {
-    return fail(Errc::Parse, "bad hostlist \"" + std::string(expr) + "\": " + why);
+    // The expression may be a user's 64 KiB request: quote at most its start.
+    constexpr std::size_t kQuote = 80;
+    std::string shown(expr.substr(0, kQuote));
+    if (expr.size() > kQuote) {
+        shown += "...(" + std::to_string(expr.size()) + " bytes)";
+    }
+    return fail(Errc::Parse, "bad hostlist \"" + shown + "\": " + why);
 }
 
 Result<std::uint64_t> parse_number(std::string_view s, std::string_view expr) {
@@ -165,6 +171,22 @@ std::size_t pattern_size(const Pattern& p, std::size_t limit) {
         }
     }
     return total;
+}
+
+// Longest name a pattern yields: its texts plus, per group, the widest number printed.
+std::size_t pattern_max_length(const Pattern& p) {
+    std::size_t n = 0;
+    for (const auto& t : p.texts) {
+        n += t.size();
+    }
+    for (const auto& g : p.groups) {
+        std::size_t w = 0;
+        for (const auto& r : g) {
+            w = std::max({w, r.width, std::to_string(r.hi).size()});
+        }
+        n += w;
+    }
+    return n;
 }
 
 void expand_pattern(const Pattern& p,
@@ -290,10 +312,11 @@ bool parts_less(const NameParts& a, const NameParts& b) {
     return std::tie(a.value, a.width, a.name) < std::tie(b.value, b.width, b.name);
 }
 
-}  // namespace
-
-Result<std::vector<std::string>> expand_hostlist(std::string_view expr, std::size_t max_hosts) {
-    std::vector<std::string> out;
+// Calls f(pattern) for each token of expr, after checking the name-length bound and that
+// the running count stays within limit; returns the count (saturating at limit + 1).
+template <class F>
+Result<std::size_t> for_each_pattern(std::string_view expr, std::size_t limit, F&& f) {
+    std::size_t count = 0;
     std::size_t i = 0;
     while (i < expr.size()) {
         // Tokens are separated by commas or whitespace outside brackets.
@@ -321,12 +344,53 @@ Result<std::vector<std::string>> expand_hostlist(std::string_view expr, std::siz
         if (!pat) {
             return fail(pat.error());
         }
-        std::size_t room = max_hosts - std::min(max_hosts, out.size());
-        if (pattern_size(*pat, room) > room) {
-            return hostlist_error(expr, "more than " + std::to_string(max_hosts) + " names");
+        if (pattern_max_length(*pat) > kMaxHostNameLength) {
+            return hostlist_error(expr, "a name longer than " + std::to_string(kMaxHostNameLength) +
+                                            " characters");
         }
+        std::size_t room = limit - std::min(limit, count);
+        std::size_t n = pattern_size(*pat, room);
+        if (n > room) {
+            return limit + 1;
+        }
+        count += n;
+        f(*pat);
+    }
+    return count;
+}
+
+}  // namespace
+
+bool is_valid_host_name(std::string_view name) noexcept {
+    if (name.empty() || name.size() > kMaxHostNameLength || name.front() == '-' || name.front() == '.') {
+        return false;
+    }
+    return std::all_of(name.begin(), name.end(), [](char c) {
+        return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '_' ||
+               c == '.';
+    });
+}
+
+Result<std::size_t> count_hostlist(std::string_view expr, std::size_t limit) {
+    return for_each_pattern(expr, limit, [](const Pattern&) {});
+}
+
+Result<std::vector<std::string>> expand_hostlist(std::string_view expr, std::size_t max_hosts) {
+    auto n = count_hostlist(expr, max_hosts);
+    if (!n) {
+        return fail(n.error());
+    }
+    if (*n > max_hosts) {
+        return hostlist_error(expr, "more than " + std::to_string(max_hosts) + " names");
+    }
+    std::vector<std::string> out;
+    out.reserve(*n);
+    auto st = for_each_pattern(expr, max_hosts, [&](const Pattern& p) {
         std::string acc;
-        expand_pattern(*pat, 0, acc, out);
+        expand_pattern(p, 0, acc, out);
+    });
+    if (!st) {
+        return fail(st.error());
     }
     return out;
 }

@@ -56,6 +56,7 @@
 #include <vector>
 
 #include <topo/builder.hpp>
+#include <topo/hostlist.hpp>
 #include <topo/ib_fabric.hpp>
 
 namespace topo {
@@ -335,6 +336,8 @@ Status import_ib_fabric(const IbFabric& fabric, const IbImportOptions& options, 
         std::size_t off_switch = 0;  // CA ports cabled to something else than a switch
         std::map<std::string, HostRec> hosts;
         std::vector<const IbNode*> unnamed;
+        std::size_t bad_names = 0;
+        std::string bad_name_example;
         std::map<std::string, std::set<std::string>> sysimg_hosts;  // from named CAs
 
         auto add_ca = [&](const IbNode& n, const std::string& host, const std::string& hca, bool synthesized) {
@@ -379,6 +382,11 @@ Status import_ib_fabric(const IbFabric& fabric, const IbImportOptions& options, 
             if (hh.first.empty() && !is_factory_description(n.description)) {
                 hh = split_host_hca(n.description);
                 if (is_generic_host(hh.first)) hh = {};
+            }
+            if (!hh.first.empty() && !is_valid_host_name(hh.first)) {
+                // "n001,n[100-199] mlx5_0" would add nodes to topology.conf: name it by GUID.
+                if (bad_names++ == 0) bad_name_example = hh.first.substr(0, 80);
+                hh = {};
             }
             if (hh.first.empty()) {
                 unnamed.push_back(&n);
@@ -542,6 +550,15 @@ Status import_ib_fabric(const IbFabric& fabric, const IbImportOptions& options, 
             builder.warn(src + ": " + std::to_string(by_sysimg) +
                          " CA(s) without a usable node description were attached to their host through the "
                          "system image GUID");
+        }
+        if (bad_names > 0) {
+            std::string shown = bad_name_example;
+            for (char& c : shown) {
+                if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) c = '?';
+            }
+            builder.warn(src + ": " + std::to_string(bad_names) +
+                         " CA(s) have a host name that is not a valid node name (e.g. \"" + shown +
+                         "\"; letters, digits, '-', '_', '.'): named by GUID (provide a node-name-map to fix)");
         }
         if (synthesized > 0) {
             builder.warn(src + ": " + std::to_string(synthesized) + " CA(s) in " + std::to_string(groups.size()) +

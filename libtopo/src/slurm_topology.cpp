@@ -98,14 +98,38 @@ Result<std::vector<KeyValue>> tokenize_line(std::string_view line,
     return out;
 }
 
+// Names a file may still expand (docs/security.md "Bounds"): a topology.conf holds one
+// topology, so at most kMaxHostlistNames (Slurm's node limit) in all its Nodes= and as many in
+// its Switches=; a topology.yaml at most kYamlTopologies such topologies. Counted before
+// expanding, so a 30-byte "Nodes=n[0-999999]" or a thousand lines of 65536 names each cost
+// nothing but the error.
+struct NameBudget {
+    std::size_t total;
+    std::size_t left = total;
+};
+constexpr std::size_t kYamlTopologies = 4;
+
 Result<std::vector<std::string>> expand_at(std::string_view expr,
                                            std::string_view what,
                                            const std::string& file,
-                                           int line) {
-    auto r = expand_hostlist(expr);
+                                           int line,
+                                           NameBudget& budget) {
+    auto n = count_hostlist(expr, budget.left);
+    if (n && *n > budget.left) {
+        return fail(Errc::Parse,
+                    std::string(what) + ": more than " + std::to_string(budget.total) +
+                        " names in this file (Slurm's node limit is " +
+                        std::to_string(kMaxHostlistNames) + "; docs/security.md)",
+                    file, line);
+    }
+    if (!n) {
+        return fail(Errc::Parse, std::string(what) + ": " + n.error().message, file, line);
+    }
+    auto r = expand_hostlist(expr, budget.left);
     if (!r) {
         return fail(Errc::Parse, std::string(what) + ": " + r.error().message, file, line);
     }
+    budget.left -= r->size();
     if (r->empty()) {
         return fail(Errc::Parse, std::string(what) + " is empty", file, line);
     }
@@ -349,6 +373,7 @@ Status validate_blocks(SlurmTopology& t, int sizes_line) {
 struct YamlCtx {
     const std::string& file;
     const SlurmParseOptions& opts;
+    mutable NameBudget budget{kYamlTopologies * kMaxHostlistNames};
 
     Unexpected error(const YAML::Node& n, const std::string& msg) const {
         return fail(Errc::Parse, msg, file, yline(n));
@@ -393,7 +418,7 @@ struct YamlCtx {
             if (!item.IsScalar()) {
                 return error(item, what + " must be a hostlist string or a list of them");
             }
-            auto r = expand_at(item.as<std::string>(), what, file, yline(item));
+            auto r = expand_at(item.as<std::string>(), what, file, yline(item), budget);
             if (!r) {
                 return fail(r.error());
             }
@@ -680,6 +705,8 @@ Result<SlurmTopology> parse_topology_conf(std::string_view text,
     int sizes_line = 0;
     bool tree = false;
     bool block = false;
+    NameBudget node_budget{kMaxHostlistNames};
+    NameBudget switch_budget{kMaxHostlistNames};
     auto lines = split_lines(text);
     for (std::size_t li = 0; li < lines.size(); ++li) {
         const int lineno = static_cast<int>(li) + 1;
@@ -718,13 +745,13 @@ Result<SlurmTopology> parse_topology_conf(std::string_view text,
                     }
                     s.name = kv.value;
                 } else if (kv.key == "switches") {
-                    auto r = expand_at(kv.value, kv.raw_key, source, lineno);
+                    auto r = expand_at(kv.value, kv.raw_key, source, lineno, switch_budget);
                     if (!r) {
                         return fail(r.error());
                     }
                     s.children = std::move(*r);
                 } else if (kv.key == "nodes") {
-                    auto r = expand_at(kv.value, kv.raw_key, source, lineno);
+                    auto r = expand_at(kv.value, kv.raw_key, source, lineno, node_budget);
                     if (!r) {
                         return fail(r.error());
                     }
@@ -750,7 +777,7 @@ Result<SlurmTopology> parse_topology_conf(std::string_view text,
                     }
                     b.name = kv.value;
                 } else if (kv.key == "nodes") {
-                    auto r = expand_at(kv.value, kv.raw_key, source, lineno);
+                    auto r = expand_at(kv.value, kv.raw_key, source, lineno, node_budget);
                     if (!r) {
                         return fail(r.error());
                     }

@@ -375,7 +375,13 @@ int gres_count(std::string_view v, std::vector<int>* idx) {
             if (ip != std::string_view::npos) {
                 auto list = extra.substr(ip + 4);
                 list = list.substr(0, list.find(')'));
-                auto names = expand_hostlist("g[" + std::string(list) + "]");
+                // Never more indices than the entry's count (<= kMaxHostGpus): an
+                // "IDX:0-999999" is counted, not expanded, and ignored.
+                const std::string expr = "g[" + std::string(list) + "]";
+                auto count = count_hostlist(expr, static_cast<std::size_t>(n));
+                auto names = count && *count <= static_cast<std::size_t>(n)
+                                 ? expand_hostlist(expr, static_cast<std::size_t>(n))
+                                 : Result<std::vector<std::string>>(std::vector<std::string>{});
                 if (names) {
                     for (const auto& nm : *names) {
                         int k = 0;

@@ -248,3 +248,20 @@ TEST(ClusterSpecErrors, MissingFile) {
 }
 
 }  // namespace
+
+namespace {
+
+// Issue 17 finding 1: a 4 KB spec used to expand past 3 GB.
+TEST(ClusterSpecBounds, HostlistBombIsRefusedWithLine) {
+    auto e = spec_error("nodes:\n  - names: n[0-999999]\n    gpus: {count: 8}\n");
+    EXPECT_EQ(e.line, 2) << e.to_string();
+    EXPECT_NE(e.message.find("more than"), std::string::npos) << e.message;
+    std::string many = "nodes:\n";
+    for (int i = 0; i < 5; ++i) {
+        many += "  - names: g" + std::to_string(i) + "n[0-65535]\n";
+    }
+    auto e2 = spec_error(many);
+    EXPECT_NE(e2.message.find("host names in this file"), std::string::npos) << e2.message;
+}
+
+}  // namespace

@@ -198,3 +198,52 @@ TEST(HostlistRoundTrip, DeterministicForPermutations) {
 }
 
 }  // namespace
+
+namespace {
+
+// Issue 17 finding 1: every bound is known before anything is expanded.
+TEST(HostlistBounds, DefaultIsSlurmsNodeLimit) {
+    EXPECT_EQ(topo::kMaxHostlistNames, 65536U);
+    auto ok = topo::expand_hostlist("n[1-65536]");
+    ASSERT_TRUE(ok.has_value());
+    EXPECT_EQ(ok->size(), 65536U);
+    auto r = topo::expand_hostlist("n[0-65536]");
+    ASSERT_FALSE(r.has_value());
+    EXPECT_NE(r.error().message.find("more than 65536 names"), std::string::npos) << r.error().message;
+}
+
+TEST(HostlistBounds, LongPrefixBombIsRefusedUnexpanded) {
+    // 60 KB of prefix times a million names would be 60 GB; refused by the name-length bound.
+    const std::string bomb = std::string(60000, 'A') + "[0-999999]";
+    auto r = topo::expand_hostlist(bomb);
+    ASSERT_FALSE(r.has_value());
+    EXPECT_NE(r.error().message.find("longer than 255"), std::string::npos);
+    // The message quotes the start of the expression only.
+    EXPECT_LT(r.error().message.size(), 300U);
+    // At the bound a name is fine: 250 + 5 digits.
+    EXPECT_TRUE(topo::expand_hostlist(std::string(250, 'a') + "[00001-00010]").has_value());
+    EXPECT_FALSE(topo::expand_hostlist(std::string(251, 'a') + "[00001-00010]").has_value());
+}
+
+TEST(HostlistBounds, CountDoesNotExpand) {
+    auto c = topo::count_hostlist("a[1-1000]b[1-1000]c[1-1000]", std::size_t{1} << 40);
+    ASSERT_TRUE(c.has_value());
+    EXPECT_EQ(*c, 1'000'000'000U);
+    auto s = topo::count_hostlist("n[1-10],m[1-10]", 15);
+    ASSERT_TRUE(s.has_value());
+    EXPECT_EQ(*s, 16U);  // saturated at limit + 1
+    EXPECT_FALSE(topo::count_hostlist("n[1-").has_value());
+}
+
+TEST(HostlistBounds, ValidHostNames) {
+    for (const char* ok : {"n001", "luna-0001", "dgx_a100.01", "10.0.0.1", "H-0002c90300a1b2c3"}) {
+        EXPECT_TRUE(topo::is_valid_host_name(ok)) << ok;
+    }
+    for (const char* bad : {"", "n001,n[100-199]", "n 1", "n=1", "-n1", ".n1", "n\"1", "n\n1", "n[1]"}) {
+        EXPECT_FALSE(topo::is_valid_host_name(bad)) << bad;
+    }
+    EXPECT_TRUE(topo::is_valid_host_name(std::string(255, 'a')));
+    EXPECT_FALSE(topo::is_valid_host_name(std::string(256, 'a')));
+}
+
+}  // namespace

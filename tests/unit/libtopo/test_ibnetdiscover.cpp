@@ -860,3 +860,37 @@ TEST(IbndReader, CacheErrors) {
 #endif
 
 }  // namespace
+
+namespace {
+
+// Issue 17 finding 7: a node description is text anyone with the HCA can set; one that is
+// not a node name ("n001,n[100-199] mlx5_0") must not become topology.conf or NodeName=.
+TEST(IbImport, InvalidHostNameInDescriptionIsNamedByGuid) {
+    std::string text = kSmall;
+    for (std::size_t p; (p = text.find("node1 mlx5_0")) != std::string::npos;) {
+        text.replace(p, 12, "n001,n[100-199] mlx5_0");
+    }
+    auto f = topo::parse_ibnetdiscover(text, "dump.txt");
+    ASSERT_TRUE(f.has_value()) << f.error().to_string();
+    topo::TopologyBuilder b;
+    ASSERT_TRUE(topo::import_ib_fabric(*f, {}, b).has_value());
+    auto t = std::move(b).freeze();
+    ASSERT_TRUE(t.has_value()) << t.error().to_string();
+    ASSERT_EQ((*t)->hosts().size(), 1U);
+    EXPECT_EQ((*t)->hosts().front().name.rfind("H-", 0), 0U) << (*t)->hosts().front().name;
+    bool warned = false;
+    for (const auto& w : (*t)->warnings()) {
+        warned = warned || w.find("not a valid node name (e.g. \"n001,n[100-199]\"") != std::string::npos;
+    }
+    EXPECT_TRUE(warned);
+}
+
+TEST(IbImport, BuilderRefusesInvalidHostNames) {
+    topo::TopologyBuilder b;
+    b.add_host("n1 n2");
+    auto t = std::move(b).freeze();
+    ASSERT_FALSE(t.has_value());
+    EXPECT_NE(t.error().message.find("not a valid node name"), std::string::npos) << t.error().message;
+}
+
+}  // namespace

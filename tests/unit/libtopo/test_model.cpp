@@ -284,11 +284,19 @@ TEST(Model, InvalidUtf8IsRepairedSoSnapshotsRoundTrip) {
     Nic n;
     n.name = "mlx5_0";
     n.guid = "0x2";
-    b.add_nic("host\x80", n, "0x1");
+    // A host name must be a node name (issue 17): "host\x80" is refused, not repaired.
+    {
+        TopologyBuilder bad;
+        bad.add_nic("host\x80", n, "");
+        auto r = std::move(bad).freeze();
+        ASSERT_FALSE(r.has_value());
+        EXPECT_NE(r.error().message.find("\"host?\" is not a valid node name"), std::string::npos)
+            << r.error().message;
+    }
+    b.add_nic("host1", n, "0x1");
     auto t = std::move(b).freeze();
-    ASSERT_TRUE(t.has_value());
-    EXPECT_EQ((*t)->host(HostId(0)).name, "host?");
-    EXPECT_TRUE((*t)->find_host("host?").has_value());
+    ASSERT_TRUE(t.has_value()) << t.error().to_string();
+    EXPECT_TRUE((*t)->find_host("host1").has_value());
     const std::string js = to_snapshot_json(**t);
     auto back = from_snapshot_json(js, "x");
     ASSERT_TRUE(back.has_value()) << back.error().to_string();

@@ -567,3 +567,32 @@ TEST(SlurmTopologyImport, YamlTreeAndUnsupportedKinds) {
 }
 
 }  // namespace
+
+namespace {
+
+// Issue 17 finding 1: a 30-byte topology.conf used to name a million hosts (2.6 GB, 32 s).
+TEST(SlurmTopologyBounds, NodesPastSlurmsLimitAreRefusedWithLine) {
+    auto e = conf_error("SwitchName=s0 Nodes=n[0-999999]\n");
+    EXPECT_EQ(e.to_string().rfind("t.conf:1: ", 0), 0U) << e.to_string();
+    EXPECT_NE(e.message.find("more than 65536 names in this file"), std::string::npos) << e.message;
+    // The bound is per file: two lines of 40000 each exceed it on line 3.
+    auto e2 = conf_error("SwitchName=s0 Nodes=a[0-39999]\nSwitchName=s1 Nodes=b[0-39999]\n"
+                         "SwitchName=s2 Nodes=c[0-39999]\n");
+    EXPECT_EQ(e2.to_string().rfind("t.conf:2: ", 0), 0U) << e2.to_string();
+    auto e3 = conf_error("BlockName=b0 Nodes=n[0-70000]\n");
+    EXPECT_EQ(e3.to_string().rfind("t.conf:1: ", 0), 0U) << e3.to_string();
+}
+
+TEST(SlurmTopologyBounds, YamlBudgetCoversAliases) {
+    // An anchor repeated by aliases still counts every expansion.
+    std::string y = "- topology: t\n  cluster_default: true\n  block:\n    block_sizes: [1]\n    blocks:\n";
+    y += "      - block: b0\n        nodes: &all n[0-65535]\n";
+    for (int i = 1; i < 6; ++i) {
+        y += "      - block: b" + std::to_string(i) + "\n        nodes: *all\n";
+    }
+    auto r = topo::parse_topology_yaml(y, "t.yaml");
+    ASSERT_FALSE(r.has_value());
+    EXPECT_NE(r.error().message.find("names in this file"), std::string::npos) << r.error().to_string();
+}
+
+}  // namespace

@@ -114,3 +114,25 @@ TEST(State, JsonFormAndErrors) {
 
 }  // namespace
 }  // namespace topo::placement
+
+namespace topo::placement {
+namespace {
+
+// Issue 17 finding 1: GresUsed=gpu:h100:8(IDX:0-999999) used to expand a million names to
+// read indices; now at most the entry's count, and an IDX list longer than it is ignored.
+TEST(State, GresIdxBombIsCountedNotExpanded) {
+    auto t = testing::three_level(1, 2, 4);
+    auto s = parse_scontrol_nodes(
+        *t, "NodeName=n002 State=MIXED Gres=gpu:h100:8 GresUsed=gpu:h100:8(IDX:0-999999)\n", "n.txt");
+    ASSERT_TRUE(s) << s.error().to_string();
+    const auto& n2 = s->at(*t->find_host("n002"));
+    EXPECT_TRUE(n2.busy_gpus.empty());
+    EXPECT_EQ(s->free_gpus(*t, *t->find_host("n002")), 0);
+    auto ok = parse_scontrol_nodes(
+        *t, "NodeName=n002 State=MIXED Gres=gpu:h100:8 GresUsed=gpu:h100:2(IDX:3-4)\n", "n.txt");
+    ASSERT_TRUE(ok) << ok.error().to_string();
+    EXPECT_EQ(ok->at(*t->find_host("n002")).busy_gpus, (std::vector<int>{3, 4}));
+}
+
+}  // namespace
+}  // namespace topo::placement
