@@ -21,12 +21,16 @@ std::optional<long> strict_int(std::string_view s, long lo, long hi) {
 }
 
 std::string quoted(std::string_view s) {
+    // Keep messages one printable, short line whatever the input: a user's 100 KB option
+    // value would otherwise be a 100 KB line in slurmd's log at every step (issue 17).
+    constexpr std::size_t kShown = 64;
     std::string o = "'";
-    for (char c : s) {
-        // keep messages one printable line whatever the input
+    for (char c : s.substr(0, kShown)) {
         o += (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) ? '?' : c;
     }
-    return o + "'";
+    o += "'";
+    if (s.size() > kShown) o += "...(" + std::to_string(s.size()) + " bytes)";
+    return o;
 }
 
 // Same rule as slurm-conf's features (tree.cpp sanitize_feature).

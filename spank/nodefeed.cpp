@@ -8,8 +8,9 @@
 // (state_feed_age=). A read that fails leaves the file as it was: it ages out and the plugin
 // asks slurmctld itself. The snapshot is reloaded when its file changes. With --socket it
 // also answers the plugin's placement requests (`service=`, service.hpp) from the model and
-// the node state it holds, one connection at a time, each bounded in time. One thread, no
-// child processes; SIGTERM/SIGINT end it after the current step.
+// the node state it holds: many connections at once on one thread, each bounded in time and
+// size (ServiceServer), a busy answer's fresh read of slurmctld at most once a second. One
+// thread, no child processes; SIGTERM/SIGINT end it after the current step.
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -84,12 +85,6 @@ int listen_on(const std::string& path) {
     return fd;
 }
 
-/// Read one request (to the client's EOF) or give up at `deadline`; write the reply the same way.
-bool exchange(int fd, const std::function<std::string(const std::string&)>& answer,
-              std::chrono::steady_clock::time_point deadline) {
-    auto in = recv_all(fd, deadline);
-    return in && send_all(fd, answer(*in), deadline);
-}
 
 }  // namespace
 
@@ -131,6 +126,14 @@ int main(int argc, char** argv) {
         if (lfd < 0) return 73;
     }
     long served = 0;
+    long rereads = 0;
+    std::optional<ServiceServer> server;
+    if (lfd >= 0) server.emplace(lfd, ServiceServer::Limits{});
+    // A `busy` answer re-reads slurmctld's node table once (as the plugin does), at most once
+    // per kRereadEvery for all requests together: root's RPCs are exempt from slurmctld's
+    // per-user rate limit, so no user may drive them (issue 17).
+    constexpr std::chrono::milliseconds kRereadEvery{1000};
+    auto last_reread = std::chrono::steady_clock::time_point{};
     TopologyPtr topo;
     std::optional<placement::Placer> placer;  // the placement indexes, built once per snapshot
     FileId snap_id;
@@ -142,6 +145,40 @@ int main(int argc, char** argv) {
     long full_reads = 0;
     long unchanged = 0;
     long failed = 0;
+    const ServiceServer::Answer answer = [&](const std::string& in, uid_t /*uid*/) {
+        ServiceReply rep;
+        auto req = decode_request(in);
+        if (!req) {
+            rep.message = req.error().message;
+        } else if (req->snapshot != snapshot) {
+            rep.message = "this service places on " + snapshot + ", not " + req->snapshot;
+        } else if (req->health != health) {
+            rep.message = "this service reads the health store '" + health + "', not '" + req->health + "'";
+        } else if (!state) {
+            rep.message = "no node state yet";
+        } else {
+            auto bad = unhealthy_hosts(*topo, health);
+            if (!bad) {
+                rep.message = "health store: " + bad.error().to_string();
+            } else {
+                rep = serve(*placer, *req, *state, *bad);
+                const auto now = std::chrono::steady_clock::now();
+                if (rep.kind == ServiceReply::Kind::Busy && now - last_reread >= kRereadEvery) {
+                    last_reread = now;
+                    const std::int64_t tf = realtime_ns();
+                    if (auto fresh = load_node_state(*topo)) {
+                        state = std::move(*fresh);
+                        last_full_ns = tf;
+                        ++full_reads;
+                        ++rereads;
+                        if (write_state_feed(output, *topo, *state, tf)) ++writes;
+                        rep = serve(*placer, *req, *state, *bad);
+                    }
+                }
+            }
+        }
+        return encode_reply(rep);
+    };
     while (g_stop == 0) {
         if (const FileId id = file_id(snapshot); topo == nullptr || !(id == snap_id)) {
             auto r = load_snapshot_fast(snapshot, 0, BinCheck::Checksum);
@@ -200,43 +237,7 @@ int main(int argc, char** argv) {
                 ::nanosleep(&ts, nullptr);
                 continue;
             }
-            pollfd p{lfd, POLLIN, 0};
-            if (::poll(&p, 1, static_cast<int>(left_ns / 1'000'000) + 1) <= 0) continue;
-            const int cfd = ::accept4(lfd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-            if (cfd < 0) continue;
-            auto answer = [&](const std::string& in) {
-                ServiceReply rep;
-                auto req = decode_request(in);
-                if (!req) {
-                    rep.message = req.error().message;
-                } else if (req->snapshot != snapshot) {
-                    rep.message = "this service places on " + snapshot + ", not " + req->snapshot;
-                } else if (req->health != health) {
-                    rep.message = "this service reads the health store '" + health + "', not '" + req->health + "'";
-                } else if (!state) {
-                    rep.message = "no node state yet";
-                } else {
-                    auto bad = unhealthy_hosts(*topo, health);
-                    if (!bad) {
-                        rep.message = "health store: " + bad.error().to_string();
-                    } else {
-                        rep = serve(*placer, *req, *state, *bad);
-                        if (rep.kind == ServiceReply::Kind::Busy) {  // as the plugin does: a fresh read, once
-                            const std::int64_t tf = realtime_ns();
-                            if (auto fresh = load_node_state(*topo)) {
-                                state = std::move(*fresh);
-                                last_full_ns = tf;
-                                ++full_reads;
-                                if (write_state_feed(output, *topo, *state, tf)) ++writes;
-                                rep = serve(*placer, *req, *state, *bad);
-                            }
-                        }
-                    }
-                }
-                return encode_reply(rep);
-            };
-            if (exchange(cfd, answer, std::chrono::steady_clock::now() + std::chrono::milliseconds(200))) ++served;
-            ::close(cfd);
+            served += server->step(static_cast<int>(left_ns / 1'000'000) + 1, answer);
         }
     }
     if (lfd >= 0) {
@@ -245,6 +246,8 @@ int main(int argc, char** argv) {
     }
     log("", "stopping: " + std::to_string(full_reads) + " full reads, " + std::to_string(unchanged)
                 + " 'no change' answers, " + std::to_string(failed) + " failed reads, " + std::to_string(writes)
-                + " writes, " + std::to_string(served) + " placement requests answered");
+                + " writes, " + std::to_string(served) + " placement requests answered (" + std::to_string(rereads)
+                + " fresh reads for busy answers, " + std::to_string(server ? server->dropped() : 0)
+                + " connections closed unanswered)");
     return 0;
 }

@@ -12,7 +12,9 @@
 #include <charconv>
 #include <chrono>
 #include <cstring>
+#include <algorithm>
 #include <map>
+#include <optional>
 
 #include <topo/health/store.hpp>
 #include <topo/hostlist.hpp>
@@ -300,6 +302,125 @@ Result<std::string> recv_all(int fd, std::chrono::steady_clock::time_point deadl
     }
 }
 
+ServiceServer::~ServiceServer() {
+    for (auto& c : conns_) ::close(c.fd);
+}
+
+void ServiceServer::drop(std::size_t i) {
+    ::close(conns_[i].fd);
+    conns_.erase(conns_.begin() + static_cast<std::ptrdiff_t>(i));
+}
+
+void ServiceServer::accept_new() {
+    // A bounded number per step: a flood of connects cannot keep the loop from the others.
+    for (int k = 0; k < 64; ++k) {
+        const int fd = ::accept4(lfd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0) return;
+        ucred peer{};
+        socklen_t plen = sizeof peer;
+        if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &plen) != 0) {
+            ::close(fd);
+            continue;
+        }
+        // Past a limit, the oldest unanswered connection of this uid goes, else the oldest
+        // unanswered of all (answered ones are only writing their reply).
+        auto oldest = [&](bool same_uid) -> std::optional<std::size_t> {
+            for (std::size_t i = 0; i < conns_.size(); ++i)
+                if (!conns_[i].answered && (!same_uid || conns_[i].uid == peer.uid)) return i;
+            return std::nullopt;
+        };
+        std::size_t mine = 0;
+        for (const auto& c : conns_) mine += c.uid == peer.uid ? 1 : 0;
+        if (mine >= limits_.max_per_uid) {
+            if (auto i = oldest(true)) {
+                drop(*i);
+                ++dropped_;
+            }
+        }
+        if (conns_.size() >= limits_.max_connections) {
+            auto i = oldest(true);
+            if (!i) i = oldest(false);
+            if (!i) i = 0;
+            drop(*i);
+            ++dropped_;
+        }
+        Conn c;
+        c.fd = fd;
+        c.uid = peer.uid;
+        c.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(limits_.per_connection_ms);
+        conns_.push_back(std::move(c));
+    }
+}
+
+int ServiceServer::step(int timeout_ms, const Answer& answer) {
+    using clock = std::chrono::steady_clock;
+    auto now = clock::now();
+    for (const auto& c : conns_) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(c.deadline - now).count() + 1;
+        timeout_ms = static_cast<int>(std::clamp<long long>(left, 0, timeout_ms));
+    }
+    std::vector<pollfd> pfds;
+    pfds.reserve(conns_.size() + 1);
+    pfds.push_back({lfd_, POLLIN, 0});
+    for (const auto& c : conns_) pfds.push_back({c.fd, static_cast<short>(c.answered ? POLLOUT : POLLIN), 0});
+    if (::poll(pfds.data(), pfds.size(), std::max(timeout_ms, 0)) < 0) return 0;
+    int done = 0;
+    std::vector<char> gone(conns_.size(), 0);
+    for (std::size_t i = 0; i < conns_.size(); ++i) {
+        Conn& c = conns_[i];
+        if (pfds[i + 1].revents == 0) continue;
+        if (!c.answered) {
+            char buf[4096];
+            for (;;) {
+                const ssize_t r = ::recv(c.fd, buf, sizeof buf, 0);
+                if (r > 0) {
+                    c.in.append(buf, static_cast<std::size_t>(r));
+                    if (c.in.size() > kMaxMessage) {
+                        gone[i] = 1;
+                        break;
+                    }
+                } else if (r == 0) {
+                    c.out = answer(c.in, c.uid);
+                    c.in.clear();
+                    c.answered = true;
+                    break;
+                } else if (errno == EINTR) {
+                    continue;
+                } else {
+                    if (errno != EAGAIN && errno != EWOULDBLOCK) gone[i] = 1;
+                    break;
+                }
+            }
+        }
+        if (c.answered && !gone[i]) {
+            while (c.sent < c.out.size()) {
+                const ssize_t w = ::send(c.fd, c.out.data() + c.sent, c.out.size() - c.sent, MSG_NOSIGNAL);
+                if (w > 0) {
+                    c.sent += static_cast<std::size_t>(w);
+                } else if (w < 0 && errno == EINTR) {
+                    continue;
+                } else {
+                    if (w == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) gone[i] = 1;
+                    break;
+                }
+            }
+            if (c.sent == c.out.size()) {
+                ++done;
+                gone[i] = 1;
+            }
+        }
+    }
+    now = clock::now();
+    for (std::size_t i = conns_.size(); i-- > 0;) {
+        if (gone[i] || conns_[i].deadline <= now) {
+            if (!gone[i]) ++dropped_;
+            drop(i);
+        }
+    }
+    if (pfds[0].revents & POLLIN) accept_new();
+    return done;
+}
+
 Result<ServiceReply> call_service(const std::string& socket_path, const ServiceRequest& req, int timeout_ms,
                                   uid_t service_uid) {
     auto msg = encode_request(req);
@@ -316,7 +437,9 @@ Result<ServiceReply> call_service(const std::string& socket_path, const ServiceR
     } closer{fd};
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
     if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
-        if (errno != EINPROGRESS && errno != EAGAIN) return fail(Errc::Io, socket_path + ": " + std::strerror(errno));
+        // A Unix socket's connect does not wait: EAGAIN is a full listen backlog.
+        if (errno == EAGAIN) return fail(Errc::Io, socket_path + ": the service's backlog is full");
+        if (errno != EINPROGRESS) return fail(Errc::Io, socket_path + ": " + std::strerror(errno));
         if (auto w = wait_io(fd, POLLOUT, deadline); !w) return fail(Errc::Io, socket_path + ": " + w.error().message);
         int err = 0;
         socklen_t len = sizeof err;
@@ -325,7 +448,10 @@ Result<ServiceReply> call_service(const std::string& socket_path, const ServiceR
     }
     ucred peer{};
     socklen_t plen = sizeof peer;
-    if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &plen) != 0 || peer.uid != service_uid) {
+    if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &plen) != 0 || peer.uid == static_cast<uid_t>(-1)) {
+        return fail(Errc::Io, socket_path + ": no peer credentials (not connected)");
+    }
+    if (peer.uid != service_uid) {
         return fail(Errc::Io, socket_path + ": the service runs as uid " + std::to_string(peer.uid) + ", not "
                                   + std::to_string(service_uid));
     }

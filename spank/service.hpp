@@ -18,6 +18,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -78,6 +79,54 @@ struct ServiceReply {
 [[nodiscard]] Status send_all(int fd, std::string_view data, std::chrono::steady_clock::time_point deadline);
 /// Read to the peer's EOF, at most 64 KiB.
 [[nodiscard]] Result<std::string> recv_all(int fd, std::chrono::steady_clock::time_point deadline);
+
+/// The service's side of the socket: many connections at once, each with its own deadline, on
+/// one thread (poll), so a client that connects and says nothing holds one slot for at most
+/// `per_connection_ms` and delays nobody else (issue 17, docs/security.md "The service").
+/// A connection is read to the client's EOF (at most 64 KiB), answered, written and closed.
+/// At most `max_connections` are open, at most `max_per_uid` of one uid (SO_PEERCRED): past
+/// either, the uid's own oldest unanswered connection (else the oldest of all) is closed
+/// unanswered, so one user's flood costs that user, and a client told nothing falls back to
+/// its own decision as on any other failure.
+class ServiceServer {
+public:
+    struct Limits {
+        int per_connection_ms = 200;
+        std::size_t max_connections = 128;
+        std::size_t max_per_uid = 16;
+    };
+    using Answer = std::function<std::string(const std::string& request, uid_t uid)>;
+
+    ServiceServer(int listen_fd, Limits limits) : lfd_(listen_fd), limits_(limits) {}
+    ServiceServer(const ServiceServer&) = delete;
+    ServiceServer& operator=(const ServiceServer&) = delete;
+    ~ServiceServer();
+
+    /// Wait up to `timeout_ms` for activity, then accept, read, answer and write what is
+    /// ready, and drop connections past their deadline. Returns the number answered.
+    int step(int timeout_ms, const Answer& answer);
+
+    [[nodiscard]] std::size_t open_connections() const noexcept { return conns_.size(); }
+    [[nodiscard]] long dropped() const noexcept { return dropped_; }
+
+private:
+    struct Conn {
+        int fd = -1;
+        uid_t uid = 0;
+        std::chrono::steady_clock::time_point deadline;
+        std::string in;
+        std::string out;
+        std::size_t sent = 0;
+        bool answered = false;
+    };
+    void accept_new();
+    void drop(std::size_t i);
+
+    int lfd_;
+    Limits limits_;
+    std::vector<Conn> conns_;
+    long dropped_ = 0;
+};
 
 /// One request to the service at `socket_path`: connect, send, read the reply to EOF, each
 /// bounded by `timeout_ms` in all (poll; the socket is non-blocking). The process at the other

@@ -43,6 +43,16 @@ local function plan_of(job_desc)
     return nil
 end
 
+-- Text a user controls (their own TOPOPLACE_* values: any SPANK plugin of theirs can set
+-- them for their own jobs; -w; the job name), made safe for slurmctld.log: control
+-- characters (a newline would forge a log line) become '?', at most 200 bytes.
+local function loggable(v)
+    if v == nil then return "?" end
+    local s = string.gsub(tostring(v), "%c", "?")
+    if string.len(s) > 200 then s = string.sub(s, 1, 200) .. "...(" .. string.len(s) .. " bytes)" end
+    return s
+end
+
 local function unset(v)
     return v == nil or v == "" or v == NO_VAL or v == 0
 end
@@ -61,7 +71,7 @@ local function apply_plan(job_desc, part_list, submit_uid)
     local plan = plan_of(job_desc)
     if plan == nil then return slurm.SUCCESS end
     if not unset(job_desc.req_nodes) then
-        slurm.log_info("topoplace: uid %d chose nodes (%s): plan not applied", submit_uid, job_desc.req_nodes)
+        slurm.log_info("topoplace: uid %d chose nodes (%s): plan not applied", submit_uid, loggable(job_desc.req_nodes))
         return slurm.SUCCESS
     end
     local applied = {}
@@ -117,7 +127,7 @@ local function apply_plan(job_desc, part_list, submit_uid)
     end
 
     slurm.log_info("topoplace: uid %d %s plan (predicted %s): %s", submit_uid,
-                   plan["TOPOPLACE_MODE"] or "?", plan["TOPOPLACE_HOSTS"] or "?", table.concat(applied, " "))
+                   loggable(plan["TOPOPLACE_MODE"]), loggable(plan["TOPOPLACE_HOSTS"]), table.concat(applied, " "))
     return slurm.SUCCESS
 end
 
@@ -128,7 +138,7 @@ function slurm_job_submit(job_desc, part_list, submit_uid)
     local ok, rc = pcall(apply_plan, job_desc, part_list, submit_uid)
     if ok then return rc end
     slurm.log_error("topoplace: job_submit.lua: %s (job %s submitted without the rest of its plan)",
-                    tostring(rc), tostring(job_desc.name))
+                    loggable(rc), loggable(job_desc.name))
     return slurm.SUCCESS
 end
 

@@ -253,4 +253,96 @@ TEST(Service, ClientExchangeIsBounded) {
     EXPECT_LT(took, 100);
 }
 
+/// ServiceServer on a listening socket, stepped by a thread of this test.
+struct LoopServer {
+    std::string path;
+    int fd = -1;
+    std::thread th;
+    std::atomic<bool> stop{false};
+    std::atomic<long> answered{0};
+    std::atomic<long> dropped{0};
+    explicit LoopServer(ServiceServer::Limits lim) {
+        path = (std::filesystem::temp_directory_path() / ("tp-loop-" + std::to_string(::getpid()) + ".sock")).string();
+        ::unlink(path.c_str());
+        fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
+        sockaddr_un a{};
+        a.sun_family = AF_UNIX;
+        std::strcpy(a.sun_path, path.c_str());
+        EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+        EXPECT_EQ(::listen(fd, 64), 0);
+        th = std::thread([this, lim] {
+            ServiceServer srv(fd, lim);
+            ServiceReply planned;
+            planned.kind = K::Planned;
+            planned.env = {{"TOPOPLACE_CONSTRAINT", "lg_g001"}};
+            planned.text = "pack: n001";
+            const std::string reply = encode_reply(planned);
+            while (!stop) {
+                answered += srv.step(20, [&](const std::string& in, uid_t) {
+                    return decode_request(in) ? reply : std::string("topoplace-service 1\nkind=refused\nmessage=bad\n");
+                });
+                dropped = srv.dropped();
+            }
+        });
+    }
+    ~LoopServer() {
+        stop = true;
+        th.join();
+        ::close(fd);
+        ::unlink(path.c_str());
+    }
+    int connect_silent() const {
+        const int c = ::socket(AF_UNIX, SOCK_STREAM, 0);
+        sockaddr_un a{};
+        a.sun_family = AF_UNIX;
+        std::strcpy(a.sun_path, path.c_str());
+        EXPECT_EQ(::connect(c, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+        return c;
+    }
+};
+
+// Issue 17 finding 3: one silent connection used to hold the single-connection service for
+// its whole 200 ms, three or more pushed every sbatch --topo to its 500 ms fallback.
+TEST(ServiceServer, SilentConnectionsDoNotDelayOthers) {
+    LoopServer s({.per_connection_ms = 200, .max_connections = 128, .max_per_uid = 16});
+    std::vector<int> silent;
+    for (int i = 0; i < 40; ++i) silent.push_back(s.connect_silent());
+    // Each legitimate request is answered (the client gives up after 500 ms otherwise),
+    // though 40 silent connections of the same uid came first.
+    for (int i = 0; i < 5; ++i) {
+        auto r = call_service(s.path, request("1"), 500, ::geteuid());
+        ASSERT_TRUE(r) << i << ": " << r.error().to_string();
+        EXPECT_EQ(r->kind, K::Planned);
+    }
+    // The silent ones were closed unanswered: by the per-uid limit or at their deadline.
+    for (int c : silent) {
+        pollfd p{c, POLLIN, 0};
+        ASSERT_EQ(::poll(&p, 1, 2000), 1);
+        char b;
+        EXPECT_EQ(::read(c, &b, 1), 0);
+        ::close(c);
+    }
+    EXPECT_GE(s.answered.load(), 5);
+    EXPECT_GE(s.dropped.load(), 40);
+}
+
+TEST(ServiceServer, OversizedAndUnterminatedRequestsAreClosed) {
+    LoopServer s({.per_connection_ms = 200, .max_connections = 8, .max_per_uid = 8});
+    const int c = s.connect_silent();
+    const std::string big(70 * 1024, 'x');
+    std::size_t sent = 0;
+    while (sent < big.size()) {
+        const ssize_t w = ::send(c, big.data() + sent, big.size() - sent, MSG_NOSIGNAL);
+        if (w <= 0) break;  // the service closed it
+        sent += static_cast<std::size_t>(w);
+    }
+    pollfd p{c, POLLIN, 0};
+    ASSERT_EQ(::poll(&p, 1, 2000), 1);
+    char b;
+    EXPECT_LE(::read(c, &b, 1), 0);  // closed, nothing answered
+    ::close(c);
+    auto r = call_service(s.path, request("1"), 500, ::geteuid());
+    ASSERT_TRUE(r) << r.error().to_string();
+}
+
 }  // namespace

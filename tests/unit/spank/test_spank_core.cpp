@@ -127,6 +127,12 @@ TEST(SpankOptions, MalformedValuesAreRejectedWithTheOptionName) {
         EXPECT_NE(s.error().message.find("--topo-segment="), std::string::npos);
         EXPECT_EQ(s.error().message.find('\x01'), std::string::npos) << "control bytes are not echoed";
     }
+    // Issue 17: a 100 KB value is quoted by its first 64 bytes and its size, one short line.
+    const std::string huge(100000, 'p');
+    auto m = parse_mode(huge.c_str());
+    ASSERT_FALSE(m);
+    EXPECT_LT(m.error().message.size(), 200U);
+    EXPECT_NE(m.error().message.find("...(100000 bytes)"), std::string::npos) << m.error().message;
 }
 
 // ------------------------------------------------------------------ request
