@@ -691,6 +691,27 @@ Result<Placement> Placer::place(const ClusterState& state, const Request& req, P
         if (req.max_tier >= 0) ignored.emplace_back("max_tier");
         if (policy == Policy::Linear && req.max_leaves > 0) ignored.emplace_back("max_leaves");
     }
+    if (w.mode != UnitMode::Gpus && nmax > nmin) {
+        // Bounded work (issue 17): a range such as 1-1000000 scans down from the most hosts
+        // that could fit now (the free units of the whole cluster under the request's
+        // constraints), not from its max; larger counts could not fit, so the decision is the
+        // same and the scan is at most one pass per host.
+        w.nodes = nmin;
+        w.demand = w.mode == UnitMode::Segments ? nmin / w.seg : nmin;
+        w.ideal = false;
+        w.restrict_domain = -1;
+        compute_caps(w);
+        long cap = 0;
+        for (int c : w.leaf_cap)
+            cap += c;
+        if (w.mode == UnitMode::Segments) cap *= w.seg;
+        // slurm-tree and linear ignore segments: only the host count bounds them there
+        if (w.mode == UnitMode::Segments && policy != Policy::Topo) cap = static_cast<long>(t.hosts().size());
+        cap = std::min<long>(cap, static_cast<long>(t.hosts().size()));
+        if (cap < nmax) nmax = std::max(nmin, static_cast<int>(cap - (cap - nmin) % step));
+        w.host_units.clear();  // as before: the policies compute (or not) their own
+        w.leaf_cap.clear();
+    }
     for (int n = nmax; n >= nmin; n -= step) {
         if (w.mode != UnitMode::Gpus) {
             w.nodes = n;
