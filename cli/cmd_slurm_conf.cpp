@@ -11,6 +11,7 @@
 #include <string>
 #include <system_error>
 
+#include <topo/atomic_file.hpp>
 #include <topo/slurmconf/block.hpp>
 #include <topo/slurmconf/gres.hpp>
 #include <topo/slurmconf/nodes.hpp>
@@ -118,21 +119,7 @@ Status write_output(const std::string& path, const std::string& text) {
         if (!std::cout) return fail(Errc::Io, "cannot write to standard output");
         return Ok{};
     }
-    const std::string tmp = path + ".tmp~";
-    {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        if (!f) return fail(Errc::Io, "cannot create " + tmp);
-        f << text;
-        f.close();
-        if (!f) return fail(Errc::Io, "cannot write " + tmp);
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) {
-        std::filesystem::remove(tmp, ec);
-        return fail(Errc::Io, "cannot rename " + tmp + " to " + path);
-    }
-    return Ok{};
+    return write_file_atomic(path, text, 0644);
 }
 
 int write_or_report(const std::string& path, const std::string& text) {

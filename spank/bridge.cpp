@@ -200,7 +200,7 @@ void explain(const Ctx& c, const std::string& text) {
 std::string state_cache_path(const Ctx& c, const Topology& topo) {
     if (c.cfg.state_cache <= 0) return {};
     std::string why;
-    const auto dir = state_cache_dir(::getuid(), std::getenv("XDG_RUNTIME_DIR"), "/tmp", &why);
+    const auto dir = state_cache_dir(::getuid(), std::getenv("XDG_RUNTIME_DIR"), "/run/user", "/tmp", &why);
     if (dir.empty()) {
         slurm_debug("topoplace: no state cache: %s", why.c_str());
         return {};

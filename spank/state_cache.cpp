@@ -10,6 +10,8 @@
 //      u64  FNV-1a of everything before
 #include "state_cache.hpp"
 
+#include <topo/atomic_file.hpp>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -75,8 +77,12 @@ std::string hex16(std::uint64_t v) {
 
 }  // namespace
 
-std::string state_cache_dir(uid_t uid, const char* xdg, const std::string& tmp, std::string* why) {
+std::string state_cache_dir(uid_t uid, const char* xdg, const std::string& run_user, const std::string& tmp,
+                            std::string* why) {
     if (xdg != nullptr && xdg[0] == '/' && private_dir(xdg, uid, nullptr)) return xdg;
+    if (const std::string r = run_user + "/" + std::to_string(uid); !run_user.empty() && private_dir(r, uid, nullptr)) {
+        return r;
+    }
     const std::string d = tmp + "/topoplace-" + std::to_string(uid);
     if (::mkdir(d.c_str(), 0700) != 0 && errno != EEXIST) {
         if (why != nullptr) *why = d + ": " + std::strerror(errno);
@@ -246,28 +252,7 @@ Status write_state_file(const std::string& path, const Topology& topo, const pla
         }
         if (::close(old_fd) == 0 && done_in_place) return Ok{};
     }
-    const std::string tmp = path + "." + std::to_string(::getpid()) + ".tmp";
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0) return fail(Errc::Io, tmp + ": " + std::strerror(errno));
-    std::size_t done = 0;
-    bool ok = ::fchmod(fd, mode) == 0;  // exactly `mode`, whatever the umask
-    while (ok && done < b.size()) {
-        const ssize_t w = ::write(fd, b.data() + done, b.size() - done);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) {
-            ok = false;
-            break;
-        }
-        done += static_cast<std::size_t>(w);
-    }
-    const int e = errno;
-    if (::close(fd) != 0) ok = false;
-    if (!ok || ::rename(tmp.c_str(), path.c_str()) != 0) {
-        const int e2 = ok ? errno : e;
-        ::unlink(tmp.c_str());
-        return fail(Errc::Io, path + ": " + std::strerror(e2));
-    }
-    return Ok{};
+    return write_file_atomic(path, std::string_view(reinterpret_cast<const char*>(b.data()), b.size()), mode);
 }
 
 }  // namespace

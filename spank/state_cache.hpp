@@ -28,9 +28,14 @@
 
 namespace topo::spank {
 
-/// The directory for `uid`'s cache files ("" = none usable; `why` says why). `xdg` is
-/// $XDG_RUNTIME_DIR (may be null or empty); `tmp` the fallback parent ("/tmp").
-[[nodiscard]] std::string state_cache_dir(uid_t uid, const char* xdg, const std::string& tmp, std::string* why);
+/// The directory for `uid`'s cache files ("" = none usable; `why` says why), the first
+/// private one of: `xdg` ($XDG_RUNTIME_DIR, may be null or empty), `run_user`/<uid>
+/// ("/run/user", made by systemd-logind for a logged-in user), `tmp`/topoplace-<uid> ("/tmp";
+/// created 0700). Another user may pre-create the last in a shared /tmp: it is then refused
+/// and, without the first two, the user runs without a cache (one RPC per submission), which
+/// costs time, never correctness (docs/security.md).
+[[nodiscard]] std::string state_cache_dir(uid_t uid, const char* xdg, const std::string& run_user,
+                                          const std::string& tmp, std::string* why);
 
 /// The cache file of a cluster (its slurm.conf path) and topology (its fingerprint) in `dir`.
 [[nodiscard]] std::string state_cache_file(const std::string& dir, const std::string& slurm_conf,

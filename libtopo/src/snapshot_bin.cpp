@@ -3,6 +3,8 @@
 // through TopologyAccess::finish like the JSON loader (docs/snapshot.md "Compiled form").
 #include <topo/snapshot_bin.hpp>
 
+#include <topo/atomic_file.hpp>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -435,33 +437,7 @@ Status compile_snapshot(const std::string& json_path, const std::string& bin_pat
         return fail(Errc::Io, "the JSON changed while it was compiled; run again", json_path);
     }
     const std::string bytes = to_snapshot_bin(**topo, *stamp);
-    const std::string tmp = bin_path + ".tmp." + std::to_string(::getpid());
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) return fail(Errc::Io, "cannot create: " + errno_text(), bin_path);
-    std::size_t off = 0;
-    while (off < bytes.size()) {
-        const auto n = ::write(fd, bytes.data() + off, bytes.size() - off);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            const std::string e = errno_text();
-            ::close(fd);
-            ::unlink(tmp.c_str());
-            return fail(Errc::Io, "write failed: " + e, bin_path);
-        }
-        off += static_cast<std::size_t>(n);
-    }
-    // umask may have cleared bits; never leave it group/world-writable either way
-    if (::fchmod(fd, 0644) != 0 || ::fsync(fd) != 0 || ::close(fd) != 0) {
-        const std::string e = errno_text();
-        ::unlink(tmp.c_str());
-        return fail(Errc::Io, "write failed: " + e, bin_path);
-    }
-    if (::rename(tmp.c_str(), bin_path.c_str()) != 0) {
-        const std::string e = errno_text();
-        ::unlink(tmp.c_str());
-        return fail(Errc::Io, "rename failed: " + e, bin_path);
-    }
-    return Ok{};
+    return write_file_atomic(bin_path, bytes, 0644);  // never group/world-writable, whatever the umask
 }
 
 Result<TopologyPtr> load_snapshot_bin(const std::string& json_path, const std::string& bin_path, uid_t trusted_uid,

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <topo/text_input.hpp>
 
+#include <topo/atomic_file.hpp>
+
 #include <zlib.h>
 
 #include <cerrno>
@@ -93,26 +95,7 @@ Status write_text_file(const std::string& path, std::string_view content) {
         std::fflush(stdout);
         return Ok{};
     }
-    const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-    {
-        std::unique_ptr<std::FILE, FileCloser> f(std::fopen(tmp.c_str(), "wb"));
-        if (!f) {
-            return fail(Errc::Io, std::string("cannot create: ") + std::strerror(errno), path);
-        }
-        if (std::fwrite(content.data(), 1, content.size(), f.get()) != content.size() ||
-            std::fflush(f.get()) != 0 || ::fsync(::fileno(f.get())) != 0) {
-            const int e = errno;
-            f.reset();
-            std::remove(tmp.c_str());
-            return fail(Errc::Io, std::string("write failed: ") + std::strerror(e), path);
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        const int e = errno;
-        std::remove(tmp.c_str());
-        return fail(Errc::Io, std::string("rename failed: ") + std::strerror(e), path);
-    }
-    return Ok{};
+    return write_file_atomic(path, content, 0644);
 }
 
 std::vector<std::string_view> split_lines(std::string_view text) {

@@ -217,7 +217,7 @@ TEST(StateCache, DirectoryMustBePrivate) {
     TmpDir d;
     std::string why;
     // the fallback is created 0700 under the given parent
-    const auto dir = state_cache_dir(::getuid(), nullptr, d.p.string(), &why);
+    const auto dir = state_cache_dir(::getuid(), nullptr, "", d.p.string(), &why);
     ASSERT_EQ(dir, d.p.string() + "/topoplace-" + std::to_string(::getuid())) << why;
     struct stat st {};
     ASSERT_EQ(::lstat(dir.c_str(), &st), 0);
@@ -225,17 +225,36 @@ TEST(StateCache, DirectoryMustBePrivate) {
     // a usable $XDG_RUNTIME_DIR wins; one others can enter does not
     const auto xdg = d.p / "run-user";
     ASSERT_EQ(::mkdir(xdg.c_str(), 0700), 0);
-    EXPECT_EQ(state_cache_dir(::getuid(), xdg.c_str(), d.p.string(), &why), xdg.string());
+    EXPECT_EQ(state_cache_dir(::getuid(), xdg.c_str(), "", d.p.string(), &why), xdg.string());
     ASSERT_EQ(::chmod(xdg.c_str(), 0755), 0);
-    EXPECT_EQ(state_cache_dir(::getuid(), xdg.c_str(), d.p.string(), &why), dir);
-    EXPECT_EQ(state_cache_dir(::getuid(), "relative/dir", d.p.string(), &why), dir);
+    EXPECT_EQ(state_cache_dir(::getuid(), xdg.c_str(), "", d.p.string(), &why), dir);
+    EXPECT_EQ(state_cache_dir(::getuid(), "relative/dir", "", d.p.string(), &why), dir);
     // a fallback that is group-accessible, or a link, is refused (no cache at all)
     ASSERT_EQ(::chmod(dir.c_str(), 0750), 0);
-    EXPECT_EQ(state_cache_dir(::getuid(), nullptr, d.p.string(), &why), "");
+    EXPECT_EQ(state_cache_dir(::getuid(), nullptr, "", d.p.string(), &why), "");
     EXPECT_NE(why.find("not a private directory"), std::string::npos) << why;
     std::filesystem::remove(dir);
     ASSERT_EQ(::symlink(xdg.c_str(), dir.c_str()), 0);
-    EXPECT_EQ(state_cache_dir(::getuid(), nullptr, d.p.string(), &why), "");
+    EXPECT_EQ(state_cache_dir(::getuid(), nullptr, "", d.p.string(), &why), "");
+}
+
+// Issue 17 finding 8: another user who pre-creates /tmp/topoplace-<uid> no longer disables
+// the cache where /run/user/<uid> exists; without it the cache is off, quietly, as documented.
+TEST(StateCache, SquattedTmpDirFallsBackToRunUser) {
+    TmpDir d;
+    std::string why;
+    const std::string squat = d.p.string() + "/topoplace-" + std::to_string(::getuid());
+    ASSERT_EQ(::mkdir(squat.c_str(), 0777), 0);
+    ASSERT_EQ(::chmod(squat.c_str(), 0777), 0);  // as another user would leave it
+    EXPECT_EQ(state_cache_dir(::getuid(), nullptr, "", d.p.string(), &why), "");
+    EXPECT_NE(why.find("not a private directory"), std::string::npos) << why;
+    const auto run = d.p / "run";
+    ASSERT_EQ(::mkdir(run.c_str(), 0755), 0);
+    const auto mine = run / std::to_string(::getuid());
+    ASSERT_EQ(::mkdir(mine.c_str(), 0700), 0);
+    EXPECT_EQ(state_cache_dir(::getuid(), nullptr, run.string(), d.p.string(), &why), mine.string());
+    ASSERT_EQ(::chmod(mine.c_str(), 0711), 0);  // not private: not used
+    EXPECT_EQ(state_cache_dir(::getuid(), nullptr, run.string(), d.p.string(), &why), "");
 }
 
 TEST(StateCache, FileNamesSeparateClustersAndTopologies) {
