@@ -16,6 +16,10 @@ install(FILES README.md docs/cluster-spec.md docs/health.md docs/placement.md do
               docs/snapshot.md docs/spank.md docs/whatif.md
         DESTINATION ${TOPO_DOC_DIR})
 install(FILES packaging/copyright DESTINATION ${TOPO_DOC_DIR})
+# The health store the plugstack snippet names (health=/var/lib/topoplace/health), there from
+# installation on every node, login nodes included (issue 17 finding 2): root's, 0755.
+install(DIRECTORY DESTINATION /var/lib/topoplace/health
+        DIRECTORY_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
 
 find_program(TOPO_GZIP gzip)
 set(_man_gz "")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up a fresh Debian 12 machine and run every test topoplace has:
 #   1. unit + CLI tests (dev build)           ctest --preset dev
+#      and the Debian package from scripts/package.sh (Release build), tests/package/test_deb.sh
 #   2. the same under ASan+UBSan              ctest --preset asan
 #   3. each libFuzzer target for a bounded time (clang)
 #   4. live Slurm 22.05 lab tests (real slurmctld + many slurmd), ctest label "lab",
@@ -21,6 +22,10 @@ cmake --preset dev >/dev/null
 cmake --build --preset dev -j"$JOBS"
 stage "unit + CLI tests (dev)"
 ctest --preset dev -j"$JOBS"
+
+stage "the Debian package as the README builds it (scripts/package.sh, Release), taken apart and checked"
+JOBS="$JOBS" bash scripts/package.sh
+bash tests/package/test_deb.sh build/release tests/fixtures
 
 if [ "${TOPO_SKIP_ASAN:-0}" != 1 ]; then
   stage "ASan+UBSan build"

@@ -91,6 +91,37 @@ if command -v systemd-analyze >/dev/null 2>&1; then
   va=$(systemd-analyze verify --root="$R" /lib/systemd/system/topoplace-nodefeed.service 2>&1 | grep -v -e 'Cannot find' -e 'not found' -e "Command 'man " || true)   # the man page is in the package, not yet on this host
   [ -z "$va" ] && ok "systemd-analyze verify: no complaint" || bad "systemd-analyze verify" "$va"
 fi
+if command -v systemd-analyze >/dev/null 2>&1; then
+  # the sandbox's exposure (0 = locked down, 10 = none); docs/security.md reports it
+  sec=$(systemd-analyze security --offline=yes --root="$R" /lib/systemd/system/topoplace-nodefeed.service 2>&1 \
+        | sed -n 's/.*Overall exposure level for topoplace-nodefeed.service: \([0-9.]*\).*/\1/p')
+  if [ -n "$sec" ] && awk -v s="$sec" 'BEGIN { exit !(s <= 2.0) }'; then ok "systemd-analyze security: exposure $sec (sandboxed: no capabilities, read-only system, AF_UNIX/INET only, MemoryMax, TasksMax)"
+  else bad "systemd-analyze security exposure <= 2.0" "$(systemd-analyze security --offline=yes --root="$R" /lib/systemd/system/topoplace-nodefeed.service 2>&1 | tail -30)"; fi
+fi
+# the health store the snippet names exists from installation (issue 17 finding 2)
+hdir=$(grep -o 'health=[^ ]*' <<<"$line" | cut -d= -f2)
+if [ -n "$hdir" ] && grep -qE "^drwxr-xr-x root/root .* \.${hdir}/\$" <<<"$list"; then ok "the package creates the health store $hdir (root, 0755)"
+else bad "health store directory $hdir in the package" "$(grep -F "$hdir" <<<"$list")"; fi
+# Hardening of what runs as root or inside Slurm's daemons (issue 17 item 9), checksec-style
+# with readelf: full RELRO, stack protector, NX stack, PIE executables, FORTIFY (where the
+# build is optimised: FORTIFY needs the optimiser, and a Debug tree says so).
+btype=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$BUILD/CMakeCache.txt")
+if command -v readelf >/dev/null; then
+  for b in usr/bin/topoplace usr/sbin/topoplace-nodefeed "${so#/}"; do
+    f="$R/$b"; [ -f "$f" ] || { bad "hardening: $b not in the package"; continue; }
+    hdr=$(readelf -hW "$f"); ph=$(readelf -lW "$f"); dyn=$(readelf -dW "$f"); syms=$(readelf --dyn-syms -W "$f")
+    miss=()
+    grep -q GNU_RELRO <<<"$ph" && grep -qE 'BIND_NOW|FLAGS.*NOW' <<<"$dyn" || miss+=("full RELRO")
+    grep -q '__stack_chk_fail' <<<"$syms" || miss+=("stack protector")
+    grep -E 'GNU_STACK' <<<"$ph" | grep -qv 'RWE' || miss+=("NX stack")
+    case "$b" in *.so) ;; *) grep -q 'Type: *DYN' <<<"$hdr" || miss+=("PIE") ;; esac
+    fort="FORTIFY"
+    if [ "$btype" = Debug ]; then fort="FORTIFY not checked (Debug build: no optimiser)"
+    elif ! grep -qE '__[a-z_]+_chk(@|$| )' <<<"$(grep -v __stack_chk <<<"$syms")"; then miss+=("FORTIFY"); fi
+    if [ ${#miss[@]} = 0 ]; then ok "hardening $b: full RELRO, stack protector, NX$(case $b in *.so) ;; *) echo ', PIE' ;; esac), $fort"
+    else bad "hardening $b: missing ${miss[*]}"; fi
+  done
+fi
 nfo=$("$R/usr/sbin/topoplace-nodefeed" --help 2>&1 | grep -oE '^ +(-[a-z],)?--[a-z-]+' | sed -E 's/.*--/--/' | grep -v -- '--help' | sort -u)
 nfman=$(zcat "$R/usr/share/man/man8/topoplace-nodefeed.8.gz" | sed 's/\\-/-/g')
 nmiss=""; for o in $nfo; do grep -q -- "$o" <<<"$nfman" || nmiss+="$o "; done
