@@ -15,6 +15,8 @@ PKGS=(
   munge libmunge-dev slurmctld slurmd slurm-client libslurm-dev
   # the Debian package (cpack -G DEB, dpkg-shlibdeps) and its test (man pages)
   dpkg-dev binutils man-db groff-base bsdextrautils
+  # job_submit.lua run outside slurmctld (Slurm 22.05 embeds Lua 5.1)
+  lua5.1
   # lab helpers
   iproute2 util-linux procps graphviz jq
   # simulated InfiniBand fabric for live libibnetdisc tests (ibsim + umad2sim preload)

@@ -24,3 +24,7 @@ set_tests_properties(lab.gres PROPERTIES LABELS lab TIMEOUT 600 RUN_SERIAL TRUE 
 # network to Debian's archive on the first run. Run with: ctest -L trixie
 add_test(NAME trixie.block COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lab/t-block-trixie.sh $<TARGET_FILE:topoplace>)
 set_tests_properties(trixie.block PROPERTIES LABELS trixie TIMEOUT 900 RUN_SERIAL TRUE SKIP_RETURN_CODE 77)
+
+# job_submit.lua under Lua 5.1 with a stand-in slurm table: what it logs of user-set text.
+add_test(NAME lua.job_submit COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lua/test_job_submit.sh ${PROJECT_SOURCE_DIR})
+set_tests_properties(lua.job_submit PROPERTIES LABELS cli SKIP_RETURN_CODE 77 TIMEOUT 60)

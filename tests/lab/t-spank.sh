@@ -453,6 +453,38 @@ if [ -n "$NODEFEED" ]; then
   s4=$(SLURM_CONF="$OTHER" sbatch --topo=pack --topo-explain --hold -N2 -o /dev/null --wrap true 2>&1)
   if grep -q 'nodes [0-9.]* (rpc)' <<<"$s4" && ! grep -q 'ms: service' <<<"$s4"; then ok "service=: a service of another snapshot is not used (the plugin decides itself)"
   else bad "service=: another snapshot's service not used" "$s4"; fi
+  # Under attack (issue 17 findings 1, 3, 4; docs/security.md): an ordinary user, created
+  # here, holds 40 silent connections to the service (reopened as the service closes them)
+  # and sends memory bombs (exclude= a 60 KB hostlist of a million names) and CPU bombs
+  # (nodes=1-1000000 segment=1) in a loop for 8 s. Meanwhile every legitimate submission is
+  # still planned by the service, each within the service's 200 ms per connection (the
+  # plugin gives up at 500 ms); the daemon's memory stays bounded; the feed stays fresh.
+  ATK=topoplace-atk
+  id -u "$ATK" >/dev/null 2>&1 || useradd -r -M -s /usr/sbin/nologin "$ATK" 2>/dev/null
+  if id -u "$ATK" >/dev/null 2>&1 && command -v python3 >/dev/null && command -v setpriv >/dev/null; then
+    cp "$(dirname "$0")/attack.py" "$WORK/feed/attack.py"; chmod 755 "$WORK/feed/attack.py"
+    setpriv --reuid="$ATK" --regid="$(id -g "$ATK")" --clear-groups python3 "$WORK/feed/attack.py" "$SOCK" "$SNAP" "$HEALTH" 8 \
+      >"$WORK/attack.out" 2>&1 & APID=$!
+    sleep 1
+    svcms=(); nsvc=0; nleg=0
+    while kill -0 "$APID" 2>/dev/null && [ $nleg -lt 40 ]; do
+      sa=$(SLURM_CONF="$SVC" sbatch --topo=pack --topo-explain --hold -N4 -o /dev/null --wrap true 2>&1)
+      nleg=$((nleg + 1))
+      m=$(grep -o 'ms: service [0-9.]*' <<<"$sa" | awk '{print $3}')
+      if [ -n "$m" ] && grep -q 'pack: ' <<<"$sa"; then nsvc=$((nsvc + 1)); svcms+=("$m"); fi
+    done
+    fage=$(( $(date +%s) - $(stat -c %Y "$FEEDF") ))
+    wait "$APID"
+    hwm=$(awk '/VmHWM/ {print $2}' "/proc/$FEEDPID/status" 2>/dev/null)
+    mx=$(printf '%s\n' "${svcms[@]}" | sort -n | tail -1)
+    md=$(printf '%s\n' "${svcms[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+    if [ $nleg -ge 5 ] && [ $nsvc = $nleg ] && awk -v m="$mx" 'BEGIN{exit !(m < 200)}' \
+       && [ -n "$hwm" ] && [ "$hwm" -lt 262144 ] && [ "$fage" -le 2 ] && grep -q 'bombs answered' "$WORK/attack.out"; then
+      ok "under attack by uid $(id -u "$ATK") ($(cat "$WORK/attack.out")): $nsvc/$nleg submissions planned by the service, service ms median $md max $mx (bound 200); daemon peak RSS $((hwm / 1024)) MiB; feed ${fage} s old"
+    else bad "service under attack" "legit $nsvc/$nleg by the service, ms ${svcms[*]}; peak RSS ${hwm:-?} kB; feed age $fage s; $(cat "$WORK/attack.out"); $(tail -5 "$WORK/feed.log")"; fi
+  else
+    bad "under attack: needs useradd, python3 and setpriv" "$(id -u "$ATK" 2>&1)"
+  fi
   clear_jobs
   # a quiet cluster for 3 s: slurmctld answers "no change" (its node table has a 1 s clock)
   sleep 3

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# slurm-conf/lua/job_submit.lua outside slurmctld: Lua 5.1 (what Debian's Slurm 22.05
+# embeds) with a stand-in `slurm` table that records what the script logs. The live labs run
+# the same file in real slurmctlds (t-spank.sh); this checks what a lab cannot easily make:
+# user-set TOPOPLACE_* text with newlines and 100 KB values (issue 17 finding 8).
+#   test_job_submit.sh SOURCE_DIR
+set -uo pipefail
+SRC="$(readlink -f "$1")"
+LUA=$(command -v lua5.1 || command -v lua5.4 || command -v lua || true)
+[ -n "$LUA" ] || { echo "SKIP: no lua interpreter"; exit 77; }
+pass=0; fail=0
+ok()  { echo "ok   $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/     /' | head -20; fail=$((fail + 1)); }
+
+run() {  # run LUA_SNIPPET: the snippet builds job_desc and calls slurm_job_submit; logs on stdout
+  "$LUA" - <<LUA
+local logs = {}
+slurm = { SUCCESS = 0, ERROR = -1,
+  log_info = function(fmt, ...) table.insert(logs, "info " .. string.format(fmt, ...)) end,
+  log_error = function(fmt, ...) table.insert(logs, "error " .. string.format(fmt, ...)) end,
+  log_user = function(fmt, ...) end }
+dofile("$SRC/slurm-conf/lua/job_submit.lua")
+$1
+for _, l in ipairs(logs) do io.write(string.format("%q", l), "\n") end
+LUA
+}
+
+# a newline in TOPOPLACE_MODE / _HOSTS would forge a slurmctld.log line
+out=$(run 'local jd = { spank_job_env = { "TOPOPLACE_MODE=pack\nslurmctld: _slurm_rpc_submit_batch_job: JobId=1 forged",
+                                            "TOPOPLACE_HOSTS=n1\rx", "TOPOPLACE_CONSTRAINT=lg_g001" },
+                       req_nodes = nil, features = nil, prefer = nil, req_switch = nil }
+           print("rc", slurm_job_submit(jd, {}, 1000)); print("prefer", jd.prefer)')
+logline=$(grep '^"info topoplace: uid 1000' <<<"$out")
+if grep -q '^rc	0$' <<<"$out" && grep -q '^prefer	lg_g001$' <<<"$out" && [ -n "$logline" ] \
+   && ! grep -q '\\n\|\\r\|\\$' <<<"$logline" && grep -q 'pack?slurmctld' <<<"$logline"; then
+  ok "user-set TOPOPLACE_MODE/HOSTS are logged on one line (control characters as '?'), the plan applied"
+else bad "TOPOPLACE_* with newlines logged on one line" "$out"; fi
+
+# a 100 KB value is logged by its first 200 bytes and its size
+out=$(run 'local jd = { spank_job_env = { "TOPOPLACE_MODE=" .. string.rep("p", 100000), "TOPOPLACE_CONSTRAINT=lg_g001" } }
+           slurm_job_submit(jd, {}, 1000)')
+l=$(grep '^"info topoplace: uid 1000' <<<"$out")
+if [ -n "$l" ] && [ ${#l} -lt 400 ] && grep -q '...(100000 bytes)' <<<"$l"; then ok "a 100 KB TOPOPLACE_MODE is logged by 200 bytes and its size (${#l}-byte line)"
+else bad "long value bounded in the log" "${out:0:600}"; fi
+
+# -w with a newline (the user's own text) is logged on one line too
+out=$(run 'local jd = { spank_job_env = { "TOPOPLACE_CONSTRAINT=lg_g001" }, req_nodes = "n1\nforged" }
+           slurm_job_submit(jd, {}, 1000)')
+if grep -q 'chose nodes (n1?forged)' <<<"$out"; then ok "a user's -w is logged on one line"
+else bad "-w logged on one line" "$out"; fi
+
+# a Lua error inside the plan (here: a job_desc whose field access raises) is logged on one line
+out=$(run 'local jd = setmetatable({ spank_job_env = { "TOPOPLACE_CONSTRAINT=lg_g001" }, name = "job\nforged" },
+                                  { __index = function(t, k) if k == "req_nodes" then error("boom\nforged") end end })
+           print("rc", slurm_job_submit(jd, {}, 1000))')
+el=$(grep '^"error topoplace: job_submit.lua' <<<"$out")
+if grep -q '^rc	0$' <<<"$out" && [ -n "$el" ] && ! grep -q '\\n' <<<"$el" && grep -q 'job?forged' <<<"$el"; then
+  ok "a Lua error is logged on one line and the job accepted"
+else bad "Lua error logged on one line" "$out"; fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
