@@ -50,4 +50,34 @@ if grep -q -- '--hwloc ' <<<"$("$TP" discover --help)"; then
 else
   echo "SKIP: hwloc cases (this build has no hwloc)"
 fi
+# Issue 17: hostlist bombs in input files are refused before anything is expanded, with
+# file:line (a 30-byte topology.conf used to name a million hosts, 2.6 GB and 32 s; a 4 KB
+# cluster spec went past 3 GB).
+printf 'SwitchName=s0 Nodes=n[0-999999]\n' > "$TMP/bomb.conf"
+expect_rc 65 "topology.conf naming a million hosts" "$TP" discover --slurm-topology "$TMP/bomb.conf" -o "$TMP/x.json"
+err_has "$TMP/bomb.conf:1: Nodes: more than 65536 names in this file"
+{ printf 'SwitchName=s0 Nodes='; head -c 3000 /dev/zero | tr '\0' A; printf '[0-999999]\n'; } > "$TMP/bomb2.conf"
+expect_rc 65 "topology.conf with a 3 KB-prefix hostlist" "$TP" discover --slurm-topology "$TMP/bomb2.conf" -o "$TMP/x.json"
+err_has "a name longer than 255 characters"
+printf 'nodes:\n  - names: n[0-9999999]\n    gpus: {count: 8}\n' > "$TMP/bomb.yaml"
+expect_rc 65 "cluster spec naming ten million hosts" "$TP" discover --spec "$TMP/bomb.yaml" -o "$TMP/x.json"
+err_has "$TMP/bomb.yaml:2:"
+
+# Issue 17: -o never writes through a planted link nor replaces a device, FIFO or directory
+# (discover -o /dev/null used to replace /dev/null with a regular file).
+S=$FX/slurm-topology/nstda-tara-dgx1.topology.conf
+printf 'precious\n' > "$TMP/victim"; ln -s "$TMP/victim" "$TMP/link.json"
+expect_rc 73 "discover -o a symbolic link" "$TP" discover --slurm-topology "$S" -o "$TMP/link.json"
+err_has "refusing to replace a symbolic link"
+eq "the link's target untouched" "$(cat "$TMP/victim")" precious
+mkfifo "$TMP/fifo"
+expect_rc 73 "slurm-conf -o a FIFO" "$TP" slurm-conf "$TMP/site.json" -o "$TMP/fifo"
+err_has "refusing to replace a FIFO"
+if [ "$(id -u)" = 0 ]; then
+  mknod "$TMP/null" c 1 3
+  expect_rc 73 "discover -o a device node" "$TP" discover --slurm-topology "$S" -o "$TMP/null"
+  err_has "refusing to replace a device"
+  eq "the device is still a device" "$(stat -c %F "$TMP/null")" "character special file"
+fi
+
 finish
