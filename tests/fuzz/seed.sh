@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The seed corpus of a libFuzzer target: real fixtures of the parser's own format.
+#   tests/fuzz/seed.sh FUZZER_NAME DIR     (run from the repository root; needs build/dev
+#   for the snapshot seeds). Used by scripts/test.sh and scripts/fuzz-campaign.sh.
+set -uo pipefail
+name=$1; work=$2
+case "$name" in
+  fuzz_ibnetdiscover) cp tests/fixtures/ibnetdiscover/ufm-lab-small.ibnetdiscover.txt \
+                         tests/fixtures/ibnetdiscover/superbench-faked-hdr-3tier.ibnetdiscover-f.txt \
+                         tests/fixtures/ibnetdiscover/plafrim2-subnet1-mixed.ibnetdiscover-s-p.txt "$work"/ ;;
+  fuzz_nvidia_smi)    cp tests/fixtures/nvidia-smi-topo/*.txt "$work"/ ;;
+  fuzz_slurm_topology) cp tests/fixtures/slurm-topology/nstda-tara-dgx1.topology.conf \
+                         tests/fixtures/slurm-topology/slurm-testsuite-block-32.topology.conf \
+                         tests/fixtures/slurm-topology/slurm-manpage-example.topology.yaml "$work"/ ;;
+  fuzz_hostlist)      printf 'gpu[001-004,007],login1' > "$work/a"; printf 'rack[1-2]-n[01-02]' > "$work/b" ;;
+  fuzz_snapshot)      build/dev/cli/topoplace discover --ibnetdiscover tests/fixtures/ibnetdiscover/ufm-lab-small.ibnetdiscover.txt \
+                         -o "$work/lab.json" 2>/dev/null || true ;;
+  fuzz_snapshot_bin)  build/dev/cli/topoplace discover --spec tests/fixtures/specs/gb200-nvl72x4.yaml --compiled \
+                         -o "$work/s.json" 2>/dev/null && rm -f "$work/s.json" || true ;;
+  fuzz_cluster_spec)  cp tests/fixtures/specs/*.yaml "$work"/ ;;
+  fuzz_node_name_map) cp tests/fixtures/ibnetdiscover/psmn-x5-qdr.guid-hostname.map "$work"/ ;;
+  fuzz_nccl_topo)     cp tests/fixtures/nccl-topo/*.xml "$work"/ 2>/dev/null || true ;;
+  fuzz_state)         cp tests/fixtures/placement/*.txt tests/fixtures/placement/*.json "$work"/ 2>/dev/null || true
+                      printf 'NodeName=n001 State=IDLE+DRAIN Gres=gpu:4 GresUsed=gpu:0 Reason=x\n' > "$work/s1" ;;
+  fuzz_service)       printf 'topoplace-service 1\nsnapshot=/etc/slurm/topoplace.json\nhealth=\nnodes=4\nexclusive=exclusive\nmode=pack\nmax_tier=-1\nnvl=0\nsegment=0\nwait=300\n' > "$work/req"
+                      printf 'topoplace-service 1\nkind=planned\nenv.TOPOPLACE_CONSTRAINT=lg_g001\ntext=pack\n' > "$work/rep" ;;
+  fuzz_trace)         cp tests/fixtures/failures/*.csv "$work"/
+                      for t in tests/fixtures/traces/*; do head -c 3000 "$t" > "$work/$(basename "$t")"; done ;;
+esac
