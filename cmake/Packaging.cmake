@@ -13,7 +13,7 @@ set(TOPO_DOC_DIR ${CMAKE_INSTALL_DATADIR}/doc/topoplace)
 install(FILES slurm-conf/lua/job_submit.lua slurm-conf/snippets/slurm.conf.topoplace
         DESTINATION ${TOPO_DATA_DIR})
 install(FILES README.md docs/cluster-spec.md docs/health.md docs/placement.md docs/slurm-conf.md
-              docs/snapshot.md docs/spank.md docs/whatif.md
+              docs/security.md docs/snapshot.md docs/spank.md docs/whatif.md
         DESTINATION ${TOPO_DOC_DIR})
 install(FILES packaging/copyright DESTINATION ${TOPO_DOC_DIR})
 # The health store the plugstack snippet names (health=/var/lib/topoplace/health), there from
