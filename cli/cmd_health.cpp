@@ -3,8 +3,12 @@
 // the drain lifecycle with Slurm (see docs/health.md).
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
@@ -52,6 +56,35 @@ struct HealthOptions {
     std::string fail_mode = "closed";
 };
 
+/// --timeout, --probe-timeout: seconds, a finite number from 1 ms to h::kMaxTimeout. Checked
+/// on the text, before CLI11 converts it (a usage error, exit 64): nan, inf, 1e300, 0 or a
+/// negative number never reach the seconds -> milliseconds conversion.
+CLI::Validator seconds_bound() {
+    return {[](std::string& text) -> std::string {
+                const long long max = std::chrono::seconds(h::kMaxTimeout).count();
+                char* end = nullptr;
+                errno = 0;
+                const double v = std::strtod(text.c_str(), &end);
+                if (end == text.c_str() || *end != '\0' || errno == ERANGE || !std::isfinite(v) || v < 0.001
+                    || v > static_cast<double>(max))
+                    return "must be a number of seconds from 0.001 to " + std::to_string(max) + ", not '" + text + "'";
+                return {};
+            },
+            "", "seconds"};
+}
+
+/// Seconds (checked by seconds_bound()) to milliseconds.
+std::chrono::milliseconds to_ms(double s) {
+    const double max = static_cast<double>(std::chrono::milliseconds(h::kMaxTimeout).count());
+    const double ms = std::isfinite(s) ? std::clamp(s * 1000.0, 1.0, max) : max;  // no UB, whatever s is
+    return std::chrono::milliseconds(std::llround(ms));
+}
+
+void print_warnings(const h::Warnings& warnings) {
+    for (const auto& w : warnings)
+        std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
+}
+
 std::int64_t now_unix() {
     return static_cast<std::int64_t>(std::time(nullptr));
 }
@@ -88,8 +121,8 @@ int run_check(const HealthOptions& o) {
     h::CheckOptions co;
     co.root = o.root;
     co.probe_dir = o.probe_dir;
-    co.total_timeout = std::chrono::milliseconds(static_cast<long long>(o.timeout_s * 1000));
-    co.probe_timeout = std::chrono::milliseconds(static_cast<long long>(o.probe_timeout_s * 1000));
+    co.total_timeout = to_ms(o.timeout_s);
+    co.probe_timeout = to_ms(o.probe_timeout_s);
     co.builtin_timeout = co.probe_timeout;
     co.error_threshold = o.error_threshold;
     const std::string node = h::default_node_name(o.node);
@@ -143,7 +176,9 @@ int run_check(const HealthOptions& o) {
     std::string reason = rep.summary();
     std::string store_note;
     if (store) {
-        auto prev = store->get(slurm_name);
+        h::Warnings warnings;
+        auto prev = store->get(slurm_name, &warnings);
+        print_warnings(warnings);
         if (!prev) {
             store_err = prev.error();
         } else {
@@ -204,15 +239,13 @@ int run_check(const HealthOptions& o) {
 }
 
 int run_list(const HealthOptions& o) {
-    std::error_code ec;
-    if (!std::filesystem::exists(std::filesystem::symlink_status(o.store, ec))) {
-        std::fprintf(stderr, "topoplace: no health store at %s yet (no node was checked or flagged)\n", o.store.c_str());
-        if (o.json) std::cout << "[]\n";
-        return kOk;
-    }
+    // A store not created yet lists nothing; entries that are not records are skipped:
+    // both with a warning (the store's one rule for readers, store.hpp).
     auto s = h::Store::open(o.store);
     if (!s) return report(s.error());
-    auto l = s->list();
+    h::Warnings warnings;
+    auto l = s->list(&warnings);
+    print_warnings(warnings);
     if (!l) return report(l.error());
     if (o.json) {
         nlohmann::json j = nlohmann::json::array();
@@ -234,7 +267,9 @@ int run_flag(const HealthOptions& o) {
     if (o.reason.empty()) return report(Error(Errc::InvalidArgument, "flag needs --reason"));
     auto s = open_store_for_write(o.store);
     if (!s) return report(s.error());
-    auto prev = s->get(o.target);
+    h::Warnings warnings;
+    auto prev = s->get(o.target, &warnings);
+    print_warnings(warnings);
     if (!prev) return report(prev.error());
     h::Record r;
     r.node = o.target;
@@ -261,6 +296,7 @@ int run_clear(const HealthOptions& o) {
 int run_gate(const HealthOptions& o) {
     auto mode = h::fail_mode_from_name(o.fail_mode);
     auto d = h::gate(o.store, o.target, mode.value_or(h::FailMode::Closed));
+    print_warnings(d.warnings);
     if (!d.message.empty()) std::fprintf(stderr, "topoplace: %s\n", d.message.c_str());
     std::printf("%s: %s\n", o.target.c_str(), d.allow ? "allow" : "deny");
     return d.allow ? kOk : kUnsatisfiable;
@@ -278,8 +314,11 @@ Runner add_health(CLI::App& app) {
     check->add_option("--snapshot", o->snapshot, "topoplace snapshot: expected HCAs, rate and GPU count of the node");
     check->add_option("--node", o->node, "Slurm node name (default: $SLURMD_NODENAME, else the short host name)");
     check->add_flag("--json", o->json, "print the result as JSON");
-    check->add_option("--timeout", o->timeout_s, "bound on the whole check, seconds")->capture_default_str();
-    check->add_option("--probe-timeout", o->probe_timeout_s, "bound on each probe (built-in and site), seconds")
+    check->add_option("--timeout", o->timeout_s, "bound on the whole check, seconds (<= 3600)")
+        ->check(seconds_bound())
+        ->capture_default_str();
+    check->add_option("--probe-timeout", o->probe_timeout_s, "bound on each probe (built-in, site), seconds (<= 3600)")
+        ->check(seconds_bound())
         ->capture_default_str();
     check->add_option("--probe-dir", o->probe_dir, "directory of site probe executables (run in name order)");
     check->add_option("--store", o->store, "flag store directory")->capture_default_str();

@@ -35,6 +35,7 @@ struct Fixture {
         dir = ::mkdtemp(t.data());
         fs::copy(std::string(TOPO_FIXTURES) + "/health/dgx-h100-ndr", dir / "root", fs::copy_options::recursive);
         fs::create_directories(dir / "probes");
+        fs::permissions(dir / "probes", fs::perms(0755));  // site probes must pass the trust rules
         for (const char* n : {"10-dcgm", "20-nccl"}) {
             std::ofstream(dir / "probes" / n) << "#!/bin/sh\necho pass\n";
             fs::permissions(dir / "probes" / n, fs::perms(0755));

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include <topo/health/check.hpp>
+#include <topo/health/trust.hpp>
 
 #include "errno_text.hpp"
 #include <dirent.h>
@@ -577,8 +578,14 @@ ProbeResult probe_gpu(const CheckOptions& o, const CounterState& prev, CounterSt
 std::vector<ProbeResult> probe_site(const CheckOptions& o, clock::time_point deadline) {
     std::vector<ProbeResult> out;
     if (o.probe_dir.empty()) return out;
-    if (!dir_exists(o.probe_dir)) {
-        out.push_back({"site", false, "probe directory " + o.probe_dir + " does not exist", 0});
+    // Probes run as root: the directory and each probe pass the store's trust rules first
+    // (trust.hpp; owned by root or this euid, not group/world writable, no symbolic link).
+    const uid_t me = ::geteuid();
+    if (auto t = check_trusted_path(o.probe_dir, PathKind::Directory, me, "site probe"); !t) {
+        if (t.error().code == Errc::NotFound)
+            out.push_back({"site", false, "probe directory " + o.probe_dir + " does not exist", 0});
+        else
+            out.push_back({"site", false, "no site probe run: " + t.error().message, 0});
         return out;
     }
     for (const auto& f : list_dir(o.probe_dir)) {
@@ -587,7 +594,21 @@ std::vector<ProbeResult> probe_site(const CheckOptions& o, clock::time_point dea
 
         struct stat st {};
 
-        if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || (st.st_mode & S_IXUSR) == 0) continue;
+        if (::lstat(path.c_str(), &st) != 0) continue;
+        if (S_ISLNK(st.st_mode)) {
+            // A link to an executable is refused (root would run what it points to); other
+            // links are skipped like any file that is not an executable.
+            struct stat target {};
+
+            if (::stat(path.c_str(), &target) != 0 || !S_ISREG(target.st_mode) || (target.st_mode & S_IXUSR) == 0)
+                continue;
+        } else if (!S_ISREG(st.st_mode) || (st.st_mode & S_IXUSR) == 0) {
+            continue;
+        }
+        if (auto t = check_trusted_stat(st, path, PathKind::RegularFile, me, "site probe"); !t) {
+            out.push_back({"site:" + f, false, "not run: " + t.error().message, 0});
+            continue;
+        }
         ProbeResult r;
         r.name = "site:" + f;
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now());
@@ -673,7 +694,13 @@ ProbeResult run_builtin(const std::string& name, std::chrono::milliseconds limit
 
 }  // namespace
 
-CheckReport run_check(const CheckOptions& o) {
+CheckReport run_check(const CheckOptions& opts) {
+    // Bounds beyond kMaxTimeout (or below 0) are clamped: no overflow in `t0 + timeout`.
+    CheckOptions o = opts;
+    const std::chrono::milliseconds max = kMaxTimeout;
+    o.total_timeout = std::clamp(o.total_timeout, std::chrono::milliseconds(0), max);
+    o.probe_timeout = std::clamp(o.probe_timeout, std::chrono::milliseconds(0), max);
+    o.builtin_timeout = std::clamp(o.builtin_timeout, std::chrono::milliseconds(0), max);
     const auto t0 = clock::now();
     const auto deadline = t0 + o.total_timeout;
     auto left = [&] { return std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now()); };

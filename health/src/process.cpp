@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Run a program with a hard timeout; a hung program (and everything it started in its
 // process group) is killed with SIGKILL at the deadline.
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -17,10 +18,36 @@
 
 namespace topo::health {
 
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+/// How long output is still read after the program exited.
+constexpr auto kDrainAfterExit = std::chrono::milliseconds(250);
+
+/// Reap a child just sent SIGKILL, waiting at most 1 s (one in uninterruptible sleep in
+/// the kernel dies only when it leaves it: the bound holds, a zombie is left).
+bool reap(pid_t pid, int& status) {
+    for (int i = 0; i < 1000; ++i) {
+        pid_t w = ::waitpid(pid, &status, WNOHANG);
+        if (w == pid || (w < 0 && errno != EINTR)) return w == pid;
+
+        struct timespec ts {
+            0, 1000000
+        };
+
+        ::nanosleep(&ts, nullptr);
+    }
+    return false;
+}
+
+}  // namespace
+
 ProcResult run_process(const std::vector<std::string>& argv, std::chrono::milliseconds timeout, bool merge_stderr) {
-    using clock = std::chrono::steady_clock;
     ProcResult res;
     const auto t0 = clock::now();
+    // No overflow in `t0 + timeout`: bounds past kMaxTimeout are clamped (check.hpp).
+    timeout = std::clamp(timeout, std::chrono::milliseconds(0), std::chrono::milliseconds(kMaxTimeout));
     if (argv.empty()) {
         res.started = false;
         res.out = "empty command";
@@ -72,28 +99,36 @@ ProcResult run_process(const std::vector<std::string>& argv, std::chrono::millis
 
     const auto deadline = t0 + timeout;
     bool exited = false;
-    bool eof = false;
+    bool reading = true;  // false at EOF: the program closed its output
+    clock::time_point exited_at{};
     int status = 0;
     char buf[4096];
-    while (!(exited && eof)) {
+    for (;;) {
+        const auto now = clock::now();
         if (!exited) {
             pid_t w = ::waitpid(pid, &status, WNOHANG);
             if (w == pid) {
                 exited = true;
+                exited_at = now;
                 // Leftovers of the program (its process group) must not outlive it.
                 ::kill(-pid, SIGKILL);
             }
         }
-        auto now = clock::now();
-        if (!exited && now >= deadline) {
-            res.timed_out = true;
-            ::kill(-pid, SIGKILL);
-            ::waitpid(pid, &status, 0);
-            exited = true;
-            continue;
+        if (exited && !reading) break;
+        if (now >= deadline) {
+            // The bound holds whatever holds the pipe: stop reading, kill the group, reap.
+            if (!exited) {
+                res.timed_out = true;
+                ::kill(-pid, SIGKILL);
+                static_cast<void>(reap(pid, status));  // not reaped within 1 s: left a zombie
+            }
+            break;
         }
-        if (eof && !exited) {
-            // Output closed but the program still runs (it closed stdout): wait in 1 ms steps.
+        // Output still buffered after the exit is read; a helper that left the process
+        // group and keeps the pipe open (or writing) is not waited for.
+        if (exited && now - exited_at >= kDrainAfterExit) break;
+        if (!reading) {
+            // Output closed but the program still runs: wait in 1 ms steps.
             struct timespec ts {
                 0, 1000000
             };
@@ -101,23 +136,23 @@ ProcResult run_process(const std::vector<std::string>& argv, std::chrono::millis
             ::nanosleep(&ts, nullptr);
             continue;
         }
-        if (!eof) {
-            struct pollfd p {
-                pfd[0], POLLIN, 0
-            };
 
-            int wait_ms = exited ? 50 : 20;
-            int pr = ::poll(&p, 1, wait_ms);
-            if (pr > 0) {
-                ssize_t n = ::read(pfd[0], buf, sizeof buf);
-                if (n > 0) {
-                    if (res.out.size() < 65536) res.out.append(buf, static_cast<std::size_t>(n));
-                } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
-                    eof = true;
-                }
-            } else if (pr == 0 && exited) {
-                eof = true;  // exited and nothing more within 50 ms (a grandchild holds the pipe)
+        struct pollfd p {
+            pfd[0], POLLIN, 0
+        };
+
+        const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - now).count();
+        const int wait_ms = static_cast<int>(std::min<long long>(exited ? 50 : 20, std::max<long long>(left, 0)));
+        int pr = ::poll(&p, 1, wait_ms);
+        if (pr > 0) {
+            ssize_t n = ::read(pfd[0], buf, sizeof buf);
+            if (n > 0) {
+                if (res.out.size() < 65536) res.out.append(buf, static_cast<std::size_t>(n));
+            } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+                reading = false;
             }
+        } else if (pr == 0 && exited) {
+            break;  // exited and nothing more within 50 ms (a grandchild holds the pipe)
         }
     }
     ::close(pfd[0]);

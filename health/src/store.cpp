@@ -9,6 +9,7 @@
 #include <string>
 
 #include <topo/health/store.hpp>
+#include <topo/health/trust.hpp>
 
 #include "errno_text.hpp"
 #include <dirent.h>
@@ -24,23 +25,132 @@ constexpr std::string_view kMagic = "topoplace-health 1";
 
 using detail::errno_text;
 
-/// Refuse an object we must not trust: foreign owner or writable by group/others.
-Status check_trust(const struct stat& st, const std::string& path, uid_t trusted, bool want_dir) {
-    if (want_dir && !S_ISDIR(st.st_mode))
-        return fail(Errc::Unsupported, "health store " + path + " is not a directory");
-    if (!want_dir && !S_ISREG(st.st_mode))
-        return fail(Errc::Unsupported, "health record " + path + " is not a regular file; refusing it");
-    if (st.st_uid != trusted)
-        return fail(Errc::Unsupported, std::string("health store: refusing ") + path + ": owned by uid "
-                                           + std::to_string(st.st_uid) + ", not by uid " + std::to_string(trusted)
-                                           + " (tampered or forged; see docs/health.md)");
-    if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
-        char mode[8];
-        std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
-        return fail(Errc::Unsupported, std::string("health store: refusing ") + path + ": mode " + mode
-                                           + " is group/world writable (tampered; fix with chmod go-w)");
+constexpr std::string_view kWhat = "health store";
+constexpr std::size_t kMaxRecordBytes = 65536;
+
+/// The store directory: the whole path (trust.hpp). Errc::NotFound when it does not exist.
+Status check_dir(const std::string& dir, uid_t uid) {
+    return check_trusted_path(dir, PathKind::Directory, uid, kWhat);
+}
+
+std::string missing_warning(const std::string& dir) {
+    return "no health store at " + dir + " yet (no node was checked or flagged)";
+}
+
+/// One directory entry of the store, by the readers' rule (store.hpp, docs/health.md).
+struct Entry {
+    enum class Kind : std::uint8_t { Record, Ignored, Missing } kind = Kind::Missing;
+    Record record;
+    std::string warning;  ///< why it was ignored (Ignored)
+};
+
+Entry ignored(const std::string& path, const std::string& why) {
+    Entry e;
+    e.kind = Entry::Kind::Ignored;
+    e.warning = "health store: ignoring " + path + ": " + why;
+    return e;
+}
+
+/// THE rule for what an entry of a trusted store directory is: a record of node `name`,
+/// something else (ignored, with a warning naming it), nothing (gone), or refused (an
+/// error: untrusted owner or mode, a symbolic link, a damaged record).
+Result<Entry> read_entry(const std::string& dir, const std::string& name, uid_t uid) {
+    const std::string path = dir + "/" + name;
+    if (!valid_node_name(name)) return ignored(path, "not a node name");
+
+    struct stat st {};
+
+    if (::lstat(path.c_str(), &st) != 0) {
+        const int e = errno;
+        if (e == ENOENT) return Entry{};
+        return fail(Errc::Io, "health store: cannot examine " + path + ": " + errno_text(e));
     }
-    return Ok{};
+    if (S_ISLNK(st.st_mode)) return fail(check_trusted_stat(st, path, PathKind::RegularFile, uid, kWhat).error());
+    if (S_ISDIR(st.st_mode)) return ignored(path, "a directory, not a record");
+    if (!S_ISREG(st.st_mode)) return ignored(path, "not a regular file, not a record");
+
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        const int e = errno;
+        if (e == ENOENT) return Entry{};
+        if (e == ELOOP)
+            return fail(Errc::Unsupported, "health store: refusing " + path + ": a symbolic link (see docs/health.md)");
+        return fail(Errc::Io, "health store: cannot open " + path + ": " + errno_text(e));
+    }
+    // Judge what was opened (it may have been replaced since the lstat()).
+    if (::fstat(fd, &st) != 0) {
+        const int e = errno;
+        ::close(fd);
+        return fail(Errc::Io, "health store: cannot stat " + path + ": " + errno_text(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ::close(fd);
+        return ignored(path, "not a regular file, not a record");
+    }
+    // An untrusted file is refused before its content is looked at: whoever could write it
+    // could make a record look like a stray file.
+    if (auto t = check_trusted_stat(st, path, PathKind::RegularFile, uid, kWhat); !t) {
+        ::close(fd);
+        return fail(t.error());
+    }
+    const std::size_t want = std::min<std::size_t>(static_cast<std::size_t>(st.st_size), kMaxRecordBytes + 1);
+    std::string text(want, '\0');
+    std::size_t got = 0;
+    while (got < text.size()) {
+        const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        got += static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+    text.resize(got);
+    const bool header = text.rfind(std::string(kMagic) + "\n", 0) == 0 || text == kMagic;
+    if (!header) return ignored(path, "not a topoplace health record (no '" + std::string(kMagic) + "' line)");
+    if (text.size() > kMaxRecordBytes) return fail(Errc::Parse, "health record larger than 64 KiB", path, 0);
+    auto r = parse_record(text, path);
+    if (!r) return fail(r.error());  // a damaged record: its verdict is unknown
+    if (r->node != name) return ignored(path, "holds the record of node '" + r->node + "', not of '" + name + "'");
+    Entry e;
+    e.kind = Entry::Kind::Record;
+    e.record = std::move(*r);
+    return e;
+}
+
+/// Every reader goes through here: the store directory (the whole path, re-checked on
+/// every read; missing = nothing flagged, with a warning), then the entry of `only`, or
+/// every entry (names starting with "." are the store's own temporary and counter files).
+Result<std::vector<Record>> read_records(const std::string& dir, uid_t uid, const std::string* only,
+                                         Warnings* warnings) {
+    auto warn = [&](std::string w) {
+        if (warnings != nullptr) warnings->push_back(std::move(w));
+    };
+    std::vector<Record> out;
+    if (auto t = check_dir(dir, uid); !t) {
+        if (t.error().code != Errc::NotFound) return fail(t.error());
+        warn(missing_warning(dir));
+        return out;
+    }
+    std::vector<std::string> names;
+    if (only != nullptr) {
+        names.push_back(*only);
+    } else {
+        DIR* d = ::opendir(dir.c_str());
+        if (d == nullptr) return fail(Errc::Io, "health store: cannot read " + dir + ": " + errno_text(errno));
+        while (auto* e = ::readdir(d)) {  // NOLINT(concurrency-mt-unsafe): one DIR per call
+            std::string_view n = e->d_name;
+            if (n.empty() || n.front() == '.') continue;  // ".", "..", ".<node>.tmp.*", ".<node>.counters"
+            names.emplace_back(n);
+        }
+        ::closedir(d);
+        std::sort(names.begin(), names.end());
+    }
+    for (const auto& n : names) {
+        auto e = read_entry(dir, n, uid);
+        if (!e) return fail(e.error());
+        if (e->kind == Entry::Kind::Ignored) warn(std::move(e->warning));
+        if (e->kind == Entry::Kind::Record) out.push_back(std::move(e->record));
+    }
+    return out;
 }
 
 Result<std::int64_t> parse_i64(std::string_view v, const std::string& source, int line) {
@@ -161,103 +271,31 @@ Result<Store> Store::open(std::string dir, StoreOptions opts) {
         dir.pop_back();
     if (dir.empty()) return fail(Errc::InvalidArgument, "health store: empty directory name");
 
-    struct stat st {};
-
-    if (::lstat(dir.c_str(), &st) != 0) {
-        int e = errno;
-        if (e == ENOENT && opts.create) {
-            if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
-                return fail(Errc::Io, "health store: cannot create " + dir + ": " + errno_text(errno));
-            if (::lstat(dir.c_str(), &st) != 0)
-                return fail(Errc::Io, "health store: cannot stat " + dir + ": " + errno_text(errno));
-        } else {
-            return fail(Errc::Io, "health store: cannot open " + dir + ": " + errno_text(e));
-        }
+    auto t = check_dir(dir, opts.trusted_uid);
+    if (!t && t.error().code == Errc::NotFound && opts.create) {
+        if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
+            return fail(Errc::Io, "health store: cannot create " + dir + ": " + errno_text(errno));
+        t = check_dir(dir, opts.trusted_uid);
     }
-    if (S_ISLNK(st.st_mode)) return fail(Errc::Unsupported, "health store " + dir + " is a symbolic link; refusing it");
-    if (auto t = check_trust(st, dir, opts.trusted_uid, true); !t) return fail(t.error());
+    // Not created yet (readers): an empty store, re-checked on every read.
+    if (!t && t.error().code != Errc::NotFound) return fail(t.error());
     Store s;
     s.dir_ = std::move(dir);
     s.opts_ = opts;
     return s;
 }
 
-Result<std::optional<Record>> Store::get(std::string_view node) const {
+Result<std::optional<Record>> Store::get(std::string_view node, Warnings* warnings) const {
     if (!valid_node_name(node)) return fail(Errc::InvalidArgument, "invalid node name '" + std::string(node) + "'");
-
-    // Re-check the directory: it may have been tampered with since open().
-    struct stat dst {};
-
-    if (::stat(dir_.c_str(), &dst) != 0)
-        return fail(Errc::Io, "health store: cannot stat " + dir_ + ": " + errno_text(errno));
-    if (auto t = check_trust(dst, dir_, opts_.trusted_uid, true); !t) return fail(t.error());
-
-    const std::string path = dir_ + "/" + std::string(node);
-    int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) {
-        int e = errno;
-        if (e == ENOENT) return std::optional<Record>{};
-        if (e == ELOOP) return fail(Errc::Unsupported, "health record " + path + " is a symbolic link; refusing it");
-        return fail(Errc::Io, "health store: cannot open " + path + ": " + errno_text(e));
-    }
-
-    struct stat st {};
-
-    if (::fstat(fd, &st) != 0) {
-        int e = errno;
-        ::close(fd);
-        return fail(Errc::Io, "health store: cannot stat " + path + ": " + errno_text(e));
-    }
-    if (auto t = check_trust(st, path, opts_.trusted_uid, false); !t) {
-        ::close(fd);
-        return fail(t.error());
-    }
-    if (st.st_size > 65536) {
-        ::close(fd);
-        return fail(Errc::Parse, "health record larger than 64 KiB", path, 0);
-    }
-    std::string text(static_cast<std::size_t>(st.st_size), '\0');
-    std::size_t got = 0;
-    while (got < text.size()) {
-        ssize_t n = ::read(fd, text.data() + got, text.size() - got);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        got += static_cast<std::size_t>(n);
-    }
-    ::close(fd);
-    text.resize(got);
-    auto r = parse_record(text, path);
+    const std::string name(node);
+    auto r = read_records(dir_, opts_.trusted_uid, &name, warnings);
     if (!r) return fail(r.error());
-    if (r->node != node)
-        return fail(Errc::Parse, "record is for node '" + r->node + "', not '" + std::string(node) + "'", path, 2);
-    return std::optional<Record>{std::move(*r)};
+    if (r->empty()) return std::optional<Record>{};
+    return std::optional<Record>{std::move(r->front())};
 }
 
-Result<std::vector<Record>> Store::list() const {
-    struct stat dst {};
-
-    if (::stat(dir_.c_str(), &dst) != 0)
-        return fail(Errc::Io, "health store: cannot stat " + dir_ + ": " + errno_text(errno));
-    if (auto t = check_trust(dst, dir_, opts_.trusted_uid, true); !t) return fail(t.error());
-    DIR* d = ::opendir(dir_.c_str());
-    if (d == nullptr) return fail(Errc::Io, "health store: cannot read " + dir_ + ": " + errno_text(errno));
-    std::vector<std::string> names;
-    while (auto* e = ::readdir(d)) {  // NOLINT(concurrency-mt-unsafe): one DIR per call
-        std::string_view n = e->d_name;
-        if (n == "." || n == ".." || n.front() == '.') continue;  // temp files are ".<node>.tmp.*"
-        if (!valid_node_name(n)) continue;
-        names.emplace_back(n);
-    }
-    ::closedir(d);
-    std::sort(names.begin(), names.end());
-    std::vector<Record> out;
-    out.reserve(names.size());
-    for (const auto& n : names) {
-        auto r = get(n);
-        if (!r) return fail(r.error());
-        if (*r) out.push_back(std::move(**r));
-    }
-    return out;
+Result<std::vector<Record>> Store::list(Warnings* warnings) const {
+    return read_records(dir_, opts_.trusted_uid, nullptr, warnings);
 }
 
 Status Store::put(const Record& r) const {
@@ -266,11 +304,11 @@ Status Store::put(const Record& r) const {
         return fail(Errc::Unsupported, "health store: only uid " + std::to_string(opts_.trusted_uid)
                                            + " may write records (running as uid " + std::to_string(::geteuid()) + ")");
 
-    struct stat dst {};
-
-    if (::stat(dir_.c_str(), &dst) != 0)
-        return fail(Errc::Io, "health store: cannot stat " + dir_ + ": " + errno_text(errno));
-    if (auto t = check_trust(dst, dir_, opts_.trusted_uid, true); !t) return fail(t.error());
+    if (auto t = check_dir(dir_, opts_.trusted_uid); !t) {
+        if (t.error().code == Errc::NotFound)
+            return fail(Errc::Io, "health store: cannot write " + dir_ + "/" + r.node + ": " + t.error().message);
+        return fail(t.error());
+    }
 
     const std::string path = dir_ + "/" + r.node;
     std::string tmp = dir_ + "/." + r.node + ".tmp.XXXXXX";
@@ -321,13 +359,8 @@ Status Store::remove(std::string_view node) const {
 
 GateDecision gate(const std::string& dir, std::string_view node, FailMode mode, StoreOptions opts) {
     GateDecision d;
-
-    struct stat st {};
-
-    // A missing store (never written) means no node was ever flagged.
-    if (::lstat(dir.c_str(), &st) != 0 && errno == ENOENT) return d;
     auto s = Store::open(dir, opts);
-    Result<std::optional<Record>> r = s ? s->get(node) : Result<std::optional<Record>>(fail(s.error()));
+    Result<std::optional<Record>> r = s ? s->get(node, &d.warnings) : Result<std::optional<Record>>(fail(s.error()));
     if (!r) {
         d.store_error = true;
         d.allow = mode == FailMode::Open;
@@ -342,8 +375,8 @@ GateDecision gate(const std::string& dir, std::string_view node, FailMode mode, 
     return d;
 }
 
-Result<std::vector<std::string>> unhealthy_nodes(const Store& store) {
-    auto l = store.list();
+Result<std::vector<std::string>> unhealthy_nodes(const Store& store, Warnings* warnings) {
+    auto l = store.list(warnings);
     if (!l) return fail(l.error());
     std::vector<std::string> out;
     for (const auto& r : *l)

@@ -46,7 +46,7 @@ check "reason: counter growth" grep -q 'mlx5_3 port 1 symbol_error grew by 2500 
 expect_rc 0 "no further growth: healthy again" chk
 
 # site probes: a hung one is killed at its timeout
-mkdir -p "$TMP/probes"
+mkdir -p -m 755 "$TMP/probes"
 printf '#!/bin/sh\necho "dcgmi diag -r 1: Pass"\n' > "$TMP/probes/10-dcgm"
 printf '#!/bin/sh\nexec sleep 600\n' > "$TMP/probes/20-hang"
 chmod 755 "$TMP/probes/10-dcgm" "$TMP/probes/20-hang"
@@ -56,6 +56,61 @@ check "hung probe killed at its timeout" grep -q 'FAIL site:20-hang  *killed aft
 check "prometheus: one gauge per probe" bash -c "[ \$(grep -c '^topoplace_health_probe_ok{' '$TMP/node.prom') = 4 ]"
 check "prometheus: failing probe is 0" grep -q '^topoplace_health_probe_ok{node="dgx001",probe="site:20-hang"} 0$' "$TMP/node.prom"
 check "no sleep 600 left behind" bash -c "! pgrep -f '^sleep 600$' -P 1 >/dev/null"
+
+# site probes run as root: the store's trust rules first; a refused probe is not run and fails
+mk_probe() { printf '#!/bin/sh\ntouch "%s"\necho ran\n' "$2" > "$1"; chmod "${3:-755}" "$1"; }
+nochk() { "$T" health check --root "$TMP/root" --snapshot "$TMP/dgx.json" --node dgx001 --no-store "$@"; }
+mkdir -m 755 "$TMP/p-ww" "$TMP/p-gw" "$TMP/p-link" "$TMP/p-lib" "$TMP/p-above"
+mk_probe "$TMP/p-ww/10-ok" "$TMP/ran-ww"
+chmod 777 "$TMP/p-ww"
+expect_rc 1 "world-writable probe directory refused" nochk --probe-dir "$TMP/p-ww"
+check "refusal names the directory and the rule" grep -q "^FAIL site  *no site probe run: site probe: refusing $TMP/p-ww: mode 0777 is group/world writable" "$TMP/out"
+check "nothing in it ran" test ! -e "$TMP/ran-ww"
+chmod 1777 "$TMP/p-ww"
+expect_rc 1 "sticky world-writable probe directory refused too" nochk --probe-dir "$TMP/p-ww"
+check "nothing in it ran (sticky)" test ! -e "$TMP/ran-ww"
+mk_probe "$TMP/p-gw/10-ok" "$TMP/ran-ok"
+mk_probe "$TMP/p-gw/20-gw" "$TMP/ran-gw" 775
+expect_rc 1 "group-writable probe refused" nochk --probe-dir "$TMP/p-gw"
+check "the trusted probe still runs" grep -q '^ok   site:10-ok  *ran$' "$TMP/out"
+check "refusal names the probe, its path and the rule" grep -q "^FAIL site:20-gw  *not run: site probe: refusing $TMP/p-gw/20-gw: mode 0775 is group/world writable" "$TMP/out"
+check "the group-writable probe did not run" test ! -e "$TMP/ran-gw"
+check "summary: unhealthy" grep -q '^dgx001: UNHEALTHY' "$TMP/out"
+mk_probe "$TMP/p-lib/real" "$TMP/ran-link"
+ln -s "$TMP/p-lib/real" "$TMP/p-link/30-link"
+expect_rc 1 "probe that is a symlink to a trusted one refused" nochk --probe-dir "$TMP/p-link"
+check "refusal: a symbolic link" grep -q "^FAIL site:30-link  *not run: site probe: refusing $TMP/p-link/30-link: a symbolic link" "$TMP/out"
+check "the link's target did not run" test ! -e "$TMP/ran-link"
+chmod 777 "$TMP/p-above"
+mkdir -m 755 "$TMP/p-above/probes"
+mk_probe "$TMP/p-above/probes/10-ok" "$TMP/ran-above"
+expect_rc 1 "probe directory under a world-writable directory refused" nochk --probe-dir "$TMP/p-above/probes"
+check "refusal names the directory above" grep -q "the directory $TMP/p-above above it: mode 0777 is group/world writable and not sticky" "$TMP/out"
+check "nothing under it ran" test ! -e "$TMP/ran-above"
+
+# --timeout is a bound: a probe's helper that left the process group and keeps the pipe open
+mkdir -m 755 "$TMP/p-esc"
+printf '#!/bin/sh\nsetsid sh -c %s &\nexec sleep 600\n' \
+  "'echo \$\$ > $TMP/helper.pid; while :; do echo tick; sleep 0.01; done'" > "$TMP/p-esc/10-escape"
+chmod 755 "$TMP/p-esc/10-escape"
+t0=$(date +%s)
+expect_rc 1 "escaping helper: the check returns" timeout 60 "$T" health check --root "$TMP/root" --snapshot "$TMP/dgx.json" \
+  --node dgx001 --no-store --probe-dir "$TMP/p-esc" --probe-timeout 0.5 --timeout 5
+t1=$(date +%s)
+[ -s "$TMP/helper.pid" ] && kill -9 "$(cat "$TMP/helper.pid")" 2>/dev/null || true
+check "escaping helper: probe reported as timed out" grep -q '^FAIL site:10-escape  *killed after 0.5 s (timeout)' "$TMP/out"
+check "escaping helper: within --timeout + 5 s (hang guard; took $((t1 - t0)) s)" test $((t1 - t0)) -lt 10
+# out-of-range timeouts: usage errors, never converted
+for v in 0 -1 nan inf -inf 1e300 3601 0.0001 abc; do
+  expect_rc 64 "--timeout '$v' refused" nochk --timeout="$v"
+  err_has "--timeout: must be a number of seconds from 0.001 to 3600, not '$v'"
+done
+expect_rc 64 "--timeout '' refused" nochk --timeout=
+for v in 0 nan 1e300; do
+  expect_rc 64 "--probe-timeout '$v' refused" nochk --probe-timeout="$v"
+  err_has "--probe-timeout: must be a number of seconds from 0.001 to 3600, not '$v'"
+done
+expect_rc 0 "--timeout 3600 accepted" nochk --timeout 3600 --probe-timeout 0.5
 
 # ------------------------------------------------------------ store commands
 expect_rc 0 "list of a store never created" "$T" health list --store "$TMP/never" --json
@@ -84,6 +139,43 @@ if [ "$(id -u)" = 0 ]; then
   check "nobody cannot write a file into the store" test ! -e "$STORE/dgx006"
   expect_rc 0 "nobody can read (list)" "${NOBODY[@]}" "$T" health list --store "$STORE"
   expect_rc 1 "real flag still there (gate denies dgx004)" "$T" health gate dgx004 --store "$STORE"
+  # -------------------------------------------------------- untidy store: stray entries ignored and named
+  cp -p "$STORE/dgx004" "$STORE/dgx004.bak"
+  printf 'Written by topoplace health check; do not edit.\n' > "$STORE/README"
+  chmod 644 "$STORE/README"
+  mkdir -m 755 "$STORE/old"
+  expect_rc 0 "list with stray entries" "$T" health list --store "$STORE"
+  check "list: the records are still there" grep -q '^dgx004 *unhealthy *operator' "$TMP/out"
+  check "list: no stray listed" bash -c "! grep -qE '^(README|old|dgx004.bak) ' '$TMP/out'"
+  err_has "topoplace: warning: health store: ignoring $STORE/README: not a topoplace health record"
+  err_has "topoplace: warning: health store: ignoring $STORE/dgx004.bak: holds the record of node 'dgx004', not of 'dgx004.bak'"
+  err_has "topoplace: warning: health store: ignoring $STORE/old: a directory, not a record"
+  expect_rc 0 "list --json with stray entries" "$T" health list --store "$STORE" --json
+  check "JSON: the flagged record" grep -q '"node": "dgx004"' "$TMP/out"
+  expect_rc 1 "gate with stray entries: still denies dgx004" "$T" health gate dgx004 --store "$STORE"
+  expect_rc 0 "gate of a stray's name: allow, named" "$T" health gate dgx004.bak --store "$STORE"
+  err_has "ignoring $STORE/dgx004.bak"
+  expect_rc 0 "check with stray entries records the node" chk
+  chmod 666 "$STORE/README"
+  expect_rc 69 "an untrusted stray is refused (whoever can write it could hide a record)" "$T" health list --store "$STORE"
+  err_has "README: mode 0666 is group/world writable"
+  rm -rf "$STORE/README" "$STORE/old" "$STORE/dgx004.bak"
+  expect_rc 0 "gate on a store never created: allow" "$T" health gate dgx001 --store "$TMP/never"
+  err_has "topoplace: warning: no health store at $TMP/never yet"
+  # the whole path of the store is checked
+  mkdir -m 777 "$TMP/ww"
+  install -d -m 755 "$TMP/ww/health"
+  expect_rc 69 "store under a world-writable directory refused" "$T" health list --store "$TMP/ww/health"
+  err_has "the directory $TMP/ww above it: mode 0777 is group/world writable and not sticky"
+  expect_rc 1 "... and the gate fails closed" "$T" health gate dgx001 --store "$TMP/ww/health"
+  # a probe owned by another uid is refused
+  mkdir -m 755 "$TMP/p-nobody"
+  mk_probe "$TMP/p-nobody/10-nobody" "$TMP/ran-nobody"
+  chown 65534:65534 "$TMP/p-nobody/10-nobody"
+  expect_rc 1 "probe owned by nobody refused" nochk --probe-dir "$TMP/p-nobody"
+  check "refusal: owner" grep -q "^FAIL site:10-nobody  *not run: site probe: refusing $TMP/p-nobody/10-nobody: owned by uid 65534, not by uid 0" "$TMP/out"
+  check "nobody's probe did not run" test ! -e "$TMP/ran-nobody"
+
   # a forged store of nobody's own
   install -d -o 65534 -g 65534 "$TMP/home-nobody"
   "${NOBODY[@]}" sh -c "mkdir -m 755 '$TMP/home-nobody/forged' && printf 'topoplace-health 1\nnode=dgx004\nverdict=healthy\n' > '$TMP/home-nobody/forged/dgx004'"

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <sstream>
 
 #include <topo/builder.hpp>
@@ -15,6 +16,7 @@
 #include <topo/health/check.hpp>
 #include <topo/health/slurm.hpp>
 #include <topo/health/store.hpp>
+#include <topo/health/trust.hpp>
 
 #include <fcntl.h>
 #include <grp.h>
@@ -404,6 +406,149 @@ TEST(HealthSite, MissingProbeDirFails) {
     EXPECT_EQ(r[0].reason, "probe directory /nonexistent/topoplace-probes does not exist");
 }
 
+// Site probes run as root: the store's trust rules (trust.hpp) before anything runs.
+namespace {
+/// A directory of mode `mode` whatever the umask.
+fs::path make_dir(const fs::path& d, unsigned mode = 0755) {
+    fs::create_directories(d);
+    fs::permissions(d, fs::perms(mode));
+    return d;
+}
+
+/// A probe that leaves `marker` behind when it runs.
+fs::path make_probe(const fs::path& p, const fs::path& marker, unsigned mode = 0755) {
+    write(p, "#!/bin/sh\ntouch '" + marker.string() + "'\necho ran\n");
+    fs::permissions(p, fs::perms(mode));
+    return p;
+}
+
+std::vector<ProbeResult> run_site(const fs::path& dir) {
+    CheckOptions o;
+    o.probe_dir = dir.string();
+    return probe_site(o, std::chrono::steady_clock::now() + std::chrono::seconds(30));
+}
+}  // namespace
+
+TEST(HealthSiteTrust, TrustedProbeRuns) {
+    TempDir t;
+    auto dir = make_dir(t.path / "probes");
+    make_probe(dir / "10-ok", t.path / "ran");
+    auto r = run_site(dir);
+    ASSERT_EQ(r.size(), 1U);
+    EXPECT_TRUE(r[0].ok) << r[0].reason;
+    EXPECT_EQ(r[0].reason, "ran");
+    EXPECT_TRUE(fs::exists(t.path / "ran"));
+}
+
+TEST(HealthSiteTrust, WorldWritableProbeDirRefused) {
+    TempDir t;
+    auto dir = make_dir(t.path / "probes");
+    make_probe(dir / "10-ok", t.path / "ran");
+    fs::permissions(dir, fs::perms(0777));
+    auto r = run_site(dir);
+    ASSERT_EQ(r.size(), 1U);
+    EXPECT_EQ(r[0].name, "site");
+    EXPECT_FALSE(r[0].ok);
+    EXPECT_EQ(r[0].reason, "no site probe run: site probe: refusing " + dir.string()
+                               + ": mode 0777 is group/world writable (tampered; fix with chmod go-w)");
+    // Sticky (like /tmp) is no safer for the probe directory itself: anyone may add a file.
+    fs::permissions(dir, fs::perms(01777));
+    r = run_site(dir);
+    ASSERT_EQ(r.size(), 1U);
+    EXPECT_FALSE(r[0].ok);
+    EXPECT_NE(r[0].reason.find("mode 1777 is group/world writable"), std::string::npos) << r[0].reason;
+    EXPECT_FALSE(fs::exists(t.path / "ran")) << "a probe of an untrusted directory ran";
+    // ... and in a whole check: the node fails.
+    Tree tree;
+    auto o = tree.opts();
+    o.probe_dir = dir.string();
+    auto rep = run_check(o);
+    EXPECT_FALSE(rep.ok);
+    EXPECT_NE(rep.summary().find("site: no site probe run: site probe: refusing "), std::string::npos) << rep.summary();
+}
+
+TEST(HealthSiteTrust, WritableDirectoryAboveProbeDirRefused) {
+    TempDir t;
+    auto above = make_dir(t.path / "etc", 0777);  // not sticky: anyone may rename probes/
+    auto dir = make_dir(above / "probes");
+    make_probe(dir / "10-ok", t.path / "ran");
+    auto r = run_site(dir);
+    ASSERT_EQ(r.size(), 1U);
+    EXPECT_FALSE(r[0].ok);
+    EXPECT_EQ(r[0].reason, "no site probe run: site probe: refusing " + dir.string() + ": the directory "
+                               + above.string()
+                               + " above it: mode 0777 is group/world writable and not sticky (tampered; fix with "
+                                 "chmod go-w)");
+    EXPECT_FALSE(fs::exists(t.path / "ran"));
+    // A sticky directory above it (like /tmp, where the tests live) is fine.
+    fs::permissions(above, fs::perms(01777));
+    r = run_site(dir);
+    ASSERT_EQ(r.size(), 1U);
+    EXPECT_TRUE(r[0].ok) << r[0].reason;
+}
+
+TEST(HealthSiteTrust, GroupWritableProbeRefusedOthersRun) {
+    TempDir t;
+    auto dir = make_dir(t.path / "probes");
+    make_probe(dir / "10-ok", t.path / "ran-ok");
+    make_probe(dir / "20-gw", t.path / "ran-gw", 0775);
+    auto r = run_site(dir);
+    ASSERT_EQ(r.size(), 2U);
+    EXPECT_TRUE(r[0].ok) << r[0].reason;
+    EXPECT_EQ(r[1].name, "site:20-gw");
+    EXPECT_FALSE(r[1].ok);
+    EXPECT_EQ(r[1].reason, "not run: site probe: refusing " + (dir / "20-gw").string()
+                               + ": mode 0775 is group/world writable (tampered; fix with chmod go-w)");
+    EXPECT_TRUE(fs::exists(t.path / "ran-ok"));
+    EXPECT_FALSE(fs::exists(t.path / "ran-gw")) << "a group-writable probe ran";
+}
+
+TEST(HealthSiteTrust, SymlinkToTrustedProbeRefused) {
+    TempDir t;
+    auto lib = make_dir(t.path / "lib");
+    make_probe(lib / "real", t.path / "ran");
+    auto dir = make_dir(t.path / "probes");
+    fs::create_symlink(lib / "real", dir / "30-link");
+    write(lib / "doc", "notes\n");
+    fs::permissions(lib / "doc", fs::perms(0644));
+    fs::create_symlink(lib / "doc", dir / "40-doc");  // not executable: skipped, as before
+    auto r = run_site(dir);
+    ASSERT_EQ(r.size(), 1U);
+    EXPECT_EQ(r[0].name, "site:30-link");
+    EXPECT_FALSE(r[0].ok);
+    EXPECT_EQ(r[0].reason,
+              "not run: site probe: refusing " + (dir / "30-link").string() + ": a symbolic link (see docs/health.md)");
+    EXPECT_FALSE(fs::exists(t.path / "ran"));
+    // The probe directory itself as a link to a trusted one: refused too.
+    fs::create_symlink(lib, t.path / "probes-link");
+    r = run_site(t.path / "probes-link");
+    ASSERT_EQ(r.size(), 1U);
+    EXPECT_NE(r[0].reason.find("a symbolic link"), std::string::npos) << r[0].reason;
+    EXPECT_FALSE(fs::exists(t.path / "ran"));
+}
+
+TEST(HealthSiteTrust, ProbeOwnedByAnotherUidRefused) {
+    if (::geteuid() != 0) GTEST_SKIP() << "needs root (chown)";
+    TempDir t;
+    auto dir = make_dir(t.path / "probes");
+    make_probe(dir / "10-nobody", t.path / "ran");
+    ASSERT_EQ(::chown((dir / "10-nobody").c_str(), 65534, 65534), 0);
+    auto r = run_site(dir);
+    ASSERT_EQ(r.size(), 1U);
+    EXPECT_FALSE(r[0].ok);
+    EXPECT_EQ(r[0].reason, "not run: site probe: refusing " + (dir / "10-nobody").string()
+                               + ": owned by uid 65534, not by uid 0 (tampered or forged; see docs/health.md)");
+    EXPECT_FALSE(fs::exists(t.path / "ran"));
+    // A probe directory of another uid: nothing in it runs.
+    ASSERT_EQ(::chown((dir / "10-nobody").c_str(), 0, 0), 0);
+    ASSERT_EQ(::chown(dir.c_str(), 65534, 65534), 0);
+    r = run_site(dir);
+    ASSERT_EQ(r.size(), 1U);
+    EXPECT_EQ(r[0].name, "site");
+    EXPECT_NE(r[0].reason.find("owned by uid 65534, not by uid 0"), std::string::npos) << r[0].reason;
+    EXPECT_FALSE(fs::exists(t.path / "ran"));
+}
+
 TEST(HealthProcess, ExitCodeAndMissingProgram) {
     auto r = run_process({"sh", "-c", "echo out; exit 4"}, std::chrono::milliseconds(5000));
     EXPECT_EQ(r.exit_code, 4);
@@ -411,6 +556,73 @@ TEST(HealthProcess, ExitCodeAndMissingProgram) {
     auto m = run_process({"/nonexistent/prog"}, std::chrono::milliseconds(5000));
     EXPECT_EQ(m.exit_code, 127);
     EXPECT_NE(m.out.find("cannot execute: /nonexistent/prog"), std::string::npos);
+}
+
+namespace {
+/// A helper that leaves the probe's process group (setsid) and keeps writing to its
+/// stdout, the check's pipe; its pid is written to `pidfile`.
+std::string escaping_helper(const fs::path& pidfile) {
+    return "setsid sh -c 'echo $$ > " + pidfile.string() + "; while :; do echo tick; sleep 0.01; done' & ";
+}
+
+void kill_helper(const fs::path& pidfile) {
+    for (int i = 0; i < 500 && !fs::exists(pidfile); ++i)
+        ::usleep(10000);
+    const std::string pid = slurp(pidfile);
+    if (!pid.empty()) ::kill(std::stoi(pid), SIGKILL);
+}
+}  // namespace
+
+TEST(HealthProcess, HelperThatLeftTheGroupCannotHoldATimedOutProbe) {
+    TempDir t;
+    const auto pidfile = t.path / "helper.pid";
+    auto fut = std::async(std::launch::async, [&] {
+        return run_process({"sh", "-c", escaping_helper(pidfile) + "exec sleep 600"}, std::chrono::milliseconds(300));
+    });
+    // A hang guard only (timeout + 5 s), not a timing assertion.
+    const bool returned = fut.wait_for(std::chrono::milliseconds(5300)) == std::future_status::ready;
+    kill_helper(pidfile);  // outside the group: nobody else kills it (and it unblocks a hung call)
+    auto r = fut.get();
+    EXPECT_TRUE(returned) << "run_process did not return within its timeout + 5 s";
+    EXPECT_TRUE(r.timed_out);
+    EXPECT_NE(r.out.find("tick"), std::string::npos);
+}
+
+TEST(HealthProcess, HelperThatLeftTheGroupCannotHoldAFinishedProbe) {
+    TempDir t;
+    const auto pidfile = t.path / "helper.pid";
+    auto fut = std::async(std::launch::async, [&] {
+        return run_process({"sh", "-c", escaping_helper(pidfile) + "echo done"}, std::chrono::milliseconds(3000));
+    });
+    const bool returned = fut.wait_for(std::chrono::milliseconds(8000)) == std::future_status::ready;
+    kill_helper(pidfile);
+    auto r = fut.get();
+    EXPECT_TRUE(returned) << "run_process did not return within its timeout + 5 s";
+    EXPECT_FALSE(r.timed_out);
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_NE(r.out.find("done"), std::string::npos);
+}
+
+TEST(HealthProcess, OutOfRangeTimeoutsAreClamped) {
+    // No overflow in `now + timeout` (UBSan), no instant time-out either.
+    auto r = run_process({"sh", "-c", "exit 3"}, std::chrono::milliseconds::max());
+    EXPECT_FALSE(r.timed_out);
+    EXPECT_EQ(r.exit_code, 3);
+    auto n = run_process({"sleep", "5"}, std::chrono::milliseconds(-5));
+    EXPECT_TRUE(n.timed_out);
+    Tree t;
+    auto o = t.opts();
+    o.total_timeout = std::chrono::milliseconds::max();
+    o.probe_timeout = std::chrono::milliseconds::max();
+    o.builtin_timeout = std::chrono::milliseconds::max();
+    auto rep = run_check(o);
+    EXPECT_TRUE(rep.ok) << rep.summary();
+    o.total_timeout = std::chrono::milliseconds::min();
+    auto none = run_check(o);
+    EXPECT_FALSE(none.ok);
+    EXPECT_EQ(none.summary(),
+              "ib: not run: the check's total time limit was reached; gpu: not run: the check's total time limit was "
+              "reached");
 }
 
 // ------------------------------------------------------------------ Prometheus
@@ -530,14 +742,17 @@ TEST(HealthStore, ParseErrorsNameFileAndLine) {
     EXPECT_TRUE(valid_node_name("dgx-001.a_b"));
 }
 
-TEST(HealthStore, RecordForAnotherNodeIsRefused) {
+TEST(HealthStore, RecordForAnotherNodeIsIgnoredAndNamed) {
     StoreDir d;
     Store s = d.open();
     ASSERT_TRUE(s.put(rec("n001", Verdict::Unhealthy, "x")));
-    fs::copy_file(d.dir + "/n001", d.dir + "/n002");  // copied under another name
-    auto g = s.get("n002");
-    ASSERT_FALSE(g);
-    EXPECT_NE(g.error().to_string().find("record is for node 'n001', not 'n002'"), std::string::npos);
+    fs::copy_file(d.dir + "/n001", d.dir + "/n002");  // copied under another name: not n002's record
+    Warnings w;
+    auto g = s.get("n002", &w);
+    ASSERT_TRUE(g) << g.error().to_string();
+    EXPECT_FALSE(g->has_value());
+    ASSERT_EQ(w.size(), 1U);
+    EXPECT_EQ(w[0], "health store: ignoring " + d.dir + "/n002: holds the record of node 'n001', not of 'n002'");
 }
 
 TEST(HealthStore, WorldWritableFileRefusedFailOpenOrClosed) {
@@ -605,6 +820,152 @@ TEST(HealthStore, GateDecisions) {
     EXPECT_EQ(fail_mode_from_name("closed"), FailMode::Closed);
     EXPECT_EQ(fail_mode_from_name("open"), FailMode::Open);
     EXPECT_FALSE(fail_mode_from_name("maybe"));
+}
+
+TEST(HealthStore, MissingStoreIsEmptyWithAWarning) {
+    TempDir t;
+    const std::string dir = (t.path / "health").string();  // what a site that follows the docs has
+    StoreOptions so;
+    so.trusted_uid = ::geteuid();
+    auto s = Store::open(dir, so);
+    ASSERT_TRUE(s) << s.error().to_string();
+    const std::string warning = "no health store at " + dir + " yet (no node was checked or flagged)";
+    Warnings w;
+    auto g = s->get("n001", &w);
+    ASSERT_TRUE(g) << g.error().to_string();
+    EXPECT_FALSE(g->has_value());
+    EXPECT_EQ(w, Warnings{warning});
+    w.clear();
+    auto l = s->list(&w);
+    ASSERT_TRUE(l) << l.error().to_string();
+    EXPECT_TRUE(l->empty());
+    EXPECT_EQ(w, Warnings{warning});
+    auto u = unhealthy_nodes(*s);
+    ASSERT_TRUE(u);
+    EXPECT_TRUE(u->empty());
+    auto d = gate(dir, "n001", FailMode::Closed, so);
+    EXPECT_TRUE(d.allow);
+    EXPECT_FALSE(d.store_error);
+    EXPECT_EQ(d.warnings, Warnings{warning});
+    // Created later (by the first check): the same reader sees it, without a warning.
+    so.create = true;
+    auto writer = Store::open(dir, so);
+    ASSERT_TRUE(writer) << writer.error().to_string();
+    ASSERT_TRUE(writer->put(rec("n001", Verdict::Unhealthy, "ib: mlx5_0 missing")));
+    w.clear();
+    auto g2 = s->get("n001", &w);
+    ASSERT_TRUE(g2 && g2->has_value());
+    EXPECT_EQ((*g2)->verdict, Verdict::Unhealthy);
+    EXPECT_TRUE(w.empty());
+}
+
+TEST(HealthStore, StrayEntriesAreIgnoredAndNamed) {
+    StoreDir d;
+    Store s = d.open();
+    ASSERT_TRUE(s.put(rec("n001", Verdict::Unhealthy, "ib: mlx5_0 missing")));
+    ASSERT_TRUE(s.put(rec("n003", Verdict::Healthy)));
+    fs::copy_file(d.dir + "/n003", d.dir + "/n003.bak");  // an operator's backup
+    write(d.dir + "/README", "Do not edit: written by topoplace health check.\n");
+    fs::create_directory(d.dir + "/old");
+    write(d.dir + "/n004 copy", "topoplace-health 1\nnode=n004\nverdict=unhealthy\n");
+    ::mkfifo((d.dir + "/fifo").c_str(), 0644);
+    for (const auto* n : {"/README", "/n004 copy"})
+        fs::permissions(d.dir + n, fs::perms(0644));
+    Warnings w;
+    auto l = s.list(&w);
+    ASSERT_TRUE(l) << l.error().to_string();
+    ASSERT_EQ(l->size(), 2U);
+    EXPECT_EQ((*l)[0].node, "n001");
+    EXPECT_EQ((*l)[1].node, "n003");
+    EXPECT_EQ(
+        w,
+        (Warnings{
+            "health store: ignoring " + d.dir + "/README: not a topoplace health record (no 'topoplace-health 1' line)",
+            "health store: ignoring " + d.dir + "/fifo: not a regular file, not a record",
+            "health store: ignoring " + d.dir + "/n003.bak: holds the record of node 'n003', not of 'n003.bak'",
+            "health store: ignoring " + d.dir + "/n004 copy: not a node name",
+            "health store: ignoring " + d.dir + "/old: a directory, not a record",
+        }));
+    auto u = unhealthy_nodes(s);
+    ASSERT_TRUE(u) << u.error().to_string();
+    EXPECT_EQ(*u, std::vector<std::string>{"n001"});
+    // The gate of one node reads its own entry by the same rule.
+    StoreOptions so;
+    so.trusted_uid = ::geteuid();
+    EXPECT_FALSE(gate(d.dir, "n001", FailMode::Open, so).allow);
+    auto readme = gate(d.dir, "README", FailMode::Closed, so);
+    EXPECT_TRUE(readme.allow);
+    EXPECT_FALSE(readme.store_error);
+    ASSERT_EQ(readme.warnings.size(), 1U);
+    EXPECT_NE(readme.warnings[0].find(d.dir + "/README"), std::string::npos);
+}
+
+TEST(HealthStore, UntrustedOrDamagedEntriesStillRefuseTheStore) {
+    StoreDir d;
+    Store s = d.open();
+    ASSERT_TRUE(s.put(rec("n001", Verdict::Unhealthy, "x")));
+    // An untrusted file is refused whatever it holds: whoever wrote it could hide a record.
+    write(d.dir + "/README", "notes\n");
+    fs::permissions(d.dir + "/README", fs::perms(0666));
+    auto l = s.list();
+    ASSERT_FALSE(l);
+    EXPECT_EQ(l.error().message, "health store: refusing " + d.dir
+                                     + "/README: mode 0666 is group/world writable (tampered; fix with chmod go-w)");
+    fs::remove(d.dir + "/README");
+    // A damaged record (the header, then nonsense): its verdict is unknown.
+    write(d.dir + "/n005", "topoplace-health 1\nnode=n005\nverdict=maybe\n");
+    fs::permissions(d.dir + "/n005", fs::perms(0644));
+    auto l2 = s.list();
+    ASSERT_FALSE(l2);
+    EXPECT_EQ(l2.error().code, Errc::Parse);
+    fs::remove(d.dir + "/n005");
+    // A symbolic link, even to a good record.
+    fs::create_symlink(d.dir + "/n001", d.dir + "/n001.lnk");
+    auto l3 = s.list();
+    ASSERT_FALSE(l3);
+    EXPECT_NE(l3.error().message.find("n001.lnk: a symbolic link"), std::string::npos) << l3.error().message;
+}
+
+TEST(HealthStore, WholePathIsChecked) {
+    TempDir t;
+    StoreOptions so;
+    so.trusted_uid = ::geteuid();
+    so.create = true;
+    auto above = make_dir(t.path / "var", 0777);  // not sticky: anyone may swap the store
+    const std::string dir = (above / "health").string();
+    auto s = Store::open(dir, so);
+    ASSERT_FALSE(s);
+    EXPECT_EQ(s.error().code, Errc::Unsupported);
+    EXPECT_EQ(s.error().message, "health store: refusing " + dir + ": the directory " + above.string()
+                                     + " above it: mode 0777 is group/world writable and not sticky (tampered; fix "
+                                       "with chmod go-w)");
+    EXPECT_FALSE(fs::exists(dir)) << "created under an untrusted directory";
+    // Not created yet under an untrusted directory: refused too, not "nothing flagged".
+    so.create = false;
+    EXPECT_FALSE(Store::open(dir, so));
+    auto g = gate(dir, "n001", FailMode::Closed, so);
+    EXPECT_FALSE(g.allow);
+    EXPECT_TRUE(g.store_error);
+    // Sticky above (like /tmp): fine.
+    fs::permissions(above, fs::perms(01777));
+    so.create = true;
+    auto ok = Store::open(dir, so);
+    ASSERT_TRUE(ok) << ok.error().to_string();
+    ASSERT_TRUE(ok->put(rec("n001", Verdict::Unhealthy, "x")));
+    // A trusted symbolic link above the store is followed; the store itself as a link is not.
+    fs::create_symlink(above, t.path / "var-link");
+    auto via = Store::open((t.path / "var-link" / "health").string(), so);
+    ASSERT_TRUE(via) << via.error().to_string();
+    auto r = via->get("n001");
+    ASSERT_TRUE(r && r->has_value());
+    fs::create_symlink(dir, t.path / "health-link");
+    auto link = Store::open((t.path / "health-link").string(), so);
+    ASSERT_FALSE(link);
+    EXPECT_NE(link.error().message.find("a symbolic link"), std::string::npos) << link.error().message;
+    // One implementation for the store and the probes.
+    EXPECT_TRUE(check_trusted_path(dir, PathKind::Directory, ::geteuid(), "x"));
+    EXPECT_EQ(check_trusted_path(dir + "/n002", PathKind::RegularFile, ::geteuid(), "x").error().code, Errc::NotFound);
+    EXPECT_FALSE(check_trusted_path(dir, PathKind::RegularFile, ::geteuid(), "x"));
 }
 
 // Security: needs root (to own the store and to drop to another uid).
@@ -675,6 +1036,25 @@ TEST(HealthStoreSecurity, NonRootCannotFlagClearOrForge) {
     auto decision = gate(forged_dir, "n001", FailMode::Closed);
     EXPECT_FALSE(decision.allow);
     fs::remove_all(forged_dir);
+}
+
+TEST(HealthStoreSecurity, DirectoryAboveOwnedByAnotherUidRefused) {
+    if (::geteuid() != 0) GTEST_SKIP() << "needs root";
+    TempDir t;
+    auto above = make_dir(t.path / "home-nobody");
+    const std::string dir = (above / "health").string();
+    StoreOptions so;
+    so.create = true;
+    auto s = Store::open(dir, so);
+    ASSERT_TRUE(s) << s.error().to_string();
+    ASSERT_TRUE(s->put(rec("n001", Verdict::Unhealthy, "x")));
+    ASSERT_EQ(::chown(above.c_str(), 65534, 65534), 0);  // nobody could now swap health/ for a forged store
+    auto g = s->get("n001");
+    ASSERT_FALSE(g);
+    EXPECT_EQ(g.error().message, "health store: refusing " + dir + ": the directory " + above.string()
+                                     + " above it: owned by uid 65534, not by uid 0 (tampered or forged; see "
+                                       "docs/health.md)");
+    EXPECT_FALSE(gate(dir, "n002", FailMode::Closed).allow);
 }
 
 // ------------------------------------------------------------------ Slurm parsing

@@ -35,6 +35,10 @@ struct ProbeResult {
     double seconds = 0;
 };
 
+/// The longest bound a check, a probe or run_process() accepts (`health check --timeout`
+/// and `--probe-timeout` refuse more); longer ones are clamped to it, negative ones to 0.
+inline constexpr std::chrono::seconds kMaxTimeout{3600};
+
 struct CheckOptions {
     std::string root = "/";  ///< prefix for /sys, /dev (tests: a fake tree)
     Expected expected;
@@ -70,7 +74,11 @@ using CounterState = std::map<std::string, std::int64_t>;
 [[nodiscard]] ProbeResult probe_ib(const CheckOptions& o, const CounterState& prev, CounterState& next);
 /// GPUs: expected count of NVIDIA devices (PCI functions, /dev/nvidiaN, NVML), XID/ECC.
 [[nodiscard]] ProbeResult probe_gpu(const CheckOptions& o, const CounterState& prev, CounterState& next);
-/// Site probes: every executable regular file in o.probe_dir, in name order.
+/// Site probes: every executable regular file in o.probe_dir, in name order. The directory
+/// and each probe must pass the trust rules (trust.hpp: owned by root or the euid, not
+/// group/world writable, no symbolic link, the whole path); a refused probe is not run
+/// and fails ("not run: site probe: refusing PATH: RULE"), a refused directory fails the
+/// check with one "site" result.
 [[nodiscard]] std::vector<ProbeResult> probe_site(const CheckOptions& o,
                                                   std::chrono::steady_clock::time_point deadline);
 
@@ -95,6 +103,10 @@ struct ProcResult {
 };
 
 /// fork+exec argv in its own process group; on timeout kill the whole group (SIGKILL).
+/// The timeout bounds the call, output included: the pipe is read with a deadline, never
+/// until EOF, so a helper that left the group (setsid, double fork) and keeps the pipe
+/// open cannot hold it (it is not killed: it is outside the group). After the program
+/// exits, remaining output is read for at most 250 ms.
 [[nodiscard]] ProcResult run_process(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                                      bool merge_stderr = true);
 

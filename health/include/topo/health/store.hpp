@@ -4,9 +4,23 @@
 /// (the SPANK launch gate reads it on every job launch).
 ///
 /// Layout: a directory (default /var/lib/topoplace/health), one file per node named
-/// after the Slurm NodeName. The store and its files must be owned by root (or by the
-/// uid given to open()) and must not be group- or world-writable; otherwise open()/get()
-/// refuse them with Errc::Unsupported... see docs/health.md.
+/// after the Slurm NodeName. The store, every directory above it and its records must pass
+/// the trust rules of trust.hpp (owned by root or by the uid given to open(), not group- or
+/// world-writable, no symbolic link); otherwise reads and writes refuse them with
+/// Errc::Unsupported... see docs/health.md.
+///
+/// What every reader sees (one rule, Store::get() and Store::list(), and through them
+/// gate(), unhealthy_nodes(), `topoplace health list|gate|check` and the SPANK plugin):
+///   - a store directory that does not exist yet holds no record: nothing is flagged, and
+///     the reader is warned ("no health store at DIR yet ...");
+///   - names starting with "." are the store's own temporary and counter files: skipped;
+///   - an entry that is not a record (a subdirectory, a FIFO, a name that is not a node
+///     name, a trusted file without the record header such as a README, or a record whose
+///     node= is not its file name such as n003.bak) is ignored, and the reader is warned
+///     with its path;
+///   - a refused entry (untrusted owner or mode, a symbolic link) or a damaged record
+///     (header present, does not parse) is an error: get() of that node fails, list()
+///     fails as a whole (placement must not silently drop a tampered record).
 ///
 /// File format (one record per file, `<dir>/<node>`, text, mode 0644):
 ///     topoplace-health 1
@@ -41,19 +55,30 @@ struct Record {
 };
 
 struct StoreOptions {
-    uid_t trusted_uid = 0;  ///< owner the store must have (root)
+    uid_t trusted_uid = 0;  ///< owner the store may have besides root
     bool create = false;    ///< create the directory if missing (writers only)
 };
 
+/// What a reader is told besides the records, one line each naming the path: a store
+/// that does not exist yet, entries that are not records and were ignored.
+using Warnings = std::vector<std::string>;
+
 class Store {
 public:
-    /// Open (and verify the ownership/permissions of) a store directory.
+    /// Open (and verify the trust of) a store directory. A directory that does not exist
+    /// yet is created with opts.create (its parent must exist); without it, the store is
+    /// empty until it is created (readers are warned by get()/list()). Refused: a store
+    /// that fails the trust rules, or one whose existing directories above it do.
     [[nodiscard]] static Result<Store> open(std::string dir, StoreOptions opts = {});
 
-    /// The record of one node; nullopt when the node has none. A record file that is
-    /// tampered with (wrong owner, group/world writable, unparsable) is an error.
-    [[nodiscard]] Result<std::optional<Record>> get(std::string_view node) const;
-    [[nodiscard]] Result<std::vector<Record>> list() const;
+    /// The record of one node; nullopt when the node has none (or its entry is not a
+    /// record: ignored, with a warning). A refused entry (wrong owner, group/world
+    /// writable, a symbolic link) or a damaged record is an error. Warnings are appended
+    /// to `warnings` when given.
+    [[nodiscard]] Result<std::optional<Record>> get(std::string_view node, Warnings* warnings = nullptr) const;
+    /// Every record, sorted by node name; entries that are not records are skipped (with a
+    /// warning each), one refused entry refuses the whole list.
+    [[nodiscard]] Result<std::vector<Record>> list(Warnings* warnings = nullptr) const;
     /// Write atomically (temp file + rename), mode 0644.
     [[nodiscard]] Status put(const Record& r) const;
     [[nodiscard]] Status remove(std::string_view node) const;
@@ -86,14 +111,16 @@ struct GateDecision {
     bool allow = true;         ///< may a job start on this node?
     bool store_error = false;  ///< true when the decision comes from the fail mode
     std::string message;       ///< why not / the store error (empty when allowed cleanly)
+    Warnings warnings;         ///< store not created yet, the node's entry is not a record
 };
 
 /// Open `dir`, read the record of `node`, decide with `mode` when the store cannot be
-/// trusted. No record = healthy. The SPANK launch gate calls this on every launch.
+/// trusted. No record (or no store yet) = healthy. The SPANK launch gate calls this on
+/// every launch.
 [[nodiscard]] GateDecision gate(const std::string& dir, std::string_view node, FailMode mode, StoreOptions opts = {});
 
 /// Names of the nodes whose record is Unhealthy, sorted. Placement never chooses them.
-/// Errors: those of Store::list() (a tampered record file refuses the whole list).
-[[nodiscard]] Result<std::vector<std::string>> unhealthy_nodes(const Store& store);
+/// Errors and warnings: those of Store::list() (a tampered record file refuses the whole list).
+[[nodiscard]] Result<std::vector<std::string>> unhealthy_nodes(const Store& store, Warnings* warnings = nullptr);
 
 }  // namespace topo::health
