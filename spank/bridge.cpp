@@ -356,7 +356,9 @@ int decide(spank_t sp, Ctx& c) {
         }
         t1n = clock::now();
         if (attempt == 0 && !c.cfg.health.empty()) {  // read once, applied to every state tried
-            auto bad = unhealthy_hosts(**topo, c.cfg.health);
+            std::vector<std::string> warns;
+            auto bad = unhealthy_hosts(**topo, c.cfg.health, &warns);
+            for (const auto& w : warns) slurm_verbose("topoplace: %s", w.c_str());
             if (!bad) return on_error(c, "health store: " + bad.error().to_string());
             unhealthy = std::move(*bad);
             for (const auto& [h, reason] : unhealthy) {
@@ -535,7 +537,10 @@ int topo_spank_job_prolog(spank_t /*sp*/, int ac, char** av) noexcept {
             slurm_error("topoplace: launch gate on %s: %s", node, store.error().to_string().c_str());
             return strict ? -1 : 0;
         }
-        auto rec = store->get(node);
+        health::Warnings warns;
+        auto rec = store->get(node, &warns);
+        // a store not created yet (every launch until the first check) or a stray entry
+        for (const auto& w : warns) slurm_debug("topoplace: launch gate on %s: %s", node, w.c_str());
         if (!rec) {
             slurm_error("topoplace: launch gate on %s: %s", node, rec.error().to_string().c_str());
             return strict ? -1 : 0;

@@ -145,6 +145,7 @@ int main(int argc, char** argv) {
     long full_reads = 0;
     long unchanged = 0;
     long failed = 0;
+    std::vector<std::string> last_health_warnings;
     const ServiceServer::Answer answer = [&](const std::string& in, uid_t /*uid*/) {
         ServiceReply rep;
         auto req = decode_request(in);
@@ -157,7 +158,12 @@ int main(int argc, char** argv) {
         } else if (!state) {
             rep.message = "no node state yet";
         } else {
-            auto bad = unhealthy_hosts(*topo, health);
+            std::vector<std::string> warns;
+            auto bad = unhealthy_hosts(*topo, health, &warns);
+            if (warns != last_health_warnings) {  // once, not at every request
+                for (const auto& w : warns) log("warning: ", w);
+                last_health_warnings = warns;
+            }
             if (!bad) {
                 rep.message = "health store: " + bad.error().to_string();
             } else {

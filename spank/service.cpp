@@ -196,12 +196,13 @@ Result<ServiceReply> decode_reply(std::string_view s) {
     return r;
 }
 
-Result<std::vector<std::pair<HostId, std::string>>> unhealthy_hosts(const Topology& topo, const std::string& dir) {
+Result<std::vector<std::pair<HostId, std::string>>> unhealthy_hosts(const Topology& topo, const std::string& dir,
+                                                                    std::vector<std::string>* warnings) {
     std::vector<std::pair<HostId, std::string>> out;
     if (dir.empty()) return out;
     auto store = health::Store::open(dir);
     if (!store) return fail(std::move(store).error());
-    auto recs = store->list();
+    auto recs = store->list(warnings);
     if (!recs) return fail(std::move(recs).error());
     for (const auto& rec : *recs) {
         if (rec.verdict != health::Verdict::Unhealthy) continue;

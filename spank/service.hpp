@@ -59,9 +59,11 @@ struct ServiceReply {
 [[nodiscard]] std::string encode_reply(const ServiceReply& r);
 [[nodiscard]] Result<ServiceReply> decode_reply(std::string_view s);
 
-/// Hosts the health store flags unhealthy, with their reasons (an absent store: none).
-[[nodiscard]] Result<std::vector<std::pair<HostId, std::string>>> unhealthy_hosts(const Topology& topo,
-                                                                                    const std::string& store_dir);
+/// Hosts the health store flags unhealthy, with their reasons. The store's one rule for
+/// every reader (health/store.hpp): a store not created yet flags none, entries that are not
+/// records are ignored; each such case adds a line to `warnings` when given.
+[[nodiscard]] Result<std::vector<std::pair<HostId, std::string>>> unhealthy_hosts(
+    const Topology& topo, const std::string& store_dir, std::vector<std::string>* warnings = nullptr);
 
 /// The --topo-explain text of a plan (without the cost figures).
 [[nodiscard]] std::string plan_text(Mode mode, const Plan& plan, const placement::Placement& p);

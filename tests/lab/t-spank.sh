@@ -453,6 +453,13 @@ if [ -n "$NODEFEED" ]; then
   s4=$(SLURM_CONF="$OTHER" sbatch --topo=pack --topo-explain --hold -N2 -o /dev/null --wrap true 2>&1)
   if grep -q 'nodes [0-9.]* (rpc)' <<<"$s4" && ! grep -q 'ms: service' <<<"$s4"; then ok "service=: a service of another snapshot is not used (the plugin decides itself)"
   else bad "service=: another snapshot's service not used" "$s4"; fi
+  # A health store that does not exist yet (the packaged snippet names one that only the first
+  # `health check` used to create) means nothing flagged: with on_error=fail every --topo job
+  # used to be refused (issue 17 finding 2); in-process and through the service alike.
+  NOSTORE=$(with_plugstack nostore "snapshot=$SNAP health=$WORK/not-yet on_error=fail default=off wait=120")
+  n1=$(SLURM_CONF="$NOSTORE" sbatch --topo=pack --topo-explain --hold -N2 -o /dev/null --wrap true 2>&1); rn1=$?
+  if [ $rn1 = 0 ] && grep -q 'pack: ' <<<"$n1"; then ok "a health store not created yet: nothing flagged, the job planned (on_error=fail)"
+  else bad "missing health store = nothing flagged" "rc=$rn1 $n1"; fi
   # Under attack (issue 17 findings 1, 3, 4; docs/security.md): an ordinary user, created
   # here, holds 40 silent connections to the service (reopened as the service closes them)
   # and sends memory bombs (exclude= a 60 KB hostlist of a million names) and CPU bombs
@@ -461,9 +468,9 @@ if [ -n "$NODEFEED" ]; then
   # plugin gives up at 500 ms); the daemon's memory stays bounded; the feed stays fresh.
   ATK=topoplace-atk
   id -u "$ATK" >/dev/null 2>&1 || useradd -r -M -s /usr/sbin/nologin "$ATK" 2>/dev/null
-  if id -u "$ATK" >/dev/null 2>&1 && command -v python3 >/dev/null && command -v setpriv >/dev/null; then
+  if id -u "$ATK" >/dev/null 2>&1 && [ -x /usr/bin/python3 ] && command -v setpriv >/dev/null; then
     cp "$(dirname "$0")/attack.py" "$WORK/feed/attack.py"; chmod 755 "$WORK/feed/attack.py"
-    setpriv --reuid="$ATK" --regid="$(id -g "$ATK")" --clear-groups python3 "$WORK/feed/attack.py" "$SOCK" "$SNAP" "$HEALTH" 8 \
+    setpriv --reuid="$ATK" --regid="$(id -g "$ATK")" --clear-groups env -i PATH=/usr/bin:/bin /usr/bin/python3 "$WORK/feed/attack.py" "$SOCK" "$SNAP" "$HEALTH" 8 \
       >"$WORK/attack.out" 2>&1 & APID=$!
     sleep 1
     svcms=(); nsvc=0; nleg=0
