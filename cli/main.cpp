@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <exception>
 #include <map>
+#include <string>
+#include <string_view>
 
 #include "commands.hpp"
 #include "common.hpp"
@@ -27,6 +29,29 @@ int main(int argc, char** argv) {
     add(add_whatif(app));
     add(add_health(app));
     add(add_compile(app));
+    // The front door: `--version` alone prints one line; an unknown command names itself and
+    // lists the commands (CLI11 would print nothing, or the top-level help for `X --help`).
+    if (argc == 2 && std::string_view(argv[1]) == "--version") {
+        std::printf("topoplace 0.1.0\n");
+        return 0;
+    }
+    if (argc >= 2 && argv[1][0] != '-') {
+        std::string names;
+        bool known = false;
+        for (const auto* sub : app.get_subcommands({})) {
+            known = known || sub->get_name() == argv[1];
+            names += (names.empty() ? "" : ", ") + sub->get_name();
+        }
+        if (!known) {
+            std::string shown(argv[1]);
+            if (shown.size() > 64) shown = shown.substr(0, 64) + "...";
+            for (char& c : shown)
+                if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) c = '?';
+            std::fprintf(stderr, "topoplace: unknown command '%s'; commands: %s (topoplace --help)\n", shown.c_str(),
+                         names.c_str());
+            return kUsage;
+        }
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

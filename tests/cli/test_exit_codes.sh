@@ -41,4 +41,13 @@ before=$(sha256sum < "$TMP/keep.json")
 expect_rc 65 "failed discover keeps the old snapshot" "$TP" discover --ibnetdiscover "$TMP/empty.txt" -o "$TMP/keep.json"
 eq "old snapshot intact" "$(sha256sum < "$TMP/keep.json")" "$before"
 expect_rc 73 "unwritable output" "$TP" discover --ibnetdiscover "$FX/ibnetdiscover/ufm-lab-small.ibnetdiscover.txt" -o /nonexistent-dir/x.json
+# the front door (issue 18): an unknown command names itself and lists the commands, also
+# with --help after it; --version prints one line and exits 0
+expect_rc 64 "unknown command" "$TP" nosuchcmd
+err_has "topoplace: unknown command 'nosuchcmd'; commands: discover, show, slurm-conf, place, whatif, health, compile"
+expect_rc 64 "unknown command with --help" "$TP" nosuchcmd --help
+err_has "unknown command 'nosuchcmd'"
+expect_rc 0 "--version" "$TP" --version
+eq "--version output" "$(cat "$TMP/out")" "topoplace 0.1.0"
+eq "--version stderr" "$(cat "$TMP/err")" ""
 finish
