@@ -469,7 +469,7 @@ if [ -n "$NODEFEED" ]; then
   ATK=topoplace-atk
   id -u "$ATK" >/dev/null 2>&1 || useradd -r -M -s /usr/sbin/nologin "$ATK" 2>/dev/null
   if id -u "$ATK" >/dev/null 2>&1 && [ -x /usr/bin/python3 ] && command -v setpriv >/dev/null; then
-    cp "$(dirname "$0")/attack.py" "$WORK/feed/attack.py"; chmod 755 "$WORK/feed/attack.py"
+    cp "$HERE/attack.py" "$WORK/feed/attack.py"; chmod 755 "$WORK/feed/attack.py"
     setpriv --reuid="$ATK" --regid="$(id -g "$ATK")" --clear-groups env -i PATH=/usr/bin:/bin /usr/bin/python3 "$WORK/feed/attack.py" "$SOCK" "$SNAP" "$HEALTH" 8 \
       >"$WORK/attack.out" 2>&1 & APID=$!
     sleep 1
