@@ -87,11 +87,11 @@ struct Reader {
                 return error(i, what + " must be a hostlist string or a list of them");
             }
             const auto expr = i.as<std::string>();
-            auto n = count_hostlist(expr, budget_left);
-            if (!n) {
-                return error(i, what + ": " + n.error().message);
+            auto count = count_hostlist(expr, budget_left);
+            if (!count) {
+                return error(i, what + ": " + count.error().message);
             }
-            if (*n > budget_left) {
+            if (*count > budget_left) {
                 return error(i, what + ": more than " + std::to_string(kBudget) +
                                     " host names in this file (docs/security.md)");
             }
