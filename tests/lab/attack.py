@@ -5,7 +5,9 @@
 # For SECONDS it keeps SILENT connections open that never send a byte (reopened when the
 # service closes them: slowloris), and sends in a loop a memory bomb (exclude= a 60 KB
 # hostlist of a million names) and a CPU bomb (nodes=1-1000000, segment=1) for the service's
-# own snapshot, so both reach the decision. Prints one line of counts.
+# own snapshot, so both reach the decision, and a request for every node of the lab, which is
+# "busy" while one node is taken (each busy answer may make the root daemon re-read
+# slurmctld's node table: at most once a second). Prints one line of counts.
 import socket
 import sys
 import time
@@ -24,6 +26,7 @@ def request(**kv):
 
 MEMORY = request(exclude="A" * 60000 + "[0-999999]")
 CPU = request(nodes="1-1000000", segment="1")
+BUSY = request(nodes="64")
 
 
 def connect():
@@ -34,6 +37,8 @@ def connect():
 
 
 def bomb(data):
+    """True when answered; busy answers counted."""
+    global busy
     try:
         s = connect()
         s.sendall(data)
@@ -45,12 +50,14 @@ def bomb(data):
                 break
             reply += b
         s.close()
+        if b"kind=busy" in reply:
+            busy += 1
         return b"kind=" in reply
     except OSError:
         return False
 
 
-silent, reopened, answered, unanswered = [], 0, 0, 0
+silent, reopened, answered, unanswered, busy = [], 0, 0, 0, 0
 end = time.monotonic() + seconds
 while time.monotonic() < end:
     # keep SILENT connections open, replacing those the service closed
@@ -74,9 +81,9 @@ while time.monotonic() < end:
         except OSError:
             break
     silent = alive
-    for data in (MEMORY, CPU):
+    for data in (MEMORY, CPU, BUSY):
         if bomb(data):
             answered += 1
         else:
             unanswered += 1
-print(f"attack: {reopened} silent connections opened, {answered} bombs answered, {unanswered} not")
+print(f"attack: {reopened} silent connections opened, {answered} bombs answered ({busy} busy), {unanswered} not")

@@ -470,6 +470,10 @@ if [ -n "$NODEFEED" ]; then
   id -u "$ATK" >/dev/null 2>&1 || useradd -r -M -s /usr/sbin/nologin "$ATK" 2>/dev/null
   if id -u "$ATK" >/dev/null 2>&1 && [ -x /usr/bin/python3 ] && command -v setpriv >/dev/null; then
     cp "$HERE/attack.py" "$WORK/feed/attack.py"; chmod 755 "$WORK/feed/attack.py"
+    # one node taken: the attacker's all-nodes request is "busy" (a fresh read at most 1/s)
+    jblk=$(SLURM_CONF="$NOPLUG" sbatch --parsable --exclusive -N1 -o /dev/null --wrap 'sleep 60')
+    for _ in $(seq 100); do [ "$(squeue -h -j "$jblk" -o %T 2>/dev/null)" = RUNNING ] && break; sleep 0.1; done
+    sleep 1
     setpriv --reuid="$ATK" --regid="$(id -g "$ATK")" --clear-groups env -i PATH=/usr/bin:/bin /usr/bin/python3 "$WORK/feed/attack.py" "$SOCK" "$SNAP" "$HEALTH" 8 \
       >"$WORK/attack.out" 2>&1 & APID=$!
     sleep 1
@@ -483,6 +487,7 @@ if [ -n "$NODEFEED" ]; then
     fage=$(( $(date +%s) - $(stat -c %Y "$FEEDF") ))
     wait "$APID"
     hwm=$(awk '/VmHWM/ {print $2}' "/proc/$FEEDPID/status" 2>/dev/null)
+    scancel "$jblk" 2>/dev/null
     mx=$(printf '%s\n' "${svcms[@]}" | sort -n | tail -1)
     md=$(printf '%s\n' "${svcms[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
     if [ $nleg -ge 5 ] && [ $nsvc = $nleg ] && awk -v m="$mx" 'BEGIN{exit !(m < 200)}' \
@@ -510,6 +515,13 @@ if [ -n "$NODEFEED" ]; then
   nfull=$(grep -oE '[0-9]+ full reads' <<<"$st" | cut -d' ' -f1); nsame=$(grep -oE "[0-9]+ 'no change'" <<<"$st" | cut -d' ' -f1)
   if [ "${nsame:-0}" -gt 0 ] && [ "${nfull:-0}" -ge 2 ]; then ok "topoplace-nodefeed on SIGTERM: $st"
   else bad "the feed's reads: 'no change' answers and full reads" "$(cat "$WORK/feed.log")"; fi
+  # the attacker's busy answers drove at most one fresh read of slurmctld per second (8 s of
+  # attack; the legitimate submissions in this test add a few): before, every busy answer did
+  nre=$(grep -oE '[0-9]+ fresh reads for busy answers' <<<"$st" | cut -d' ' -f1)
+  nbusy=$(grep -oE '\(([0-9]+) busy\)' "$WORK/attack.out" 2>/dev/null | tr -dc 0-9)
+  if [ -n "$nre" ] && [ -n "$nbusy" ] && [ "$nbusy" -ge 20 ] && [ "$nre" -le 15 ]; then
+    ok "the attacker's $nbusy busy answers cost $nre fresh reads of slurmctld as root (at most one a second)"
+  else bad "busy re-reads rate-limited" "busy answers ${nbusy:-?}, fresh reads ${nre:-?}: $st"; fi
   clear_jobs
   # the feed and service for the figures below, as a site would run them (--interval 1)
   "$NODEFEED" --snapshot "$SNAP" -o "$FEEDF" --interval 1 --socket "$SOCK" --health "$HEALTH" 2>>"$WORK/feed.log" & FEEDPID=$!
