@@ -345,4 +345,33 @@ TEST(ServiceServer, OversizedAndUnterminatedRequestsAreClosed) {
     ASSERT_TRUE(r) << r.error().to_string();
 }
 
+// Issue 17 finding 8: a full listen backlog used to read "the service runs as uid 4294967295".
+TEST(Service, FullBacklogIsNamed) {
+    const std::string path =
+        (std::filesystem::temp_directory_path() / ("tp-backlog-" + std::to_string(::getpid()) + ".sock")).string();
+    ::unlink(path.c_str());
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un a{};
+    a.sun_family = AF_UNIX;
+    std::strcpy(a.sun_path, path.c_str());
+    ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+    ASSERT_EQ(::listen(fd, 0), 0);  // never accepted: the backlog fills at once
+    std::vector<int> fill;
+    for (int i = 0; i < 16; ++i) {
+        const int c = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
+        if (::connect(c, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+            ::close(c);
+            break;
+        }
+        fill.push_back(c);
+    }
+    auto r = call_service(path, request("1"), 200, ::geteuid());
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.error().message.find("backlog is full"), std::string::npos) << r.error().message;
+    EXPECT_EQ(r.error().message.find("4294967295"), std::string::npos) << r.error().message;
+    for (int c : fill) ::close(c);
+    ::close(fd);
+    ::unlink(path.c_str());
+}
+
 }  // namespace
