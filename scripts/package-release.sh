@@ -27,6 +27,14 @@ bad() { echo "FAIL $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/     /'
 finish() { echo "$pass passed, $fail failed"; [ "$fail" = 0 ]; exit $?; }
 
 LAB=$(tests/lab/chroot.sh "$SUITE") || exit $?
+# A copy of the lab chroot without what a lab running in it at the same time keeps there
+# (its /tmp, /run, the mount points of the source and the host).
+copy_chroot() {
+  mkdir -p "$2"
+  tar -C "$1" --exclude=./tmp/* --exclude=./run/* --exclude=./src/* --exclude=./host/* --exclude=./proc/* \
+      --exclude=./sys/* --exclude=./dev/* --exclude=./opt/topoplace-host/* -cf - . | tar -C "$2" -xf -
+  cp -a "$1/dev/null" "$2/dev/" 2>/dev/null || true
+}
 BASE="${TOPO_CHROOT_BASE:-/var/tmp}"
 B="$BASE/topoplace-$SUITE-build"
 DEPS=(g++ cmake ninja-build pkg-config make libboost-dev libboost-graph-dev libhwloc-dev
@@ -35,7 +43,7 @@ DEPS=(g++ cmake ninja-build pkg-config make libboost-dev libboost-graph-dev libh
 log="$BASE/topoplace-$SUITE-package.log"
 if [ ! -f "$B/.topoplace-build-ready" ] || [ "$(cat "$B/.topoplace-build-ready")" != "${DEPS[*]}" ]; then
   echo "package-release.sh: build chroot $B (once; log $log)" >&2
-  rm -rf "$B"; cp -a "$LAB" "$B"
+  rm -rf "$B"; copy_chroot "$LAB" "$B"
   mount -t proc proc "$B/proc"
   chroot "$B" apt-get update -q > "$log" 2>&1
   DEBIAN_FRONTEND=noninteractive chroot "$B" apt-get install -y -q --no-install-recommends "${DEPS[@]}" >> "$log" 2>&1
@@ -76,7 +84,7 @@ else bad "Depends/Breaks" "Depends: $dep"$'\n'"Breaks: $brk"; fi
 
 # a fresh copy of the lab chroot: only Slurm in it; the package brings its own dependencies
 I="$BASE/topoplace-$SUITE-install"
-rm -rf "$I"; cp -a "$LAB" "$I"
+rm -rf "$I"; copy_chroot "$LAB" "$I"
 cp "$deb" "$I/tmp/"
 if in_root "$I" bash -c "apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends /tmp/$(basename "$deb") man-db" >> "$log" 2>&1 \
    && [ "$(in_root "$I" dpkg-query -W -f='${Status}' topoplace)" = "install ok installed" ]; then

@@ -21,6 +21,12 @@ STAMP="$R/.topoplace-ready"
 want="${PKGS[*]}"
 if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ]; then echo "$R"; exit 0; fi
 [ "$(id -u)" = 0 ] || { echo "chroot.sh: needs root" >&2; exit 77; }
+# One maker at a time (a lab and a package build may ask for the same chroot at once);
+# whoever waited finds it made.
+mkdir -p "$BASE"
+exec 9>"$BASE/topoplace-$SUITE.lock"
+flock 9
+if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ]; then echo "$R"; exit 0; fi
 command -v debootstrap >/dev/null || { echo "chroot.sh: no debootstrap" >&2; exit 77; }
 log="$BASE/topoplace-$SUITE.log"
 if [ ! -x "$R/usr/bin/apt-get" ] || [ ! -f "$R/.topoplace-base" ]; then
