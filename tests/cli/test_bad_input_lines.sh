@@ -78,6 +78,8 @@ if [ "$(id -u)" = 0 ]; then
   expect_rc 73 "discover -o a device node" "$TP" discover --slurm-topology "$S" -o "$TMP/null"
   err_has "refusing to replace a device"
   eq "the device is still a device" "$(stat -c %F "$TMP/null")" "character special file"
+  expect_rc 0 "discover -o /dev/null discards" "$TP" discover --slurm-topology "$S" -o /dev/null
+  eq "/dev/null is still a device" "$(stat -c %F /dev/null)" "character special file"
 fi
 
 finish

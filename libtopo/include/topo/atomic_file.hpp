@@ -12,7 +12,8 @@
 ///    followed or reused, and two concurrent runs never share one;
 ///  - the content is written in full, the mode set with fchmod (exactly `mode`, whatever the
 ///    umask), fsync'd, renamed over the target, and the directory fsync'd;
-///  - on any error the temporary file is removed and the target left as it was.
+///  - on any error the temporary file is removed and the target left as it was;
+///  - the path "/dev/null" discards the content (nothing is opened or replaced).
 
 #include <string>
 #include <string_view>

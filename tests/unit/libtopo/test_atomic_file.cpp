@@ -71,6 +71,11 @@ TEST(AtomicFile, RefusesLinksDevicesAndDirectories) {
     auto dir = topo::write_file_atomic(d.p.string(), "x");
     ASSERT_FALSE(dir);
     EXPECT_NE(dir.error().message.find("a directory"), std::string::npos);
+    // "/dev/null" itself discards: nothing written, nothing replaced
+    ASSERT_TRUE(topo::write_file_atomic("/dev/null", "x"));
+    struct stat dn {};
+    ASSERT_EQ(::lstat("/dev/null", &dn), 0);
+    EXPECT_TRUE(S_ISCHR(dn.st_mode));
     if (::geteuid() == 0) {  // a device node: what `discover -o /dev/null` used to replace
         const auto dev = d.p / "null";
         ASSERT_EQ(::mknod(dev.c_str(), S_IFCHR | 0666, ::makedev(1, 3)), 0);
