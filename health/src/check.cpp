@@ -15,6 +15,8 @@
 #include <thread>
 
 #include <topo/health/check.hpp>
+
+#include <topo/atomic_file.hpp>
 #include <topo/health/trust.hpp>
 
 #include "errno_text.hpp"
@@ -388,19 +390,10 @@ Result<CounterState> load_state(const std::string& path) {
 }
 
 Status save_state(const std::string& path, const CounterState& s) {
-    std::string tmp = path + ".tmp.XXXXXX";
-    int fd = ::mkstemp(tmp.data());
-    if (fd < 0) return fail(Errc::Io, "cannot create " + path + ".tmp: " + detail::errno_text(errno));
     std::string text = "# topoplace health counter state\n";
     for (const auto& [k, v] : s)
         text += k + " " + std::to_string(v) + "\n";
-    bool ok = ::fchmod(fd, 0644) == 0 && ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-    ok = ::close(fd) == 0 && ok;
-    if (!ok || ::rename(tmp.c_str(), path.c_str()) != 0) {
-        ::unlink(tmp.c_str());
-        return fail(Errc::Io, "cannot write " + path + ": " + detail::errno_text(errno));
-    }
-    return Ok{};
+    return topo::write_file_atomic(path, text, 0644);
 }
 
 // ------------------------------------------------------------------ probes
@@ -779,21 +772,9 @@ std::string prometheus_text(const CheckReport& rep, const std::string& node, std
 }
 
 Status write_file_atomic(const std::string& path, const std::string& text) {
-    auto slash = path.rfind('/');
-    std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
-    std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-    // A leading dot: node_exporter only reads *.prom, so the temp file is never collected.
-    std::string tmp = dir + "/." + base + ".tmp.XXXXXX";
-    int fd = ::mkstemp(tmp.data());
-    if (fd < 0) return fail(Errc::Io, "cannot create a temporary file in " + dir + ": " + detail::errno_text(errno));
-    bool ok = ::fchmod(fd, 0644) == 0 && ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-    ok = ::close(fd) == 0 && ok;
-    if (!ok || ::rename(tmp.c_str(), path.c_str()) != 0) {
-        int e = errno;
-        ::unlink(tmp.c_str());
-        return fail(Errc::Io, "cannot write " + path + ": " + detail::errno_text(e));
-    }
-    return Ok{};
+    // topoplace's one writer; its temporary file starts with a dot, so node_exporter (which
+    // reads *.prom only) never collects it.
+    return topo::write_file_atomic(path, text, 0644);
 }
 
 }  // namespace topo::health

@@ -9,6 +9,8 @@
 #include <string>
 
 #include <topo/health/store.hpp>
+
+#include <topo/atomic_file.hpp>
 #include <topo/health/trust.hpp>
 
 #include "errno_text.hpp"
@@ -311,38 +313,10 @@ Status Store::put(const Record& r) const {
     }
 
     const std::string path = dir_ + "/" + r.node;
-    std::string tmp = dir_ + "/." + r.node + ".tmp.XXXXXX";
-    int fd = ::mkstemp(tmp.data());
-    if (fd < 0)
-        return fail(Errc::Io, "health store: cannot create a temporary file in " + dir_ + ": " + errno_text(errno));
-    const std::string text = to_record_text(r);
-    std::size_t off = 0;
-    bool ok = ::fchmod(fd, 0644) == 0;
-    while (ok && off < text.size()) {
-        ssize_t n = ::write(fd, text.data() + off, text.size() - off);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0)
-            ok = false;
-        else
-            off += static_cast<std::size_t>(n);
-    }
-    int e = ok ? 0 : errno;
-    if (ok && ::fsync(fd) != 0) {
-        ok = false;
-        e = errno;
-    }
-    if (::close(fd) != 0 && ok) {
-        ok = false;
-        e = errno;
-    }
-    if (ok && ::rename(tmp.c_str(), path.c_str()) != 0) {
-        ok = false;
-        e = errno;
-    }
-    if (!ok) {
-        ::unlink(tmp.c_str());
-        return fail(Errc::Io, "health store: cannot write " + path + ": " + errno_text(e));
-    }
+    // topoplace's one writer: a random ".NODE.XXXXXX" temporary (readers skip dot names), fsync,
+    // rename; a record path that is a link or not a regular file is refused, not replaced
+    if (auto st = topo::write_file_atomic(path, to_record_text(r), 0644); !st)
+        return fail(Errc::Io, "health store: cannot write " + path + ": " + st.error().message);
     return Ok{};
 }
 
