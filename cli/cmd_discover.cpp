@@ -165,7 +165,7 @@ int run_discover(const DiscoverOptions& o, std::vector<std::string>& compute_hos
     auto apply = [&](const Targeted& tg, const NodeDescription& nd) -> int {
         auto hosts = targets_for(tg, nd.hostname, b, compute_hosts_out);
         if (!hosts) return report(hosts.error());
-        for (const auto& h : *hosts) b.apply_node_description(h, nd);
+        b.apply_node_template(*hosts, nd);
         any = true;
         return kOk;
     };

@@ -382,7 +382,7 @@ Result<TaskEnv> task_env(const Topology& topo, std::string_view host, const std:
         }
         if (!located) {  // GPU locality unknown: every fabric NIC of the host
             for (auto n : hr.nics) {
-                if (topo.nic(n).leaf.valid()) nics.push_back(n);
+                if (topo.nic(n).leaf.valid() && topo.nic(n).rail >= 0) nics.push_back(n);  // not a storage leaf's
             }
         }
         std::sort(nics.begin(), nics.end(), [&](NicId a, NicId b) {

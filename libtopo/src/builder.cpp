@@ -135,6 +135,19 @@ void TopologyBuilder::apply_node_description(const std::string& host, NodeDescri
         nic.numa = n.numa;
         nic.rate_gbps = n.gbps;
         PendingHost& h = hosts_[host];
+        // The same GUID is the same NIC: a fabric NIC that its node description calls
+        // "HCA-1" is the XML's "mlx5_0". Keep the fabric's cabling, take the
+        // description's name (the device name NCCL and UCX want) and PCI locality.
+        if (!n.guid.empty() && !n.name.empty() && h.nics.find(n.name) == h.nics.end()) {
+            for (auto& [key, pn] : h.nics) {
+                if (pn.nic.guid != n.guid || !pn.desc_source.empty()) continue;
+                PendingNic moved = std::move(pn);
+                h.nics.erase(key);
+                moved.nic.name = n.name;
+                h.nics.emplace(n.name, std::move(moved));
+                break;
+            }
+        }
         const auto it = h.nics.find(n.name);
         if (it != h.nics.end()) {
             fill_if_empty(it->second.nic.pci_bus, n.pci_bus);
@@ -150,6 +163,81 @@ void TopologyBuilder::apply_node_description(const std::string& host, NodeDescri
     if (!node.gpus.empty() && h.role != HostRole::Service) h.role = HostRole::Compute;
     for (const auto& w : node.warnings) warn(w);
     h.nodes.push_back(std::move(node));
+}
+
+void TopologyBuilder::apply_node_template(const std::vector<std::string>& hosts, const NodeDescription& node) {
+    if (hosts.size() <= 1) {
+        for (const auto& h : hosts) apply_node_description(h, node);
+        return;
+    }
+    // Which host's fabric NICs carry the description's GUIDs (the node it was taken on)?
+    std::map<std::string, std::string> desc_name_of;  // GUID -> the description's NIC name
+    for (const auto& n : node.nics) {
+        if (!n.guid.empty() && !n.name.empty()) desc_name_of.emplace(n.guid, n.name);
+    }
+    std::map<std::string, std::pair<std::string, std::string>> owner;  // GUID -> (host, fabric NIC name)
+    for (const auto& [hn, ph] : hosts_) {
+        for (const auto& [k, pn] : ph.nics) {
+            if (pn.desc_source.empty() && !pn.nic.guid.empty() && desc_name_of.count(pn.nic.guid) != 0) {
+                owner.emplace(pn.nic.guid, std::make_pair(hn, pn.nic.name));
+            }
+        }
+    }
+    if (owner.empty()) {  // GUIDs of no fabric NIC: freeze() drops them with a warning
+        for (const auto& h : hosts) apply_node_description(h, node);
+        return;
+    }
+    std::map<std::string, std::string> alias;  // description name -> the owner's fabric name
+    std::set<std::string> owners;
+    for (const auto& [guid, o] : owner) {
+        owners.insert(o.first);
+        if (!o.second.empty() && o.second != desc_name_of.at(guid)) alias.emplace(desc_name_of.at(guid), o.second);
+    }
+    std::size_t ignored = 0;
+    for (const auto& h : hosts) {
+        if (owners.count(h) != 0) {  // the node it was taken on: every GUID is its own
+            apply_node_description(h, node);
+            continue;
+        }
+        NodeDescription copy = node;
+        bool any = false;
+        for (auto& n : copy.nics) {
+            if (n.guid.empty()) continue;
+            n.guid.clear();
+            any = true;
+            auto a = alias.find(n.name);
+            auto hp = hosts_.find(h);
+            if (a == alias.end() || hp == hosts_.end()) continue;
+            auto& nics = hp->second.nics;
+            auto old = nics.find(a->second);
+            if (old == nics.end() || nics.count(n.name) != 0 || !old->second.desc_source.empty()) continue;
+            PendingNic moved = std::move(old->second);
+            nics.erase(old);
+            moved.nic.name = n.name;
+            nics.emplace(n.name, std::move(moved));
+        }
+        if (any) ++ignored;
+        apply_node_description(h, std::move(copy));
+    }
+    if (ignored > 0) {
+        std::string src = node.source.empty() ? "node description" : node.source;
+        std::string msg = src + ": applied to " + std::to_string(hosts.size()) + " hosts as a template; its NIC GUIDs are " +
+                          "those of " + *owners.begin() + (owners.size() > 1 ? " and others" : "") +
+                          " and are ignored for the other " + std::to_string(ignored) + " host(s), whose NICs are matched by name";
+        if (!alias.empty()) {
+            msg += " (";
+            std::size_t k = 0;
+            for (const auto& [d, f] : alias) {
+                if (k++ == 4) {
+                    msg += ", ...";
+                    break;
+                }
+                msg += (k > 1 ? ", " : "") + f + " read as " + d;
+            }
+            msg += ", as on " + *owners.begin() + ")";
+        }
+        warn(std::move(msg));
+    }
 }
 
 void TopologyBuilder::add_nvl_domain(const std::string& name,

@@ -144,7 +144,7 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
     // ---- switch graph from the cables
     std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
     for (const auto& l : t.links_) {
-        if (l.nic.valid() || !l.a.valid() || !l.b.valid()) continue;
+        if (l.nic.valid() || !l.a.valid() || !l.b.valid() || l.a == l.b) continue;  // loopbacks: no edge
         edges.emplace_back(l.a.index(), l.b.index());
         edges.emplace_back(l.b.index(), l.a.index());
     }
@@ -152,34 +152,106 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
     edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
     impl.graph = SwitchGraph(boost::edges_are_sorted, edges.begin(), edges.end(), t.switches_.size());
 
-    // ---- tiers: BFS distance from the leaves. A leaf is a switch a host plugs into,
-    // or a host-less switch with a single neighbour switch: an unpopulated leaf hanging
-    // off one spine (Selene's management leaf MLG01-05). Without the second rule such a
-    // dead end would count as a tier above the cores.
+    // ---- tiers: BFS distance from the leaves (docs/discover.md "Tiers"). The rules, in order:
+    //  1. a switch a compute host plugs into is a leaf;
+    //  2. a switch that holds only service or unnamed hosts (UFM/SM servers, login nodes,
+    //     storage targets) is a leaf unless a compute leaf is its neighbour: management
+    //     servers cabled straight to a spine must not pull that spine down to tier 0
+    //     (and with it flatten the tiers above). With no compute host at all, every
+    //     populated switch is a leaf;
+    //  3. a host-less switch cabled to a leaf is above it, never a leaf; one with a single
+    //     neighbour switch (not a leaf) is an unpopulated leaf hanging off one spine
+    //     (Selene's management leaf MLG01-05);
+    //  4. a host-less switch whose neighbours are all neighbours of one leaf is an empty
+    //     leaf (a ToR not yet populated, cabled to some or all of that pod's spines). A
+    //     super-spine joins spines of several pods, or it would not be needed (rule 6).
+    //  Loopback cables (a switch port cabled to another port of the same switch) are not
+    //  edges of the graph: they say nothing about tiers.
     std::vector<SwitchId> leaves;
     {
-        std::set<SwitchId> ls;
-        for (const auto& n : t.nics_) {
-            if (n.leaf.valid()) ls.insert(n.leaf);
-        }
         std::vector<int> degree(t.switches_.size(), 0);
         for (const auto& [a, b2] : edges) ++degree[a];  // edges are unique and directed both ways
-        // A host-less switch cabled to exactly the same switches as a populated leaf is an
-        // unpopulated leaf too (the director dump's six empty QM8700 ToRs, uplinked to the
-        // same 20 director leaf ASICs as the populated ToRs); BFS alone would put it one
-        // tier above those ASICs, beside the director spines.
         std::vector<std::vector<std::uint32_t>> nbrs(t.switches_.size());
         for (const auto& [a, b2] : edges) nbrs[a].push_back(b2);  // sorted: edges are sorted
-        std::set<std::vector<std::uint32_t>> leaf_nbrs;
-        for (const auto& l : ls) leaf_nbrs.insert(nbrs[l.index()]);
+        std::set<SwitchId> compute_leaves;
+        std::map<SwitchId, std::vector<HostId>> other_leaves;  // switch -> its non-compute hosts
+        for (std::size_t hi = 0; hi < t.hosts_.size(); ++hi) {
+            const Host& h = t.hosts_[hi];
+            for (auto nid : h.nics) {
+                const Nic& n = t.nics_[nid.index()];
+                if (!n.leaf.valid()) continue;
+                if (h.role == HostRole::Compute) {
+                    compute_leaves.insert(n.leaf);
+                } else {
+                    auto& v = other_leaves[n.leaf];
+                    if (v.empty() || v.back().index() != hi) v.emplace_back(static_cast<std::uint32_t>(hi));
+                }
+            }
+        }
+        std::set<SwitchId> ls = compute_leaves;
+        std::vector<std::string> raised;  // switches rule 2 keeps off tier 0
+        for (const auto& [sw, hs] : other_leaves) {
+            if (compute_leaves.count(sw) != 0) continue;
+            const auto& nb = nbrs[sw.index()];
+            const bool above_compute = std::any_of(
+                nb.begin(), nb.end(), [&](std::uint32_t x) { return compute_leaves.count(SwitchId(x)) != 0; });
+            if (above_compute) {
+                std::string what = t.switches_[sw.index()].name;
+                if (what.empty()) what = t.switches_[sw.index()].guid;
+                what += " (" + t.hosts_[hs.front().index()].name;
+                if (hs.size() > 1) what += " and " + std::to_string(hs.size() - 1) + " more";
+                what += ")";
+                raised.push_back(std::move(what));
+            } else {
+                ls.insert(sw);
+            }
+        }
+        if (!raised.empty()) {
+            std::string msg = std::to_string(raised.size()) +
+                              " switch(es) holding only service or unnamed hosts are cabled to compute leaves, so they "
+                              "are read as spines, not leaves: ";
+            for (std::size_t k = 0; k < raised.size() && k < 3; ++k) msg += (k > 0 ? "; " : "") + raised[k];
+            if (raised.size() > 3) msg += "; ...";
+            msg += " (if those hosts run jobs, name them in a --node-name-map so that they read as compute hosts)";
+            t.warnings_.push_back(std::move(msg));
+        }
         const std::set<SwitchId> host_leaves(ls.begin(), ls.end());
+        std::vector<SwitchId> empty_leaves;  // rule 4
+        std::set<std::vector<std::uint32_t>> leaf_nbrs;
+        for (const auto& l : host_leaves) leaf_nbrs.insert(nbrs[l.index()]);
         for (std::size_t i = 0; i < t.switches_.size(); ++i) {
             const SwitchId id(static_cast<std::uint32_t>(i));
-            if (host_leaves.count(id) != 0) continue;
-            if (degree[i] == 1 && !host_leaves.empty()) ls.insert(id);
-            if (degree[i] >= 1 && leaf_nbrs.count(nbrs[i]) != 0) ls.insert(id);
+            if (host_leaves.count(id) != 0 || degree[i] < 1 || host_leaves.empty()) continue;
+            const auto& nb = nbrs[i];
+            // A leaf's neighbours are never leaves: a host-less switch cabled to a leaf is
+            // above it (also a spine of a one-leaf fabric, with that single neighbour).
+            if (std::any_of(nb.begin(), nb.end(), [&](std::uint32_t x) { return host_leaves.count(SwitchId(x)) != 0; })) {
+                continue;
+            }
+            if (degree[i] == 1) {
+                ls.insert(id);
+                continue;
+            }
+            for (const auto& ln : leaf_nbrs) {
+                if (ln.size() >= nb.size() && std::includes(ln.begin(), ln.end(), nb.begin(), nb.end())) {
+                    ls.insert(id);
+                    empty_leaves.push_back(id);
+                    break;
+                }
+            }
         }
         leaves.assign(ls.begin(), ls.end());
+        if (!empty_leaves.empty()) {
+            std::string msg = std::to_string(empty_leaves.size()) +
+                              " switch(es) without hosts, cabled only to switches that a leaf is also cabled to, "
+                              "are read as empty leaves (tier 0), not a tier above the spines: ";
+            for (std::size_t k = 0; k < empty_leaves.size() && k < 3; ++k) {
+                const Switch& sw = t.switches_[empty_leaves[k].index()];
+                msg += (k > 0 ? ", " : "") + (sw.name.empty() ? sw.guid : sw.name);
+            }
+            if (empty_leaves.size() > 3) msg += ", ...";
+            t.warnings_.push_back(std::move(msg));
+        }
     }
     const auto dist = impl.bfs(leaves);
     int max_tier = -1;
@@ -221,79 +293,184 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
         if (t.switches_[b].tier == t.switches_[a].tier + 1) impl.uplinks[a].emplace_back(b);
     }
 
-    // ---- rails: NIC names of hosts whose NICs sit on distinct leaves. Service hosts
-    // (UFM/SM servers, dual-homed on two leaves for availability) say nothing about a rail
-    // layout: they neither count nor get a rail of their own.
+    // ---- rails (docs/discover.md "Rails"). In a rail-optimised fabric the leaf is the
+    // rail: every NIC on one leaf belongs to the same rail, whatever its host calls it.
+    //  1. rail hosts: non-service hosts whose NICs sit on distinct leaves (two or more);
+    //     the fabric has a rail layout when they are at least half of its non-service
+    //     hosts (a few dual-homed login or storage nodes are exceptions, not rails);
+    //  2. each NIC of a rail host carries a label, its name (HCA-1, mlx5_0), or its
+    //     position on the host when hosts name their HCAs in different schemes (the
+    //     labels' union is larger than any host's NIC count) or leave them unnamed;
+    //  3. each leaf takes the label most of its rail-host NICs carry (ties: the first in
+    //     natural order); a NIC named otherwise still gets its leaf's rail, with a warning;
+    //  4. a leaf label that fewer than half of the rail hosts reach is not a rail: a
+    //     storage leaf that one HCA of some GPU nodes shares with storage targets. Its
+    //     NICs stay on the fabric with no rail and do not split leaf groups (warned);
+    //  5. rails are numbered by label in natural order.
+    // Service hosts (UFM/SM servers, dual-homed on two leaves for availability) say
+    // nothing about a rail layout: they neither count nor get a rail of their own.
     const auto rail_host = [](const Host& h) { return h.role != HostRole::Service; };
-    std::set<std::string, NaturalLess> rail_names;
-    bool rail_by_position = false;
-    int multi_leaf_hosts = 0;
     int fabric_hosts = 0;
     int rail_fabric_hosts = 0;  // non-service hosts on the fabric
     std::size_t max_multi = 0;
-    for (const auto& h : t.hosts_) {
-        std::vector<SwitchId> ls;
-        std::vector<std::string> ns;
+    std::vector<std::uint32_t> multi_hosts;  // rule 1
+    std::vector<std::vector<NicId>> host_fabric_nics(t.hosts_.size());
+    bool unnamed = false;
+    std::set<std::string, NaturalLess> all_names;
+    for (std::size_t hi = 0; hi < t.hosts_.size(); ++hi) {
+        const Host& h = t.hosts_[hi];
+        std::set<SwitchId> distinct;
         for (auto nid : h.nics) {
             const Nic& n = t.nics_[nid.index()];
             if (!n.leaf.valid()) continue;
-            ls.push_back(n.leaf);
-            ns.push_back(n.name);
+            host_fabric_nics[hi].push_back(nid);
+            distinct.insert(n.leaf);
         }
-        if (ls.empty()) continue;
+        const auto& on = host_fabric_nics[hi];
+        if (on.empty()) continue;
         ++fabric_hosts;
         if (rail_host(h)) ++rail_fabric_hosts;
-        std::set<SwitchId> distinct(ls.begin(), ls.end());
-        if (rail_host(h) && ls.size() >= 2 && distinct.size() == ls.size()) {
-            ++multi_leaf_hosts;
-            max_multi = std::max(max_multi, ls.size());
-            for (const auto& nm : ns) {
-                if (nm.empty()) rail_by_position = true;
-                rail_names.insert(nm);
+        if (rail_host(h) && on.size() >= 2 && distinct.size() == on.size()) {
+            multi_hosts.push_back(static_cast<std::uint32_t>(hi));
+            max_multi = std::max(max_multi, on.size());
+            for (auto nid : on) {
+                const std::string& nm = t.nics_[nid.index()].name;
+                if (nm.empty()) unnamed = true;
+                all_names.insert(nm);
             }
         }
     }
-    // Hosts that name their HCAs differently (HCA-1 vs mlx5_0) make the union larger
-    // than any host: fall back to the position of the NIC on its host.
-    if (rail_names.size() > max_multi) rail_by_position = true;
-    std::map<std::string, int> rail_of_name;
-    if (!rail_by_position) {
-        int r = 0;
-        for (const auto& nm : rail_names) rail_of_name[nm] = r++;
-    }
-    // A rail layout is the design of the fabric: (nearly) every host has one NIC per rail.
-    // A few hosts on two leaves among single-leaf hosts (dual-homed storage or login nodes,
-    // a node listed under two leaves in a topology.conf) are exceptions, not rails.
-    const bool rail_layout = multi_leaf_hosts > 0 && 2 * multi_leaf_hosts >= rail_fabric_hosts;
+    const bool rail_layout = !multi_hosts.empty() && 2 * multi_hosts.size() >= static_cast<std::size_t>(rail_fabric_hosts);
+    // rule 2 and 3: labels and each leaf's label
+    std::map<NicId, std::string> label_of;
+    std::map<SwitchId, std::string> leaf_label;
+    int renamed = 0;
+    std::string renamed_example;
+    std::map<std::string, int, NaturalLess> rail_of_label;
+    std::set<SwitchId> side_leaves;
     if (rail_layout) {
-        t.rails_ = rail_by_position ? static_cast<int>(max_multi) : static_cast<int>(rail_names.size());
+        const auto compute_labels = [&](bool by_position) {
+            label_of.clear();
+            std::map<SwitchId, std::map<std::string, int, NaturalLess>> votes;
+            for (auto hi : multi_hosts) {
+                const auto& on = host_fabric_nics[hi];
+                for (std::size_t k = 0; k < on.size(); ++k) {
+                    const Nic& n = t.nics_[on[k].index()];
+                    std::string lab = by_position ? "#" + std::to_string(k) : n.name;
+                    ++votes[n.leaf][lab];
+                    label_of[on[k]] = std::move(lab);
+                }
+            }
+            leaf_label.clear();
+            std::set<std::string, NaturalLess> labels;
+            for (const auto& [leaf, vs] : votes) {
+                const std::string* best = nullptr;
+                int most = 0;
+                for (const auto& [lab, c] : vs) {
+                    if (c > most) {
+                        most = c;
+                        best = &lab;
+                    }
+                }
+                leaf_label[leaf] = *best;
+                labels.insert(*best);
+            }
+            return labels.size();
+        };
+        bool by_position = unnamed;
+        if (!by_position && compute_labels(false) > max_multi && all_names.size() > max_multi) by_position = true;
+        if (by_position) compute_labels(true);
+        // rule 4: how many rail hosts reach each label
+        std::map<std::string, std::set<std::uint32_t>, NaturalLess> reach;
+        for (auto hi : multi_hosts) {
+            for (auto nid : host_fabric_nics[hi]) reach[leaf_label.at(t.nics_[nid.index()].leaf)].insert(hi);
+        }
+        int r = 0;
+        for (const auto& [lab, hs] : reach) {
+            if (2 * hs.size() >= multi_hosts.size()) rail_of_label[lab] = r++;
+        }
+        for (const auto& [leaf, lab] : leaf_label) {
+            if (rail_of_label.count(lab) == 0) side_leaves.insert(leaf);
+        }
+        for (const auto& [nid, lab] : label_of) {
+            const Nic& n = t.nics_[nid.index()];
+            if (lab != leaf_label.at(n.leaf) && side_leaves.count(n.leaf) == 0) {
+                if (renamed++ == 0) {
+                    const std::string& leaf_name = t.switches_[n.leaf.index()].name.empty()
+                                                       ? t.switches_[n.leaf.index()].guid
+                                                       : t.switches_[n.leaf.index()].name;
+                    renamed_example = t.hosts_[n.host.index()].name + " " + (n.name.empty() ? lab : n.name) +
+                                      " on leaf " + leaf_name + ", whose NICs are " +
+                                      (by_position ? "at position " + leaf_label.at(n.leaf).substr(1) + " of their hosts"
+                                                   : leaf_label.at(n.leaf));
+                }
+            }
+        }
+        if (renamed > 0) {
+            t.warnings_.push_back(std::to_string(renamed) +
+                                  " NIC(s) are named unlike most NICs on their rail leaf (e.g. " + renamed_example +
+                                  "); their rail follows the leaf they are cabled to");
+        }
+        if (!side_leaves.empty()) {
+            std::map<SwitchId, std::pair<int, int>> seen;  // leaf -> (rail-host NICs, other hosts)
+            for (std::size_t hi = 0; hi < t.hosts_.size(); ++hi) {
+                const bool mh = std::binary_search(multi_hosts.begin(), multi_hosts.end(), static_cast<std::uint32_t>(hi));
+                for (auto nid : host_fabric_nics[hi]) {
+                    auto leaf = t.nics_[nid.index()].leaf;
+                    if (side_leaves.count(leaf) == 0) continue;
+                    if (mh) {
+                        ++seen[leaf].first;
+                    } else {
+                        ++seen[leaf].second;
+                    }
+                }
+            }
+            std::string msg = std::to_string(side_leaves.size()) + " leaf switch(es) reached by fewer than half of the " +
+                              std::to_string(multi_hosts.size()) + " multi-rail hosts are read as storage/side leaves, "
+                              "not rails: ";
+            int k = 0;
+            for (const auto& [leaf, c] : seen) {
+                if (k++ == 3) {
+                    msg += "; ...";
+                    break;
+                }
+                const Switch& sw = t.switches_[leaf.index()];
+                msg += (k > 1 ? "; " : "") + (sw.name.empty() ? sw.guid : sw.name) + " (" +
+                       (by_position ? "NICs" : leaf_label.at(leaf)) + " of " + std::to_string(c.first) +
+                       " host(s), plus " + std::to_string(c.second) + " other host(s))";
+            }
+            msg += ". Those NICs keep their cables but no rail and do not split leaf groups "
+                   "(--hca REGEX names the compute HCAs instead)";
+            t.warnings_.push_back(std::move(msg));
+        }
+        t.rails_ = static_cast<int>(rail_of_label.size());
     } else {
         t.rails_ = fabric_hosts > 0 ? 1 : 0;
     }
     impl.host_leaves.assign(t.hosts_.size(), {});
     for (std::size_t hi = 0; hi < t.hosts_.size(); ++hi) {
-        const Host& h = t.hosts_[hi];
+        const auto& fabric = host_fabric_nics[hi];
+        if (fabric.empty()) continue;
         std::vector<std::pair<int, NicId>> on;
-        std::set<SwitchId> distinct;
-        for (auto nid : h.nics) {
-            const Nic& n = t.nics_[nid.index()];
-            if (n.leaf.valid()) {
-                on.emplace_back(0, nid);
-                distinct.insert(n.leaf);
+        for (auto nid : fabric) {
+            Nic& n = t.nics_[nid.index()];
+            auto lab = label_of.find(nid);
+            if (side_leaves.count(n.leaf) != 0) {
+                n.rail = -1;  // a side leaf (rule 4): cabled, but not a rail
+                continue;
             }
-        }
-        if (on.empty()) continue;
-        const bool multi = rail_layout && rail_host(h) && on.size() >= 2 && distinct.size() == on.size();
-        for (std::size_t k = 0; k < on.size(); ++k) {
-            Nic& n = t.nics_[on[k].second.index()];
-            if (!multi) {
-                n.rail = 0;
-            } else if (rail_by_position) {
-                n.rail = static_cast<int>(k);
+            if (lab == label_of.end()) {
+                n.rail = 0;  // not a rail host (or no rail layout): one rail
+            } else if (auto rl = rail_of_label.find(leaf_label.at(n.leaf)); rl != rail_of_label.end()) {
+                n.rail = rl->second;
             } else {
-                n.rail = rail_of_name.at(n.name);
+                n.rail = -1;  // a side leaf (rule 4): cabled, but not a rail
+                continue;
             }
-            on[k].first = n.rail;
+            on.emplace_back(n.rail, nid);
+        }
+        if (on.empty()) {  // only side-leaf NICs: their leaves are its leaves
+            for (auto nid : fabric) on.emplace_back(0, nid);
         }
         std::stable_sort(on.begin(), on.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
         auto& hl = impl.host_leaves[hi];

@@ -2,6 +2,7 @@
 #include <topo/hostlist.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdint>
 #include <tuple>
@@ -464,6 +465,12 @@ std::string compress_hostlist(std::vector<std::string> names) {
         i = end;
     }
     return out;
+}
+
+bool is_guid_host_name(std::string_view name) noexcept {
+    if (name.size() != 18 || name[0] != 'H' || name[1] != '-') return false;
+    return std::all_of(name.begin() + 2, name.end(),
+                       [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
 }
 
 }  // namespace topo

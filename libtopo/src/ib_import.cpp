@@ -274,11 +274,15 @@ Status import_ib_fabric(const IbFabric& fabric, const IbImportOptions& options, 
         }
         for (const auto& w : fabric.warnings) builder.warn(w);
 
+        std::size_t map_hits = 0;
         auto lookup_map = [&](const IbNode& n) -> const std::string* {
             for (const std::string* g : {&n.guid, &n.port_guid, &n.sysimg_guid}) {
                 if (g->empty()) continue;
                 auto it = options.name_map.names.find(*g);
-                if (it != options.name_map.names.end()) return &it->second;
+                if (it != options.name_map.names.end()) {
+                    ++map_hits;
+                    return &it->second;
+                }
             }
             return nullptr;
         };
@@ -537,6 +541,11 @@ Status import_ib_fabric(const IbFabric& fabric, const IbImportOptions& options, 
         if (sharp > 0) {
             builder.warn(src + ": skipped " + std::to_string(sharp) +
                          " SHARP aggregation node(s) (switch-internal CAs, not hosts)");
+        }
+        if (!options.name_map.names.empty() && map_hits == 0) {
+            builder.warn(options.name_map.source + ": none of its " + std::to_string(options.name_map.names.size()) +
+                         " GUID(s) is a node of " + src +
+                         " (the map of another fabric?); names come from the node descriptions");
         }
         if (routers > 0) builder.warn(src + ": skipped " + std::to_string(routers) + " IB router(s)");
         if (loopbacks > 0) {

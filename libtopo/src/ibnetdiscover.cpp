@@ -354,6 +354,42 @@ bool parse_node_header(std::string_view text, IbNode& node, std::string& why) {
     return true;
 }
 
+/// The parenthesised groups after a port number: `(2c9020040d3a1)` is a port GUID;
+/// ibdiagnet's dump (`ibdiagnet2.ibnetdiscover`) also puts a port label there, the
+/// front-panel position of a Quantum-2 port `(1/1/1)` or a CA port's `(B9D0F0/0/0/1)`,
+/// which is kept as a label. A group with only hex digits (at most 16) is the GUID.
+bool port_groups(Cur& c, std::string& pguid, std::string& label, const char* what, std::string& why) {
+    c.ws();
+    while (c.peek() == '(') {
+        const std::size_t close = c.s.find(')', c.i);
+        if (close == std::string_view::npos) {
+            why = std::string("unterminated ( after the ") + what;
+            return false;
+        }
+        const std::string_view inner = c.s.substr(c.i + 1, close - c.i - 1);
+        std::string_view hex = inner;
+        if (hex.size() >= 2 && hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X')) hex.remove_prefix(2);
+        const bool all_hex = !hex.empty() && std::all_of(hex.begin(), hex.end(), is_hex);
+        if (all_hex) {
+            auto g = normalize_guid(inner);
+            if (!g) {
+                why = std::string("bad ") + what + " GUID";
+                return false;
+            }
+            pguid = *g;
+        } else if (inner.empty() || inner.size() > 64 ||
+                   std::any_of(inner.begin(), inner.end(), [](char ch) { return is_space(ch) || ch == '"'; })) {
+            why = std::string("bad ") + what + " GUID or label";
+            return false;
+        } else {
+            label = std::string(inner);
+        }
+        c.i = close + 1;
+        c.ws();
+    }
+    return true;
+}
+
 bool parse_port_line(std::string_view text, IbPort& port, std::string& local_pguid, std::string& why) {
     Cur c{text};
     if (!c.eat('[') || !c.integer(port.port) || !c.eat(']')) {
@@ -361,14 +397,7 @@ bool parse_port_line(std::string_view text, IbPort& port, std::string& local_pgu
         return false;
     }
     c.skip_ext();
-    c.ws();
-    if (c.eat('(')) {
-        if (!c.guid(local_pguid) || !c.eat(')')) {
-            why = "bad port GUID";
-            return false;
-        }
-        c.ws();
-    }
+    if (!port_groups(c, local_pguid, port.label, "port", why)) return false;
     if (!c.eat('"')) {
         why = "missing quoted peer name";
         return false;
@@ -384,15 +413,9 @@ bool parse_port_line(std::string_view text, IbPort& port, std::string& local_pgu
         return false;
     }
     c.skip_ext();
-    c.ws();
-    if (c.eat('(')) {
-        std::string peer_pguid;
-        if (!c.guid(peer_pguid) || !c.eat(')')) {
-            why = "bad peer port GUID";
-            return false;
-        }
-        c.ws();
-    }
+    std::string peer_pguid;
+    std::string peer_label;
+    if (!port_groups(c, peer_pguid, peer_label, "peer port", why)) return false;
     if (c.end()) return true;
     if (!c.eat('#')) {
         why = "unexpected text after the peer";
@@ -488,13 +511,20 @@ Result<IbFabric> parse_default(const std::vector<Line>& lines, const std::string
             continue;
         }
         if (t.front() == '[') {
-            if (current < 0) {
-                return parse_error(source, l.no, "port line outside a node block: \"" + shorten(t) + "\"");
-            }
             IbPort port;
             std::string local_pguid;
             std::string why;
-            if (!parse_port_line(t, port, local_pguid, why)) {
+            const bool parsed = parse_port_line(t, port, local_pguid, why);
+            if (current < 0) {
+                // A shell prompt pasted with the capture ("[root@mgmt01 ~]# ibnetdiscover")
+                // is noise, like a terminal log banner; a real port line there is not.
+                if (!parsed && pending.first_line == 0) {
+                    skip(l, f.nodes.empty() ? skipped_before : skipped_between);
+                    continue;
+                }
+                return parse_error(source, l.no, "port line outside a node block: \"" + shorten(t) + "\"");
+            }
+            if (!parsed) {
                 return parse_error(source, l.no, "malformed port line (" + why + "): \"" + shorten(t) + "\"");
             }
             port.line = l.no;
@@ -836,7 +866,11 @@ bool is_ports_format(const std::vector<Line>& lines) {
         if (l.text.empty() || l.text.front() == '#') continue;
         if (starts_with(l.text, "DR path")) return true;
         if (is_ports_line(l.text)) return true;
-        if (is_node_header(l.text) || is_header_key(l.text) || l.text.front() == '[') return false;
+        if (is_node_header(l.text) || is_header_key(l.text)) return false;
+        // "[3]..." is a port line of the default layout; "[root@host ~]# ..." a prompt.
+        if (l.text.front() == '[' && l.text.size() > 1 && std::isdigit(static_cast<unsigned char>(l.text[1])) != 0) {
+            return false;
+        }
         if (++looked > 50) return false;
     }
     return false;
@@ -846,6 +880,8 @@ bool is_ports_format(const std::vector<Line>& lines) {
 
 Result<IbFabric> parse_ibnetdiscover(std::string_view text, const std::string& source) {
     try {
+        // A UTF-8 byte-order mark (a capture saved by a Windows editor) is not text.
+        if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
         if (strip(text).empty()) return parse_error(source, 1, "empty input: no InfiniBand node");
         if (int bl = binary_line(text); bl > 0) {
             return parse_error(source, bl, "binary data, not an ibnetdiscover text dump");
@@ -874,6 +910,7 @@ Result<NodeNameMap> read_node_name_map(const std::string& path) {
 
 Result<NodeNameMap> parse_node_name_map(std::string_view text, const std::string& path) {
     try {
+        if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
         if (int bl = binary_line(text); bl > 0) return parse_error(path, bl, "binary data, not a node-name-map");
         NodeNameMap m;
         m.source = path;

@@ -944,14 +944,37 @@ Status import_slurm_topology(const SlurmTopology& t, TopologyBuilder& b) {
                 }
             }
             break;
-        case SlurmTopologyKind::Block:
+        case SlurmTopologyKind::Block: {
+            // Each block is a leaf of the model (declared, one per block), so that its
+            // hosts form a group the placer can fill; the network that joins blocks is
+            // not in the file, so one declared switch above them all stands for it.
+            const bool joined = t.blocks.size() > 1;
+            const std::string root = "blocks:" + (t.name.empty() ? std::string("fabric") : t.name);
+            if (joined) {
+                Switch top;
+                top.guid = root;
+                top.name = root;
+                top.provenance = Provenance::Declared;
+                b.add_switch(std::move(top));
+            }
             for (const auto& blk : t.blocks) {
+                Switch sw;
+                sw.guid = "block:" + blk.name;
+                sw.name = blk.name;
+                sw.provenance = Provenance::Declared;
+                b.add_switch(std::move(sw));
+                if (joined) b.add_switch_link(root, 0, "block:" + blk.name, 0, 0.0, {}, LinkKind::Declared);
                 for (const auto& n : blk.nodes) {
                     b.add_host(n, HostRole::Compute, {}, Provenance::Declared);
+                    Nic nic;
+                    nic.guid = "slurm:" + n + ":block:" + blk.name;
+                    nic.provenance = Provenance::Declared;
+                    b.add_nic(n, std::move(nic), "block:" + blk.name);
                 }
                 b.add_nvl_domain(blk.name, blk.nodes);
             }
             break;
+        }
     }
     for (const auto& w : t.warnings) {
         b.warn(w);

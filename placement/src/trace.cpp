@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <map>
@@ -25,6 +26,20 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
         out.push_back(s.substr(b, e - b));
         b = e + 1;
     }
+}
+
+/// Words separated by runs of blanks.
+std::vector<std::string_view> split_ws(std::string_view s) {
+    std::vector<std::string_view> out;
+    std::size_t i = 0;
+    while (i < s.size()) {
+        while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+        std::size_t j = i;
+        while (j < s.size() && s[j] != ' ' && s[j] != '\t') ++j;
+        if (j > i) out.push_back(s.substr(i, j - i));
+        i = j;
+    }
+    return out;
 }
 
 std::optional<double> to_double(std::string_view s) {
@@ -475,6 +490,24 @@ Result<Trace> parse_trace(std::string_view text, const std::string& source) {
     }
     std::string what = not_a_trace(col);
     if (!what.empty()) return parse_error(source, hline, "not a job trace: this looks like " + what);
+    // sacct's default, fixed-width table: "JobID    JobName  Partition ..." over a line of
+    // dashes. Its columns are cut to width ("pbe_fe_2_+"), so it cannot be read reliably.
+    {
+        const auto f = split_ws(head);
+        const bool has_jobid = std::any_of(f.begin(), f.end(), [](std::string_view w) {
+            std::string x(w);
+            for (char& c : x) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            return x == "jobid" || x == "jobidraw";
+        });
+        std::string_view next = l.header + 1 < l.all.size() ? trim(l.all[l.header + 1]) : std::string_view{};
+        const bool dashes = !next.empty() && next.find_first_not_of("- ") == std::string_view::npos;
+        if (has_jobid && (dashes || f.size() >= 3)) {
+            return parse_error(source, hline,
+                               "this is sacct's fixed-width table (columns cut to width, no separator): re-run it as "
+                               "sacct -P -a -X -S START -E END --format=JobID,Submit,Start,End,Elapsed,NNodes,"
+                               "AllocTRES,Timelimit > trace.txt");
+        }
+    }
     return parse_error(source, hline,
                        "unknown trace format (want a sacct --parsable2 export, a CSV "
                        "submit_s,duration_s,nodes,gpus_per_node[,timelimit_s], or an Alibaba pod/instance list)");

@@ -3,6 +3,8 @@
 // The Slurm rules behind every choice are in block.hpp and docs/slurm-conf.md.
 #include <topo/slurmconf/block.hpp>
 
+#include "slurm_nodes.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <map>
@@ -18,9 +20,7 @@ namespace {
 constexpr int kMaxBlockLevel = 15;         // block_record.c: block_level > 15 is fatal
 constexpr std::size_t kMaxPlaceholders = 4096;
 
-bool host_included(const Host& h, const BlockOptions& o) {
-    return o.include_service || h.role != HostRole::Service;
-}
+bool host_included(const Host& h, const BlockOptions& o) { return slurm_node(h, o.include_service); }
 
 std::string sanitize_name(const std::string& s) {
     std::string o;
@@ -289,6 +289,7 @@ Result<BlockConf> generate_block_conf(const Topology& t, const BlockOptions& o) 
                               "stay aligned with the physical racks");
     }
 
+    if (auto w = guid_hosts_warning(t, o.include_service); !w.empty()) bc.warnings.push_back(std::move(w));
     // Hosts Slurm's block plugin will never use.
     std::vector<std::string> outside;
     for (const auto& h : t.hosts()) {

@@ -2,6 +2,8 @@
 // gres.conf: Name=gpu lines with Links= from the NVLink matrix (see gres.hpp).
 #include <topo/slurmconf/gres.hpp>
 
+#include "slurm_nodes.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -84,7 +86,7 @@ Result<GresConf> generate_gres_conf(const Topology& t, const GresOptions& o) {
     std::vector<std::string> no_gpu;
     for (std::uint32_t hi = 0; hi < t.hosts().size(); ++hi) {
         const auto& h = t.hosts()[hi];
-        if (!o.include_service && h.role == HostRole::Service) continue;
+        if (!slurm_node(h, o.include_service)) continue;
         if (h.gpus.empty()) {
             no_gpu.push_back(h.name);
             continue;

@@ -3,6 +3,8 @@
 // Why the weights look the way they do: see nodes.hpp and docs/slurm-conf.md.
 #include <topo/slurmconf/nodes.hpp>
 
+#include "slurm_nodes.hpp"
+
 #include <algorithm>
 #include <map>
 #include <numeric>
@@ -27,9 +29,7 @@ std::string sanitize_feature(const std::string& s) {
     return o;
 }
 
-bool host_included(const Host& h, const TreeOptions& o) {
-    return o.include_service || h.role != HostRole::Service;
-}
+bool host_included(const Host& h, const TreeOptions& o) { return slurm_node(h, o.include_service); }
 
 /// Connected part of every switch of the generated tree (index = part id, 0 = the
 /// part with most hosts; ties: the one whose first leaf comes first).

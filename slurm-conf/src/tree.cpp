@@ -14,6 +14,8 @@
 // accepts, and it keeps the real one-hop-apart information.
 #include <topo/slurmconf/tree.hpp>
 
+#include "slurm_nodes.hpp"
+
 #include <algorithm>
 #include <map>
 #include <numeric>
@@ -26,9 +28,7 @@ namespace topo::slurmconf {
 
 namespace {
 
-bool host_included(const Host& h, const TreeOptions& o) {
-    return o.include_service || h.role != HostRole::Service;
-}
+bool host_included(const Host& h, const TreeOptions& o) { return slurm_node(h, o.include_service); }
 
 std::string switch_label(const Switch& s) { return s.name.empty() ? s.guid : s.name; }
 
@@ -116,9 +116,14 @@ Result<Built> build(const Topology& t, const TreeOptions& o) {
     // Hosts whose NICs reach leaf switches of several other host groups (a miscabled
     // HCA, or a host bridging two scalable units): they become a Slurm leaf of their
     // own, under the parents of both, which is almost never what the site meant.
+    if (auto w = guid_hosts_warning(t, o.include_service); !w.empty()) b.warnings.push_back(std::move(w));
     {
+        // Only groups of hosts that are Slurm nodes count: a UFM server dual-homed on two
+        // leaves, or an adapter named by GUID, says nothing about the real hosts' cabling.
         std::map<std::uint32_t, std::vector<std::size_t>> groups_on_leaf;
         for (std::size_t g = 0; g < t.groups().size(); ++g) {
+            const auto& gh = t.groups()[g].hosts;
+            if (std::none_of(gh.begin(), gh.end(), [&](HostId h) { return host_included(t.host(h), o); })) continue;
             for (auto l : t.groups()[g].leaves) groups_on_leaf[l.index()].push_back(g);
         }
         for (std::size_t g = 0; g < t.groups().size(); ++g) {

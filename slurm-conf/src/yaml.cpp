@@ -95,7 +95,11 @@ Result<YamlConf> generate_topology_yaml(const Topology& t, const YamlOptions& o)
     out << "# Source fingerprint: " << t.fingerprint() << "\n"
         << "# Partitions use another topology than the default with Topology=<name> in slurm.conf.\n";
     if (tree) yc.warnings.insert(yc.warnings.end(), tree->warnings.begin(), tree->warnings.end());
-    if (block) yc.warnings.insert(yc.warnings.end(), block->warnings.begin(), block->warnings.end());
+    if (block) {
+        for (const auto& w : block->warnings) {  // the tree said the same of the same hosts
+            if (std::find(yc.warnings.begin(), yc.warnings.end(), w) == yc.warnings.end()) yc.warnings.push_back(w);
+        }
+    }
     for (const auto& w : yc.warnings) out << "# Warning: " << w << "\n";
     if (block && !block->fake_nodes.empty()) {
         yc.fake_nodes = block->fake_nodes;

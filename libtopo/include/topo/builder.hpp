@@ -56,6 +56,14 @@ public:
     /// Same, taking ownership (no copy of the description is kept).
     void apply_node_description(const std::string& host, NodeDescription&& node);
 
+    /// Apply one description to several hosts (`--hwloc dgx.xml` for every compute host).
+    /// Its NIC GUIDs are those of the node it was taken on: when a fabric NIC carries one,
+    /// that host merges by GUID and the others ignore the GUIDs (with one warning) and
+    /// match their NICs by name, through the owner's naming (its fabric "HCA-1" is the
+    /// description's "mlx5_0", so every host's "HCA-1" is). GUIDs that no fabric NIC
+    /// carries are left to freeze(), which drops them with a warning.
+    void apply_node_template(const std::vector<std::string>& hosts, const NodeDescription& node);
+
     /// Declare a multi-node NVLink domain (e.g. one GB200 NVL72 rack).
     void add_nvl_domain(const std::string& name,
                         const std::vector<std::string>& hosts,

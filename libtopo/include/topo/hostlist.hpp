@@ -23,6 +23,9 @@ inline constexpr std::size_t kMaxHostNameLength = 255;
 /// '-', '_' and '.', not starting with '-' or '.'. Anything else (',', '[', '=', spaces,
 /// quotes, control characters) would change what those lines mean.
 [[nodiscard]] bool is_valid_host_name(std::string_view name) noexcept;
+/// True for "H-" followed by 16 hex digits: ibnetdiscover's name for a channel adapter
+/// without a node description (not a host name any scheduler knows).
+[[nodiscard]] bool is_guid_host_name(std::string_view name) noexcept;
 
 /// Expand a hostlist expression into names, in the order written. Supports several
 /// bracket groups ("rack[1-2]-n[01-02]"), zero padding, and comma-separated lists.

@@ -21,6 +21,7 @@ struct IbPort {
     int peer_port = 0;
     std::string rate;         ///< "4xHDR", "4x???" when down
     double gbps = 0;          ///< decoded from rate (0 if unknown)
+    std::string label;        ///< ibdiagnet's port label ("1/1/1", "B9D0F0/0/0/1"), may be empty
     int line = 0;             ///< 1-based source line
 };
 

@@ -400,6 +400,34 @@ NodeDescription describe(hwloc_topology_t t, const std::string& source) {
         g.numa = numa_of(t, d.anchor);
         nd.gpus.push_back(std::move(g));
     }
+    // A device in a partition mode (AMD MI300A/MI300X CPX: six "rsmi" partitions per
+    // device) shows several compute OS devices of one kind on one PCI function. The
+    // model counts devices, not partitions: say what was folded.
+    {
+        std::size_t folded_devices = 0;
+        std::size_t partitions = 0;
+        std::string example;
+        for (const Device& d : gpu_list) {
+            if (d.osdevs.empty()) continue;
+            std::vector<std::string> same;
+            for (const auto& [rank, os] : d.osdevs) {
+                if (rank == d.osdevs.front().first) same.push_back(str(os->name));
+            }
+            if (same.size() < 2) continue;
+            ++folded_devices;
+            partitions += same.size();
+            if (example.empty()) {
+                example = (d.pci != nullptr ? "PCI " + pci_bus_id(d.pci) : d.key) + ": " + same.front() + ".." +
+                          same.back();
+            }
+        }
+        if (folded_devices > 0) {
+            nd.warnings.push_back(source + ": " + std::to_string(partitions) + " GPU partitions on " +
+                                  std::to_string(folded_devices) + " device(s) (partition mode, e.g. CPX; " + example +
+                                  ") are read as " + std::to_string(folded_devices) +
+                                  " GPU(s), one per device; NVLink/xGMI locality and Slurm GRES are per device");
+        }
+    }
 
     std::vector<std::pair<std::string, Device>> nic_list;
     for (auto& [obj, d] : nics) {

@@ -77,6 +77,16 @@ struct Row {
 // port lines whose peer is "S-..." divided by two.
 const Row kRows[] = {
     {"avakas-qlogic-qdr.ibnetdiscover-s-p.txt", {25, 281, 0, 0, 1138, 288}},
+    {"ibtopotool-test1.ibnetdiscover.txt", {2, 4, 0, 0, 14, 2}},
+    {"ibtopotool-test2.ibnetdiscover.txt", {1, 2, 0, 0, 4, 0}},
+    {"ibtopotool-test3.ibnetdiscover.txt", {2, 6, 0, 0, 20, 4}},  // 3 loopbacks + 1 cable
+    {"ibtopotool-test4.ibnetdiscover.txt", {1, 1, 0, 0, 2, 0}},
+    {"topoplace-gen-2tier-empty-leaves-loopbacks.ibnetdiscover.txt", {12, 2, 0, 0, 66, 31}},
+    {"topoplace-gen-3tier-mgmt-on-spines.ibnetdiscover.txt", {22, 35, 0, 0, 142, 36}},
+    {"topoplace-gen-8rail-converged-storage-leaf.ibnetdiscover.txt", {27, 77, 0, 0, 254, 50}},
+    {"topoplace-gen-8rail-hca-renamed.ibnetdiscover.txt", {18, 64, 0, 0, 192, 32}},
+    {"topoplace-ibdiagnet2-ndr-labels.ibnetdiscover", {3, 4, 0, 0, 12, 2}},
+    {"topoplace-prompt-bom.ibnetdiscover.txt", {1, 2, 0, 0, 4, 0}},  // the two prompts are not ports
     {"plafrim-voltaire-qdr.ibnetdiscover-s-p.txt", {9, 125, 0, 0, 402, 76}},
     {"plafrim2-subnet0-qdr.ibnetdiscover-s-p.txt", {7, 96, 0, 0, 310, 59}},
     {"plafrim2-subnet1-mixed.ibnetdiscover-s-p.txt", {1, 23, 0, 0, 46, 0}},
@@ -662,6 +672,13 @@ TEST(IbImport, SinglePortFabricsImport) {
 //  - topograph-dgxh100: 120 hosts with 4 HCAs on 4 distinct leaves (names mix HCA-n and
 //    mlx5_n, so rails go by position: 4); one of them is B11-P1-CUFM-02 (service, no rail);
 //    31 leaves + 9 spines.
+//  - ibtopotool-test1-4 (jabl/ibtopotool): the man page's two Voltaire switches with 4
+//    factory-named CAs (H-<guid> hosts, both switches leaves); one 8-port switch with
+//    compute-00-00/01; r-ufm* hosts only (service), 3 loopbacks ignored; one Sun DCS 36.
+//  - topoplace-gen-*: written by tests/unit/libtopo/fabric_gen.hpp, whose truth the
+//    FabricReading tests check (SUs, rails, tiers; ufm*/ddn* are service hosts).
+//  - topoplace-ibdiagnet2 / -prompt-bom: 2 hosts on 2 rail leaves and a spine; 2 hosts
+//    on one switch.
 //  - ufm-lab-small: r-dcs96 (4 HCAs, 2 per switch: no rails) + 4 r-dmz-ufm* service hosts.
 //  - director: 154 ToRs with hosts, 6 host-less ToRs cabled to the same 20 director leaf
 //    ASICs as the others (tier 0, not core), 160 director leaf ASICs (tier 1), 80 director
@@ -675,6 +692,16 @@ struct ImportRow {
 };
 const ImportRow kImportRows[] = {
     {"avakas-qlogic-qdr.ibnetdiscover-s-p.txt", 281, 277, 4, 25, 2, 1, 16, nullptr},
+    {"ibtopotool-test1.ibnetdiscover.txt", 4, 4, 0, 2, 1, 1, 2, nullptr},
+    {"ibtopotool-test2.ibnetdiscover.txt", 2, 2, 0, 1, 1, 1, 1, nullptr},
+    {"ibtopotool-test3.ibnetdiscover.txt", 5, 0, 5, 2, 1, 1, 2, nullptr},
+    {"ibtopotool-test4.ibnetdiscover.txt", 1, 1, 0, 1, 1, 1, 1, nullptr},
+    {"topoplace-gen-2tier-empty-leaves-loopbacks.ibnetdiscover.txt", 2, 2, 0, 12, 2, 1, 1, nullptr},
+    {"topoplace-gen-3tier-mgmt-on-spines.ibnetdiscover.txt", 11, 8, 3, 22, 3, 4, 7, nullptr},
+    {"topoplace-gen-8rail-converged-storage-leaf.ibnetdiscover.txt", 11, 9, 2, 27, 2, 8, 4, nullptr},
+    {"topoplace-gen-8rail-hca-renamed.ibnetdiscover.txt", 8, 8, 0, 18, 2, 8, 2, nullptr},
+    {"topoplace-ibdiagnet2-ndr-labels.ibnetdiscover", 2, 2, 0, 3, 2, 2, 1, nullptr},
+    {"topoplace-prompt-bom.ibnetdiscover.txt", 2, 2, 0, 1, 1, 1, 1, nullptr},
     {"plafrim-voltaire-qdr.ibnetdiscover-s-p.txt", 125, 120, 5, 9, 2, 1, 7, nullptr},
     {"plafrim2-subnet0-qdr.ibnetdiscover-s-p.txt", 96, 96, 0, 7, 2, 1, 5, nullptr},
     {"plafrim2-subnet1-mixed.ibnetdiscover-s-p.txt", 23, 23, 0, 1, 1, 1, 1, nullptr},

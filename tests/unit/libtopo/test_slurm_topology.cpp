@@ -543,7 +543,11 @@ TEST(SlurmTopologyImport, BlocksBecomeNvlDomains) {
     auto topo = import_and_freeze(t);
     ASSERT_TRUE(topo);
     EXPECT_EQ(topo->hosts().size(), 32U);
-    EXPECT_TRUE(topo->switches().empty());
+    // Each block is also a declared leaf, under one declared switch standing for the
+    // network between blocks (issue 15 point 9: without them nothing could be placed).
+    EXPECT_EQ(topo->switches().size(), 8U + 1U);
+    EXPECT_EQ(topo->groups().size(), 8U);
+    EXPECT_EQ(topo->tiers(), 2);
     ASSERT_EQ(topo->nvl_domains().size(), 8U);
     for (const auto& d : topo->nvl_domains()) {
         EXPECT_TRUE(d.multi_node) << d.name;

@@ -90,10 +90,17 @@ SlurmTopology parse_back(const std::string& text, bool reject_cycles = true) {
 using HostSet = std::set<std::string>;
 
 /// Host sets of the leaf switches.
+/// Leaf host sets, without adapters named by GUID ("H-<16 hex>"): a site file generated
+/// from raw ibnetdiscover output lists them; topoplace leaves them out (issue 15 point 10).
 std::set<HostSet> leaf_sets(const SlurmTopology& t) {
     std::set<HostSet> out;
     for (const auto& s : t.switches) {
-        if (s.is_leaf()) out.insert(HostSet(s.nodes.begin(), s.nodes.end()));
+        if (!s.is_leaf()) continue;
+        HostSet hs;
+        for (const auto& n : s.nodes) {
+            if (!is_guid_host_name(n)) hs.insert(n);
+        }
+        out.insert(std::move(hs));
     }
     return out;
 }
@@ -108,7 +115,11 @@ std::set<std::set<HostSet>> spine_sets(const SlurmTopology& t) {
         for (const auto& c : s.children) {
             auto it = by_name.find(c);
             if (it != by_name.end() && it->second->is_leaf()) {
-                ls.insert(HostSet(it->second->nodes.begin(), it->second->nodes.end()));
+                HostSet hs;
+                for (const auto& n : it->second->nodes) {
+                    if (!is_guid_host_name(n)) hs.insert(n);  // as leaf_sets()
+                }
+                ls.insert(std::move(hs));
             }
         }
         if (!ls.empty()) out.insert(ls);
@@ -370,6 +381,34 @@ TEST(SlurmTreeReal, SeleneOneLeafPerScalableUnitNoStorageSwitch) {
     auto p = parse_back(c->text);
     EXPECT_EQ(p.roots().size(), 1U);
     expect_golden("selene-compute.topology.conf", c->text);
+}
+
+
+// Adapters ibnetdiscover could only name by GUID are no Slurm node names: left out with a
+// warning that says how to name them; neither they nor a UFM server dual-homed on the same
+// two leaves make the real hosts there look miscabled (issue 15 point 10).
+TEST(SlurmTree, GuidNamedAdaptersAndServiceHostsAreLeftOut) {
+    Fab f;
+    f.sw("s").sw("l1").sw("l2").link("l1", "s").link("l2", "s");
+    f.hosts("n", 1, 4, {"l1", "l2"});
+    f.host("H-0c42a10300b00001", {"l1", "l2"}, HostRole::Unknown);
+    f.host("ufm01", {"l1", "l2"}, HostRole::Service);
+    auto t = f.freeze();
+    ASSERT_TRUE(t);
+    auto c = generate_tree_conf(*t);
+    ASSERT_TRUE(c) << c.error().to_string();
+    EXPECT_EQ(c->text.find("=H-0c42a10300b00001"), std::string::npos) << c->text;
+    EXPECT_EQ(c->text.find(",H-0c42a10300b00001"), std::string::npos) << c->text;
+    EXPECT_EQ(c->text.find("ufm01"), std::string::npos) << c->text;
+    EXPECT_NE(c->text.find("Nodes=n[001-004]"), std::string::npos) << c->text;
+    ASSERT_EQ(c->warnings.size(), 1U) << ::testing::PrintToString(c->warnings);
+    EXPECT_NE(c->warnings[0].find("1 adapter(s) without a node description are named by GUID and left out "
+                                  "(H-0c42a10300b00001); name them with ibnetdiscover's --node-name-map"),
+              std::string::npos)
+        << c->warnings[0];
+    auto feats = generate_features(*t);
+    ASSERT_TRUE(feats);
+    EXPECT_EQ(feats->text.find("H-0c42a10300b00001"), std::string::npos) << feats->text;
 }
 
 }  // namespace

@@ -70,6 +70,8 @@ TEST(TraceRead, EveryRealFileParsesOrIsRefusedWithAReason) {
         {"philly-active-nodes-per-minute.from-heliosartifact.first20000.csv", "utilization time series"},
         {"philly-runtime-seconds.from-alibaba-analysis.csv", "runtime sample"},
         {"philly-vc-node-counts.from-heliosartifact.csv", "virtual-cluster"},
+        // sacct's default table (PSC Bridges, 2017): columns cut to width, no Submit
+        {"osc-ood-sacct-bridges-fixedwidth.first200.txt", "re-run it as sacct -P"},
     };
     int parsed = 0;
     int seen = 0;
@@ -90,7 +92,7 @@ TEST(TraceRead, EveryRealFileParsesOrIsRefusedWithAReason) {
             EXPECT_NE(t.error().message.find(r->second), std::string::npos) << name << ": " << t.error().message;
         }
     }
-    EXPECT_EQ(seen, 12);
+    EXPECT_EQ(seen, 13);
     EXPECT_EQ(parsed, 2);
 }
 
