@@ -7,11 +7,16 @@ name=$1; work=$2
 case "$name" in
   fuzz_ibnetdiscover) cp tests/fixtures/ibnetdiscover/ufm-lab-small.ibnetdiscover.txt \
                          tests/fixtures/ibnetdiscover/superbench-faked-hdr-3tier.ibnetdiscover-f.txt \
-                         tests/fixtures/ibnetdiscover/plafrim2-subnet1-mixed.ibnetdiscover-s-p.txt "$work"/ ;;
+                         tests/fixtures/ibnetdiscover/plafrim2-subnet1-mixed.ibnetdiscover-s-p.txt \
+                         tests/fixtures/ibnetdiscover/topoplace-ibdiagnet2-ndr-labels.ibnetdiscover \
+                         tests/fixtures/ibnetdiscover/topoplace-prompt-bom.ibnetdiscover.txt \
+                         tests/fixtures/ibnetdiscover/ibtopotool-test3.ibnetdiscover.txt \
+                         tests/fixtures/ibnetdiscover/topoplace-gen-8rail-converged-storage-leaf.ibnetdiscover.txt "$work"/ ;;
   fuzz_nvidia_smi)    cp tests/fixtures/nvidia-smi-topo/*.txt "$work"/ ;;
   fuzz_slurm_topology) cp tests/fixtures/slurm-topology/nstda-tara-dgx1.topology.conf \
                          tests/fixtures/slurm-topology/slurm-testsuite-block-32.topology.conf \
-                         tests/fixtures/slurm-topology/slurm-manpage-example.topology.yaml "$work"/ ;;
+                         tests/fixtures/slurm-topology/slurm-manpage-example.topology.yaml \
+                         tests/fixtures/slurm-topology/topograph-expected-block-nvl.topology.conf "$work"/ ;;
   fuzz_hostlist)      printf 'gpu[001-004,007],login1' > "$work/a"; printf 'rack[1-2]-n[01-02]' > "$work/b" ;;
   fuzz_snapshot)      build/dev/cli/topoplace discover --ibnetdiscover tests/fixtures/ibnetdiscover/ufm-lab-small.ibnetdiscover.txt \
                          -o "$work/lab.json" 2>/dev/null || true ;;

@@ -86,6 +86,7 @@ const Row kRows[] = {
     {"topoplace-gen-8rail-converged-storage-leaf.ibnetdiscover.txt", {27, 77, 0, 0, 254, 50}},
     {"topoplace-gen-8rail-hca-renamed.ibnetdiscover.txt", {18, 64, 0, 0, 192, 32}},
     {"topoplace-ibdiagnet2-ndr-labels.ibnetdiscover", {3, 4, 0, 0, 12, 2}},
+    {"topoplace-juwels-like-hca-names.ibnetdiscover.txt", {5, 8, 0, 0, 24, 4}},
     {"topoplace-prompt-bom.ibnetdiscover.txt", {1, 2, 0, 0, 4, 0}},  // the two prompts are not ports
     {"plafrim-voltaire-qdr.ibnetdiscover-s-p.txt", {9, 125, 0, 0, 402, 76}},
     {"plafrim2-subnet0-qdr.ibnetdiscover-s-p.txt", {7, 96, 0, 0, 310, 59}},
@@ -677,8 +678,8 @@ TEST(IbImport, SinglePortFabricsImport) {
 //    compute-00-00/01; r-ufm* hosts only (service), 3 loopbacks ignored; one Sun DCS 36.
 //  - topoplace-gen-*: written by tests/unit/libtopo/fabric_gen.hpp, whose truth the
 //    FabricReading tests check (SUs, rails, tiers; ufm*/ddn* are service hosts).
-//  - topoplace-ibdiagnet2 / -prompt-bom: 2 hosts on 2 rail leaves and a spine; 2 hosts
-//    on one switch.
+//  - topoplace-ibdiagnet2 / -prompt-bom / -juwels-like: 2 hosts on 2 rail leaves and a
+//    spine; 2 hosts on one switch; 2 hosts on 4 rail leaves and a spine.
 //  - ufm-lab-small: r-dcs96 (4 HCAs, 2 per switch: no rails) + 4 r-dmz-ufm* service hosts.
 //  - director: 154 ToRs with hosts, 6 host-less ToRs cabled to the same 20 director leaf
 //    ASICs as the others (tier 0, not core), 160 director leaf ASICs (tier 1), 80 director
@@ -701,6 +702,7 @@ const ImportRow kImportRows[] = {
     {"topoplace-gen-8rail-converged-storage-leaf.ibnetdiscover.txt", 11, 9, 2, 27, 2, 8, 4, nullptr},
     {"topoplace-gen-8rail-hca-renamed.ibnetdiscover.txt", 8, 8, 0, 18, 2, 8, 2, nullptr},
     {"topoplace-ibdiagnet2-ndr-labels.ibnetdiscover", 2, 2, 0, 3, 2, 2, 1, nullptr},
+    {"topoplace-juwels-like-hca-names.ibnetdiscover.txt", 2, 2, 0, 5, 2, 4, 1, nullptr},
     {"topoplace-prompt-bom.ibnetdiscover.txt", 2, 2, 0, 1, 1, 1, 1, nullptr},
     {"plafrim-voltaire-qdr.ibnetdiscover-s-p.txt", 125, 120, 5, 9, 2, 1, 7, nullptr},
     {"plafrim2-subnet0-qdr.ibnetdiscover-s-p.txt", 96, 96, 0, 7, 2, 1, 5, nullptr},
