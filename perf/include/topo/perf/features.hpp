@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file From a placement on a topology to the model's inputs (PERF-MODEL 6.1).
+///
+/// Ranks are laid out Llama 3's way, [TP, CP, PP, DP] from innermost to outermost, on the
+/// job's hosts in the order given (Slurm's node order), `gpus_per_host` ranks per host;
+/// EP groups are `ep` consecutive DP replicas. For each class, the worst of its groups:
+/// the highest model tier crossed (0 one NVLink domain, 1 one leaf group, 2 one pod, 3
+/// several pods), the NVLink domains spanned and GPUs per domain. The tier the best
+/// placement could not avoid is that of the hosts a group's rank range covers, packed
+/// into the cluster's largest NVLink domain, leaf group and pod.
+
+#include <map>
+#include <vector>
+
+#include <topo/perf/model.hpp>
+#include <topo/topology.hpp>
+
+namespace topo::perf {
+
+/// Pods: leaf groups joined below the top tier (lowest common tier <= 1); a fabric of
+/// two tiers or fewer is one pod. Index = group index.
+struct FabricShape {
+    std::vector<int> pod_of_group;
+    int pods = 0;
+    int max_group_hosts = 0;
+    int max_pod_hosts = 0;
+    int max_domain_hosts = 1;   ///< usable hosts of the largest multi-node NVLink domain (1: none)
+    bool nvl72 = false;
+};
+[[nodiscard]] FabricShape fabric_shape(const Topology& t);
+
+/// The model tier between two hosts.
+[[nodiscard]] int model_tier(const Topology& t, const FabricShape& shape, HostId a, HostId b);
+
+struct JobPlacement {
+    std::vector<HostId> hosts;                ///< in rank order
+    std::map<HostId, double> degraded;        ///< slowdown s of degraded hosts among them
+};
+
+/// The model's inputs for `job` with layout `prof` (default_layout() applied), next to
+/// `others` (hosts of the other running jobs: their uplink use is u_k).
+[[nodiscard]] Features features_of(const Topology& t,
+                                   const FabricShape& shape,
+                                   const JobPlacement& job,
+                                   const Profile& prof,
+                                   int gpus_per_host,
+                                   const std::vector<std::vector<HostId>>& others = {});
+
+}  // namespace topo::perf

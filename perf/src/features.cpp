@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: Apache-2.0
+// Placement -> model inputs (PERF-MODEL 6.1; docs/perf-model.md "Placement features").
+#include <topo/perf/features.hpp>
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+#include <unordered_map>
+
+namespace topo::perf {
+
+namespace {
+
+int domain_of(const Topology& t, HostId h) {
+    const Host& host = t.host(h);
+    if (!host.gpus.empty()) {
+        const DomainId d = t.gpu(host.gpus.front()).nvl_domain;
+        if (d.valid() && t.nvl_domains()[d.index()].multi_node) return static_cast<int>(d.index());
+    }
+    return -1 - static_cast<int>(h.index());  // its own
+}
+
+}  // namespace
+
+FabricShape fabric_shape(const Topology& t) {
+    FabricShape s;
+    const auto& groups = t.groups();
+    s.pod_of_group.assign(groups.size(), -1);
+    std::vector<std::size_t> parent(groups.size());
+    std::iota(parent.begin(), parent.end(), std::size_t{0});
+    auto find = [&](std::size_t x) {
+        while (parent[x] != x) x = parent[x] = parent[parent[x]];
+        return x;
+    };
+    for (std::size_t a = 0; a < groups.size(); ++a) {
+        s.max_group_hosts = std::max(s.max_group_hosts, static_cast<int>(groups[a].hosts.size()));
+        if (groups[a].hosts.empty()) continue;
+        for (std::size_t b = a + 1; b < groups.size(); ++b) {
+            if (groups[b].hosts.empty() || find(a) == find(b)) continue;
+            const auto lct = t.lowest_common_tier(groups[a].hosts.front(), groups[b].hosts.front());
+            if (lct && *lct <= 1) parent[find(b)] = find(a);
+        }
+    }
+    std::map<std::size_t, int> pod_ids;
+    std::map<int, int> pod_hosts;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        auto [it, fresh] = pod_ids.try_emplace(find(g), static_cast<int>(pod_ids.size()));
+        s.pod_of_group[g] = it->second;
+        pod_hosts[it->second] += static_cast<int>(groups[g].hosts.size());
+    }
+    s.pods = static_cast<int>(pod_ids.size());
+    for (const auto& [p, n] : pod_hosts) s.max_pod_hosts = std::max(s.max_pod_hosts, n);
+    for (const auto& d : t.nvl_domains()) {
+        if (!d.multi_node) continue;
+        s.nvl72 = true;
+        const int usable = d.usable_hosts > 0 ? d.usable_hosts : static_cast<int>(d.hosts.size());
+        s.max_domain_hosts = std::max(s.max_domain_hosts, usable);
+    }
+    return s;
+}
+
+int model_tier(const Topology& t, const FabricShape& shape, HostId a, HostId b) {
+    if (a == b) return 0;
+    const int da = domain_of(t, a);
+    if (da >= 0 && da == domain_of(t, b)) return 0;
+    const GroupId ga = t.host(a).group;
+    const GroupId gb = t.host(b).group;
+    if (!ga.valid() || !gb.valid()) return 3;
+    if (ga == gb) return 1;
+    if (shape.pod_of_group[ga.index()] == shape.pod_of_group[gb.index()]) return 2;
+    return 3;
+}
+
+Features features_of(const Topology& t, const FabricShape& shape, const JobPlacement& job, const Profile& prof,
+                     int gpus_per_host, const std::vector<std::vector<HostId>>& others) {
+    Features f;
+    const int g = std::max(1, gpus_per_host);
+    const int n = static_cast<int>(job.hosts.size());
+    f.hosts = std::max(1, n);
+    f.gpus = n * g;
+    f.nvl72 = shape.nvl72;
+    for (const auto& [h, s] : job.degraded) f.slowest_degraded = std::max(f.slowest_degraded, s);
+    if (n <= 1) return f;
+
+    auto tier_needed = [&](int hosts) {
+        if (hosts <= 1) return 0;
+        if (shape.nvl72 && hosts <= shape.max_domain_hosts) return 0;
+        if (hosts <= shape.max_group_hosts) return 1;
+        if (hosts <= shape.max_pod_hosts) return 2;
+        return 3;
+    };
+    // Tier between two hosts, cached by (group, group).
+    std::unordered_map<std::uint64_t, int> tier_cache;
+    auto tier = [&](HostId a, HostId b) {
+        if (a == b) return 0;
+        const GroupId ga = t.host(a).group;
+        const GroupId gb = t.host(b).group;
+        const int da = domain_of(t, a);
+        if (da >= 0 && da == domain_of(t, b)) return 0;
+        if (!ga.valid() || !gb.valid()) return 3;
+        const std::uint64_t key = (std::uint64_t{std::min(ga.index(), gb.index())} << 32) | std::max(ga.index(), gb.index());
+        auto it = tier_cache.find(key);
+        if (it != tier_cache.end()) return it->second;
+        const int v = model_tier(t, shape, a, b);
+        tier_cache.emplace(key, v);
+        return v;
+    };
+
+    const int tp = std::max(1, prof.tp), cp = std::max(1, prof.cp), pp = std::max(1, prof.pp);
+    const int ranks = n * g;
+    const int dp = std::max(1, std::min(prof.dp > 0 ? prof.dp : ranks, ranks / (tp * cp * pp)));
+    const int ep = std::clamp(prof.ep, 1, dp);
+    struct Shape {
+        Comm c;
+        int size, stride;
+    };
+    const Shape shapes[] = {{Comm::TP, tp, 1}, {Comm::CP, cp, tp}, {Comm::EP, ep, tp * cp * pp},
+                            {Comm::PP, pp, tp * cp}, {Comm::DP, dp, tp * cp * pp}};
+    const int used = std::min(ranks, tp * cp * pp * dp);
+    auto host_of = [&](int r) { return job.hosts[static_cast<std::size_t>(r / g)]; };
+    for (const auto& sh : shapes) {
+        if (sh.size <= 1) continue;
+        ClassFeatures worst;
+        for (int base = 0; base < used; ++base) {
+            // first member of a group: its index in this dimension is 0
+            if ((base / sh.stride) % sh.size != 0) continue;
+            if (base + (sh.size - 1) * sh.stride >= used) continue;
+            ClassFeatures cf;
+            std::set<std::uint32_t> hs;
+            std::map<int, int> per_domain;
+            std::set<int> pods;
+            std::set<int> leaf_groups;
+            const HostId first = host_of(base);
+            for (int k = 0; k < sh.size; ++k) {
+                const HostId h = host_of(base + k * sh.stride);
+                hs.insert(h.index());
+                ++per_domain[domain_of(t, h)];
+                const GroupId gid = t.host(h).group;
+                pods.insert(gid.valid() ? shape.pod_of_group[gid.index()] : -1 - static_cast<int>(h.index()));
+                leaf_groups.insert(gid.valid() ? static_cast<int>(gid.index()) : -1 - static_cast<int>(h.index()));
+                cf.tier = std::max(cf.tier, tier(first, h));
+            }
+            cf.members = static_cast<int>(hs.size());
+            cf.domains = static_cast<int>(per_domain.size());
+            cf.pods = static_cast<int>(pods.size());
+            cf.groups = static_cast<int>(leaf_groups.size());
+            for (const auto& [d, c] : per_domain) cf.gpus_per_domain = std::max(cf.gpus_per_domain, c);
+            if (sh.c == Comm::EP && sh.size > 1) {
+                double out = 0;
+                for (const auto& [d, c] : per_domain) out += static_cast<double>(c) * (sh.size - c);
+                cf.outside = out / (static_cast<double>(sh.size) * (sh.size - 1));
+            }
+            if (cf.tier > worst.tier || (cf.tier == worst.tier && cf.domains > worst.domains) ||
+                (cf.tier == worst.tier && cf.domains == worst.domains && cf.outside > worst.outside)) {
+                worst = cf;
+            }
+        }
+        const int span = std::min(n, ((sh.size - 1) * sh.stride + g) / g);
+        worst.ideal_tier = tier_needed(span);
+        worst.ideal_domains = shape.nvl72 && span <= shape.max_domain_hosts ? 1 : std::max(1, span);
+        f.by_class[static_cast<std::size_t>(sh.c)] = worst;
+    }
+    // Fragmented: more leaf groups than the job's size needs.
+    std::set<std::uint32_t> groups;
+    std::set<int> job_pods;
+    for (auto h : job.hosts) {
+        const GroupId gid = t.host(h).group;
+        if (!gid.valid()) continue;
+        groups.insert(gid.index());
+        job_pods.insert(shape.pod_of_group[gid.index()]);
+    }
+    const int need = shape.max_group_hosts > 0 ? (n + shape.max_group_hosts - 1) / shape.max_group_hosts : 1;
+    f.fragmented = static_cast<int>(groups.size()) > need;
+    // u_k: share of the job's leaf groups (pods) whose uplinks another multi-group
+    // (multi-pod) job also uses.
+    std::set<std::uint32_t> busy_groups;
+    std::set<int> busy_pods;
+    for (const auto& o : others) {
+        std::set<std::uint32_t> og;
+        std::set<int> op;
+        for (auto h : o) {
+            const GroupId gid = t.host(h).group;
+            if (!gid.valid()) continue;
+            og.insert(gid.index());
+            op.insert(shape.pod_of_group[gid.index()]);
+        }
+        if (og.size() > 1) busy_groups.insert(og.begin(), og.end());
+        if (op.size() > 1) busy_pods.insert(op.begin(), op.end());
+    }
+    if (groups.size() > 1) {
+        int shared = 0;
+        for (auto x : groups) shared += busy_groups.count(x) != 0 ? 1 : 0;
+        f.shared[2] = static_cast<double>(shared) / static_cast<double>(groups.size());
+    }
+    if (job_pods.size() > 1) {
+        int shared = 0;
+        for (auto x : job_pods) shared += busy_pods.count(x) != 0 ? 1 : 0;
+        f.shared[3] = static_cast<double>(shared) / static_cast<double>(job_pods.size());
+    }
+    return f;
+}
+
+}  // namespace topo::perf
