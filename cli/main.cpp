@@ -13,6 +13,8 @@
 
 namespace topo::cli {
 Runner add_compile(CLI::App& app);  // cmd_compile.cpp
+Runner add_predict(CLI::App& app);  // cmd_perf.cpp
+Runner add_calibrate(CLI::App& app);
 }
 
 int main(int argc, char** argv) {
@@ -29,6 +31,8 @@ int main(int argc, char** argv) {
     add(add_whatif(app));
     add(add_health(app));
     add(add_compile(app));
+    add(add_predict(app));
+    add(add_calibrate(app));
     // The front door: `--version` alone prints one line; an unknown command names itself and
     // lists the commands (CLI11 would print nothing, or the top-level help for `X --help`).
     if (argc == 2 && std::string_view(argv[1]) == "--version") {

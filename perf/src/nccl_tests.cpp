@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: Apache-2.0
+// nccl-tests output and the calibration fit (docs/perf-model.md "Calibration").
+#include <topo/perf/nccl_tests.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include <topo/text_input.hpp>
+
+namespace topo::perf {
+
+namespace {
+
+std::vector<std::string_view> words(std::string_view s) {
+    std::vector<std::string_view> out;
+    std::size_t i = 0;
+    while (i < s.size()) {
+        while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+        std::size_t j = i;
+        while (j < s.size() && s[j] != ' ' && s[j] != '\t') ++j;
+        if (j > i) out.push_back(s.substr(i, j - i));
+        i = j;
+    }
+    return out;
+}
+
+bool to_double(std::string_view s, double& v) {
+    if (s.empty()) return false;
+    const char* b = s.data();
+    const char* e = b + s.size();
+    auto r = std::from_chars(b, e, v);
+    return r.ec == std::errc() && r.ptr == e && std::isfinite(v);
+}
+
+bool is_uint(std::string_view s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+bool is_type(std::string_view s) {
+    for (std::string_view t : {"float", "half", "bfloat16", "double", "int8", "uint8", "int32", "uint32", "int64",
+                               "uint64", "int", "char", "f8e4m3", "f8e5m2", "fp8_e4m3", "fp8_e5m2"}) {
+        if (s == t) return true;
+    }
+    return false;
+}
+
+/// Strip what launchers and pages put before a line: srun's "0: ", mpirun's
+/// "[1,0]<stdout>:", indentation, a Markdown quote.
+std::string_view unwrap(std::string_view l) {
+    l = trim(l);
+    if (!l.empty() && l.front() == '>') l = trim(l.substr(1));
+    if (!l.empty() && l.front() == '[') {
+        auto close = l.find("]<stdout>:");
+        if (close != std::string_view::npos) l = trim(l.substr(close + 10));
+    }
+    std::size_t d = 0;
+    while (d < l.size() && l[d] >= '0' && l[d] <= '9') ++d;
+    if (d > 0 && d < l.size() && l[d] == ':' && (d + 1 == l.size() || l[d + 1] == ' ')) l = trim(l.substr(d + 1));
+    return l;
+}
+
+Unexpected parse_error(const std::string& source, int line, std::string msg) {
+    return fail(Errc::Parse, std::move(msg), source, line);
+}
+
+}  // namespace
+
+Result<std::vector<NcclRun>> parse_nccl_tests(std::string_view text, const std::string& source) {
+    if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+    if (looks_binary(text)) return parse_error(source, 1, "binary data, not nccl-tests output");
+    const auto lines = split_lines(text);
+    std::vector<NcclRun> runs;
+    NcclRun cur;
+    bool in_table = false;
+    std::set<std::string> seen_hosts;
+    std::string collective;
+    auto close = [&]() {
+        if (!cur.rows.empty()) runs.push_back(std::move(cur));
+        cur = NcclRun{};
+        seen_hosts.clear();
+        in_table = false;
+    };
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const int no = static_cast<int>(i) + 1;
+        const std::string_view l = unwrap(lines[i]);
+        if (l.empty()) continue;
+        if (l.front() == '#') {
+            const auto w = words(l.substr(1));
+            if (!w.empty() && w[0] == "size" && l.find("busbw") != std::string_view::npos) {
+                if (!cur.rows.empty()) close();
+                in_table = true;
+                if (cur.first_line == 0) cur.first_line = no;
+                continue;
+            }
+            if (w.size() >= 2 && w[0] == "Rank" && l.find(" on ") != std::string_view::npos) {
+                if (!cur.rows.empty()) close();
+                if (cur.first_line == 0) cur.first_line = no;
+                ++cur.ranks;
+                auto on = l.find(" on ");
+                auto hw = words(l.substr(on + 4));
+                if (!hw.empty() && seen_hosts.insert(std::string(hw[0])).second) cur.hosts.emplace_back(hw[0]);
+                continue;
+            }
+            if (l.find("Avg bus bandwidth") != std::string_view::npos) {
+                auto colon = l.rfind(':');
+                double v = 0;
+                if (colon != std::string_view::npos && to_double(trim(l.substr(colon + 1)), v)) cur.avg_busbw = v;
+                continue;
+            }
+            if (l.find("Collective test starting:") != std::string_view::npos) {
+                auto w2 = words(l.substr(l.find(':') + 1));
+                if (!w2.empty()) {
+                    std::string c(w2[0]);
+                    if (c.size() > 5 && c.substr(c.size() - 5) == "_perf") c.resize(c.size() - 5);
+                    collective = c;
+                }
+            }
+            continue;
+        }
+        const auto w = words(l);
+        // A table row: size count type [redop] [root] time algbw busbw wrong [time algbw busbw wrong]
+        const bool row_like = w.size() >= 3 && is_uint(w[0]) && is_uint(w[1]) && is_type(w[2]);
+        if (!row_like) {
+            if (in_table && !cur.rows.empty() && !w.empty() && is_uint(w[0])) {
+                return parse_error(source, no,
+                                   "a result row needs size, count, type and the time/algbw/busbw columns: \"" +
+                                       std::string(l.substr(0, 80)) + "\"");
+            }
+            continue;  // prose, commands, NCCL INFO lines, a fence
+        }
+        std::size_t k = 3;
+        if (k < w.size() && !is_uint(w[k]) && w[k].find('.') == std::string_view::npos && w[k] != "N/A") ++k;  // redop
+        if (k < w.size() && (w[k] == "-1" || is_uint(w[k])) && w.size() - k == 9) ++k;  // root
+        const std::size_t left = w.size() - k;
+        if (left != 8 && left != 4) {
+            return parse_error(source, no,
+                               "a result row needs 4 or 8 time/algbw/busbw/error columns after size, count, type"
+                               " (got " + std::to_string(left) + "): \"" + std::string(l.substr(0, 80)) + "\"");
+        }
+        NcclRow r;
+        r.line = no;
+        double count = 0;
+        if (!to_double(w[0], r.bytes) || !to_double(w[1], count) || !to_double(w[k + 2], r.busbw_out) ||
+            (left == 8 && !to_double(w[k + 6], r.busbw_in))) {
+            return parse_error(source, no, "a size or bus bandwidth is not a number: \"" + std::string(l.substr(0, 80)) + "\"");
+        }
+        if (!cur.rows.empty() && r.bytes < cur.rows.back().bytes) close();  // a second table
+        if (cur.first_line == 0) cur.first_line = no;
+        cur.collective = collective;
+        in_table = true;
+        cur.rows.push_back(r);
+    }
+    close();
+    if (runs.empty()) {
+        return parse_error(source, 1,
+                           "not nccl-tests output: no result table (a line \"#  size  count  type ... busbw\" "
+                           "followed by rows)");
+    }
+    return runs;
+}
+
+Result<std::vector<NcclRun>> read_nccl_tests(const std::string& path) {
+    auto text = read_text_file(path, std::size_t{64} << 20);
+    if (!text) return fail(text.error());
+    return parse_nccl_tests(*text, path);
+}
+
+namespace {
+
+Result<Fit> fit_ratio(const std::string& what, const Measurement& base, const Measurement& m, double min_bytes) {
+    std::map<double, double> b;
+    for (const auto& r : base.run.rows) {
+        if (r.bytes >= min_bytes && r.busbw_out > 0) b[r.bytes] = r.busbw_out;
+    }
+    Fit f;
+    f.what = what;
+    double log_sum = 0;
+    for (const auto& r : m.run.rows) {
+        auto it = b.find(r.bytes);
+        if (it == b.end() || r.busbw_out <= 0) continue;
+        const double ratio = it->second / r.busbw_out;
+        f.points.push_back({r.bytes, ratio, 0});
+        log_sum += std::log(ratio);
+    }
+    if (f.points.empty()) {
+        char mb[32];
+        std::snprintf(mb, sizeof mb, "%.0f MiB", min_bytes / (1024.0 * 1024.0));
+        return fail(Errc::InvalidArgument, what + ": " + m.source + " (" + m.label + ") and " + base.source + " (" +
+                                               base.label + ") have no message size >= " + mb +
+                                               " in common with a bus bandwidth");
+    }
+    f.value = std::exp(log_sum / static_cast<double>(f.points.size()));
+    for (auto& p : f.points) {
+        p.residual = p.ratio / f.value - 1.0;
+        f.max_abs_residual = std::max(f.max_abs_residual, std::abs(p.residual));
+    }
+    return f;
+}
+
+}  // namespace
+
+Result<Calibration> calibrate(const Params& base, const Measurement& leaf, const Measurement* pod,
+                              const Measurement* cross_pod, const Measurement* shared, double min_bytes) {
+    Calibration c;
+    c.params = base;
+    c.params.overridden.clear();
+    const char* fabric_names[] = {"ib-ar", "roce-eecmp", "roce-ecmp"};
+    if (pod != nullptr) {
+        auto f = fit_ratio("tier_collective[2]", leaf, *pod, min_bytes);
+        if (!f) return fail(f.error());
+        if (f->value < 1.0) c.notes.push_back("across leaf groups was faster than inside one (" + std::to_string(f->value) + "): factor kept at 1");
+        c.params.tier_collective[2] = std::max(1.0, f->value);
+        c.params.overridden.emplace_back("tier_collective", "calibrate");
+        c.fits.push_back(std::move(*f));
+    } else {
+        c.notes.push_back("no run across leaf groups of one pod (--pod): tier_collective[2] stays " +
+                          std::to_string(base.tier_collective[2]));
+    }
+    if (cross_pod != nullptr) {
+        auto f = fit_ratio("tier_collective[3]", leaf, *cross_pod, min_bytes);
+        if (!f) return fail(f.error());
+        c.params.tier_collective[3] = std::max(c.params.tier_collective[2], f->value);
+        c.params.overridden.emplace_back("tier_collective", "calibrate");
+        c.fits.push_back(std::move(*f));
+    } else {
+        c.notes.push_back("no run across pods (--cross-pod): tier_collective[3] stays " +
+                          std::to_string(base.tier_collective[3]));
+    }
+    if (shared != nullptr) {
+        const Measurement& ref = pod != nullptr ? *pod : leaf;
+        auto f = fit_ratio(std::string("kappa[") + fabric_names[static_cast<int>(base.fabric)] + "]", ref, *shared,
+                           min_bytes);
+        if (!f) return fail(f.error());
+        // M_share = 1 + kappa u with u = 1: kappa = ratio - 1
+        const double kappa = std::max(0.0, f->value - 1.0);
+        c.params.kappa[static_cast<std::size_t>(base.fabric)] = kappa;
+        c.params.overridden.emplace_back("kappa", "calibrate");
+        f->value = kappa;
+        c.fits.push_back(std::move(*f));
+    } else {
+        c.notes.push_back("no run beside a background job (--shared): kappa stays at its default");
+    }
+    c.notes.push_back("P2P tier factors (tier_p2p), phi and oversubscription are not fitted from collective runs");
+    return c;
+}
+
+}  // namespace topo::perf
