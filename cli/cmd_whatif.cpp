@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <topo/placement/failures.hpp>
+#include <topo/perf/model.hpp>
 #include <topo/placement/report.hpp>
 #include <topo/placement/trace.hpp>
 #include <topo/placement/whatif.hpp>
@@ -43,6 +44,9 @@ struct WhatifOptions {
     bool json = false;
     std::string report;
     bool progress = false;
+    std::string model;
+    bool no_model = false;
+    double ideal_mfu = 0.5;
     std::string command_line;
 };
 
@@ -95,6 +99,14 @@ int run_whatif(const WhatifOptions& o) {
         return kUsage;
     }
     so.gates = o.health_gate == "both" ? std::vector<bool>{false, true} : std::vector<bool>{o.health_gate == "on"};
+    perf::Params model;
+    if (!o.no_model && !o.model.empty()) {
+        auto m = perf::read_params_file(o.model);
+        if (!m) return report(m.error());
+        model = *m;
+    }
+    if (!o.no_model) so.model = &model;
+    so.ideal_mfu = o.ideal_mfu;
     so.checkpoint_interval_s = o.checkpoint_interval;
     so.restart_cost_s = o.restart_cost;
     so.repair_s = o.repair_time;
@@ -173,6 +185,7 @@ int run_whatif(const WhatifOptions& o) {
         ctx.settings.emplace_back("load", fmt_double(o.load));
     }
     if (!o.failures.empty()) ctx.settings.emplace_back("failures", o.failures);
+    ctx.settings.emplace_back("model", o.no_model ? "off" : (o.model.empty() ? "defaults" : o.model));
 
     if (!o.report.empty()) {
         if (auto st = whatif::write_report(*r, ctx, o.report); !st) {
@@ -230,6 +243,11 @@ Runner add_whatif(CLI::App& app) {
         ->check(CLI::Range(0, 1000000))
         ->capture_default_str();
     sub->add_option("--seed", opts->seed, "seed for the generator and the failures")->capture_default_str();
+    sub->add_option("--model", opts->model, "performance model file (default: the published defaults)");
+    sub->add_flag("--no-model", opts->no_model, "no performance model: every placement runs at full speed");
+    sub->add_option("--ideal-mfu", opts->ideal_mfu, "MFU of a job at its best placement, for effective MFU")
+        ->check(CLI::Range(0.01, 1.0))
+        ->capture_default_str();
     sub->add_flag("--json", opts->json, "print one JSON object instead of the table");
     sub->add_option("--report", opts->report, "write DIR/index.html with plots");
     sub->add_flag("--progress", opts->progress, "progress bar on stderr even when it is not a terminal");

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <system_error>
 
 #include <topo/placement/report.hpp>
@@ -33,6 +34,14 @@ struct Row {
 
 const std::vector<Row>& rows() {
     static const std::vector<Row> kRows = {
+        {"GPU-hours lost to placement",
+         [](const Replay& r, const PolicyRun& p) { return r.model ? fmt("%.1f", p.placement_gpu_hours) : "-"; }},
+        {"GPU-hours lost to failures", [](const Replay&, const PolicyRun& p) { return fmt("%.1f", p.failure_gpu_hours); }},
+        {"job slowdown: mean (GPU-time)",
+         [](const Replay& r, const PolicyRun& p) { return r.model ? fmt("%.4f", p.mean_slowdown) : "-"; }},
+        {"job slowdown: p95 (multi-node)",
+         [](const Replay& r, const PolicyRun& p) { return r.model ? fmt("%.4f", p.p95_slowdown) : "-"; }},
+        {"effective MFU", [](const Replay& r, const PolicyRun& p) { return r.model ? fmt("%.1f %%", 100 * p.effective_mfu) : "-"; }},
         {"jobs finished / in trace",
          [](const Replay&, const PolicyRun& p) { return std::to_string(p.finished) + " / " + std::to_string(p.jobs); }},
         {"jobs rejected (never fit)", [](const Replay&, const PolicyRun& p) { return std::to_string(p.rejected); }},
@@ -70,7 +79,6 @@ const std::vector<Row>& rows() {
          [](const Replay&, const PolicyRun& p) {
              return std::to_string(p.failures) + " / " + std::to_string(p.jobs_killed);
          }},
-        {"lost GPU-hours", [](const Replay&, const PolicyRun& p) { return fmt("%.1f", p.lost_gpu_hours); }},
         {"nodes flagged by the gate",
          [](const Replay&, const PolicyRun& p) { return p.gate ? std::to_string(p.gate_saves) : "-"; }},
         {"backfilled starts", [](const Replay&, const PolicyRun& p) { return std::to_string(p.backfilled); }},
@@ -321,6 +329,8 @@ std::string render_table(const Replay& r) {
     std::string out =
         "topology: " + r.topology + "\ntrace:    " + r.trace + " (offered load " + fmt("%.2f", r.offered_load) + ")\n";
     if (!r.failures.empty()) out += "failures: " + r.failures + "\n";
+    if (r.model) out += "model:    job slowdown and ETTR from docs/perf-model.md; effective MFU = " + fmt("%.0f", 100 * r.ideal_mfu) + " % / slowdown x ETTR\n";
+    if (const std::string hl = headline(r); !hl.empty()) out += "\n" + hl + "\n";
     out += "\n";
     for (std::size_t k = 0; k < cells.size(); ++k) {
         const auto& c = cells[k];
@@ -359,6 +369,10 @@ std::string render_json(const Replay& r, const ReportContext& ctx) {
                      {"tiers", r.tiers},      {"multi_node_nvl_domains", r.nvl_multi_domains}};
     j["trace"] = {{"source", r.trace}, {"offered_load", r.offered_load}};
     if (!r.failures.empty()) j["failures"] = r.failures;
+    if (r.model) {
+        j["model"] = {{"ideal_mfu", r.ideal_mfu}, {"doc", "docs/perf-model.md"}};
+        if (const std::string hl = headline(r); !hl.empty()) j["headline"] = hl;
+    }
     nlohmann::ordered_json set = nlohmann::ordered_json::object();
     for (const auto& [k, v] : ctx.settings)
         set[k] = v;
@@ -395,6 +409,13 @@ std::string render_json(const Replay& r, const ReportContext& ctx) {
         m["failures"] = p.failures;
         m["jobs_killed"] = p.jobs_killed;
         m["lost_gpu_hours"] = p.lost_gpu_hours;
+        if (r.model) {
+            m["placement_gpu_hours"] = p.placement_gpu_hours;
+            m["failure_gpu_hours"] = p.failure_gpu_hours;
+            m["slowdown_mean"] = p.mean_slowdown;
+            m["slowdown_p95"] = p.p95_slowdown;
+            m["effective_mfu"] = p.effective_mfu;
+        }
         m["gate_flagged"] = p.gate_saves;
         m["backfilled"] = p.backfilled;
         m["place_calls"] = p.place_calls;
@@ -418,7 +439,9 @@ std::string render_html(const Replay& r, const ReportContext& ctx) {
          ".frame{fill:none;stroke:#999}.grid{stroke:#eee}.tick{font-size:11px;fill:#444}.lab{font-size:12px;fill:#222}"
          ".t{font-size:13px;font-weight:600;fill:#222}code{background:#f4f4f4;padding:1px 4px}"
          ".meta{font-size:13px;color:#444}\n</style>\n</head>\n<body>\n";
-    h += "<h1>topoplace what-if</h1>\n<div class=\"meta\"><p><b>Topology</b>: " + esc(ctx.snapshot) + " &mdash; "
+    h += "<h1>topoplace what-if</h1>\n";
+    if (const std::string hl = headline(r); !hl.empty()) h += "<p id=\"headline\"><b>" + esc(hl) + "</b></p>\n";
+    h += "<div class=\"meta\"><p><b>Topology</b>: " + esc(ctx.snapshot) + " &mdash; "
          + esc(r.topology) + "<br><b>Trace</b>: " + esc(r.trace) + " (offered load " + fmt("%.2f", r.offered_load)
          + ")";
     if (!r.failures.empty()) h += "<br><b>Failures</b>: " + esc(r.failures);
@@ -467,6 +490,32 @@ std::string render_html(const Replay& r, const ReportContext& ctx) {
     h += line_chart("wait-cdf", "Wait time CDF (to the 99th percentile)", "wait (hours)", "share of jobs", cdf, xmax,
                     1.0, true);
     h += groups_chart(r);
+    if (r.model) {
+        // Mean predicted slowdown of multi-node placements by job size (GPUs, powers of two).
+        std::vector<Series> by_size;
+        double xmax_s = 1;
+        double ymax_s = 0;
+        for (std::size_t k = 0; k < r.runs.size(); ++k) {
+            std::map<int, std::pair<double, int>> bins;
+            for (const auto& [gpus, sl] : r.runs[k].slowdown_by_size) {
+                int b = 0;
+                while ((1 << (b + 1)) <= std::max(1, gpus)) ++b;
+                bins[b].first += sl;
+                bins[b].second += 1;
+            }
+            Series s{r.runs[k].label, {}, color(k)};
+            for (const auto& [b, v] : bins) {
+                const double mean = (v.first / v.second - 1.0) * 100.0;
+                s.pts.emplace_back(b, mean);
+                xmax_s = std::max(xmax_s, static_cast<double>(b));
+                ymax_s = std::max(ymax_s, mean);
+            }
+            by_size.push_back(std::move(s));
+        }
+        h += line_chart("slowdown-by-size", "Predicted slowdown by job size (multi-node placements)",
+                        "job size (log2 GPUs)", "mean slowdown (%)", by_size, xmax_s, ymax_s > 0 ? ymax_s * 1.1 : 1.0,
+                        false);
+    }
     // Utilization and fragmentation over time.
     std::vector<Series> util;
     std::vector<Series> frag;
@@ -497,6 +546,10 @@ std::string render_html(const Replay& r, const ReportContext& ctx) {
          "largest group size).</li>\n"
          "<li><b>goodput</b>: useful GPU-time / allocated GPU-time (lost work = time since the last checkpoint plus "
          "the restart cost). <b>ETTR</b>: work / (end &minus; first start), GPU-time weighted.</li>\n"
+         "<li><b>job slowdown</b>: the step-time slowdown the performance model predicts for a placement against "
+         "the best placement of the same job (docs/perf-model.md); a run takes its remaining work &times; that "
+         "slowdown. <b>GPU-hours lost to placement</b>: &Sigma; GPUs &times; run time &times; (1 &minus; "
+         "1/slowdown). <b>Effective MFU</b>: the ideal MFU / mean slowdown &times; ETTR.</li>\n"
          "</ul>\n<p class=\"meta\">Generated by topoplace whatif. See docs/whatif.md.</p>\n</body>\n</html>\n";
     return h;
 }

@@ -59,6 +59,8 @@ struct JobRt {
     bool done = false;
     bool rejected = false;
     double units = 0;  // GPU-equivalents held while running (sum over hosts)
+    double slow = 1;   // S_job of this run's placement (work advances at 1/slow)
+    double kept_wall = 0;  // wall-seconds of progress kept (not lost to failures), for ETTR
     std::vector<HostId> hosts;
 };
 
@@ -104,7 +106,9 @@ public:
           policy_(policy),
           gate_(gate),
           record_(record),
-          state_(topo_) {}
+          state_(topo_) {
+        if (opt_.model != nullptr) shape_ = perf::fabric_shape(topo_);
+    }
 
     Status run(PolicyRun& out, int run_index, int runs);
 
@@ -126,6 +130,8 @@ private:
     void schedule_failure(int h, double from);
     Result<bool> try_start(int j, double now);
     void start(int j, const placement::Placement& p, double now);
+    /// S_job of job j on its hosts next to the jobs running now (1 without a model).
+    double slowdown_of(int j);
     void release(int j);
     void kill(int j, double now);
     void finish(int j, double now);
@@ -189,6 +195,10 @@ private:
     double allocated_ = 0;
     double ettr_num_ = 0;
     double ettr_den_ = 0;
+    double slow_num_ = 0;  // GPU-seconds run, for the GPU-time weighted mean S_job
+    double slow_den_ = 0;  // ... of which ideal (S = 1) GPU-seconds
+    std::vector<double> slowdowns_;
+    perf::FabricShape shape_;
 };
 
 void Engine::init_hosts() {
@@ -363,8 +373,29 @@ void Engine::start(int j, const placement::Placement& p, double now) {
     }
     busy_units_ += job.units;
     running_.emplace(job.est_end, j);
-    push(now + job.run_cost + job.remaining, Ev::Finish, j, job.gen);
+    job.slow = slowdown_of(j);
+    push(now + job.run_cost + job.remaining * job.slow, Ev::Finish, j, job.gen);
     record_placement(job, p);
+    if (opt_.model != nullptr && job.nodes > 1) {
+        slowdowns_.push_back(job.slow);
+        out_->slowdown_by_size.emplace_back(static_cast<int>(job.units), job.slow);
+    }
+}
+
+double Engine::slowdown_of(int j) {
+    if (opt_.model == nullptr) return 1.0;
+    const auto& job = jobs_[static_cast<std::size_t>(j)];
+    if (job.hosts.size() < 2) return 1.0;
+    std::vector<std::vector<HostId>> others;
+    for (const auto& [end, o] : running_) {
+        if (o != j && jobs_[static_cast<std::size_t>(o)].hosts.size() > 1) others.push_back(jobs_[static_cast<std::size_t>(o)].hosts);
+    }
+    const int gph = std::max(1, max_gpus_);
+    perf::JobPlacement jp;
+    jp.hosts = job.hosts;
+    const perf::Profile prof = perf::default_layout({}, static_cast<int>(job.hosts.size()) * gph, gph);
+    const auto f = perf::features_of(topo_, shape_, jp, prof, gph, others);
+    return perf::slowdown(*opt_.model, prof, f).s_job;
 }
 
 void Engine::release(int j) {
@@ -390,13 +421,20 @@ void Engine::finish(int j, double now) {
     }
     allocated_ += job.units * (now - job.run_start);
     useful_ += job.units * job.remaining;
+    const double ran = std::max(0.0, now - job.run_start - job.run_cost);
+    out_->placement_gpu_hours += job.units * ran * (1.0 - 1.0 / job.slow) / 3600.0;
+    slow_num_ += job.units * ran;
+    slow_den_ += job.units * ran / job.slow;
+    job.kept_wall += job.remaining * job.slow;
     release(j);
     job.remaining = 0;
     job.done = true;
     --open_;
     ++out_->finished;
     out_->waits.push_back(job.first_start - trace_.jobs[static_cast<std::size_t>(j)].submit_s);
-    ettr_num_ += job.units * job.work;
+    // ETTR counts what failures cost (lost work, restarts, waiting for a restart), not the
+    // placement's slowdown: a run's kept progress counts at the wall time it took.
+    ettr_num_ += job.units * job.kept_wall;
     ettr_den_ += job.units * (now - job.first_start);
 }
 
@@ -410,11 +448,16 @@ void Engine::kill(int j, double now) {
     if (opt_.checkpoint_interval_s > 0) {
         saved = std::floor(progress / opt_.checkpoint_interval_s) * opt_.checkpoint_interval_s;
     }
-    saved = std::min(saved, job.remaining);
+    // checkpoints are taken every interval of wall time; the work they hold is that time / S_job
+    saved = std::min(saved / job.slow, job.remaining);
+    out_->placement_gpu_hours += job.units * progress * (1.0 - 1.0 / job.slow) / 3600.0;
+    slow_num_ += job.units * progress;
+    slow_den_ += job.units * progress / job.slow;
     allocated_ += job.units * (now - job.run_start);
     useful_ += job.units * saved;
-    out_->lost_gpu_hours += job.units * (now - job.run_start - saved) / 3600.0;
+    out_->lost_gpu_hours += job.units * (now - job.run_start - saved * job.slow) / 3600.0;
     ++out_->jobs_killed;
+    job.kept_wall += saved * job.slow;
     release(j);
     job.remaining -= saved;
     ++job.restarts;
@@ -725,6 +768,13 @@ Status Engine::run(PolicyRun& out, int run_index, int runs) {
     }
     out.goodput = allocated_ > 0 ? useful_ / allocated_ : 0;
     out.ettr = ettr_den_ > 0 ? ettr_num_ / ettr_den_ : 0;
+    out.failure_gpu_hours = out.lost_gpu_hours;
+    if (opt_.model != nullptr) {
+        out.mean_slowdown = slow_den_ > 0 ? slow_num_ / slow_den_ : 1.0;
+        std::sort(slowdowns_.begin(), slowdowns_.end());
+        out.p95_slowdown = slowdowns_.empty() ? 1.0 : percentile(slowdowns_, 0.95);
+        out.effective_mfu = opt_.ideal_mfu / out.mean_slowdown * out.ettr;
+    }
     // Series: bucket averages of the step functions.
     const int n = std::max(1, opt_.series_points);
     out.series_step_s = out.makespan_s > 0 ? out.makespan_s / n : 0;
@@ -754,6 +804,29 @@ Status Engine::run(PolicyRun& out, int run_index, int runs) {
 }
 
 }  // namespace
+
+std::string headline(const Replay& r) {
+    if (!r.model || r.runs.size() < 2) return {};
+    const PolicyRun& a = r.runs[0];
+    const PolicyRun* b = nullptr;
+    for (const auto& x : r.runs) {
+        if (x.policy != a.policy && x.gate == a.gate) {
+            b = &x;
+            break;
+        }
+    }
+    if (b == nullptr) return {};
+    const double la = a.placement_gpu_hours + a.failure_gpu_hours;
+    const double lb = b->placement_gpu_hours + b->failure_gpu_hours;
+    char buf[512];
+    const double d = lb - la;
+    std::snprintf(buf, sizeof buf,
+                  "%s loses %.1f %s GPU-hours to placement and failures than %s (%.1f %% of %s's loss) on this trace; "
+                  "effective MFU %.1f %% vs %.1f %%",
+                  a.label.c_str(), std::abs(d), d >= 0 ? "fewer" : "more", b->label.c_str(),
+                  lb > 0 ? 100.0 * std::abs(d) / lb : 0.0, b->label.c_str(), 100 * a.effective_mfu, 100 * b->effective_mfu);
+    return buf;
+}
 
 std::vector<HostId> compute_hosts(const Topology& topo) {
     std::vector<HostId> out;
@@ -789,6 +862,8 @@ Result<Replay> simulate(const Topology& topo, const Trace& trace, const SimOptio
     r.trace = trace.source;
     r.offered_load = offered_load(trace, r.hosts);
     if (opt.failures != nullptr) r.failures = opt.failures->summary;
+    r.model = opt.model != nullptr;
+    r.ideal_mfu = r.model ? opt.ideal_mfu : 0.0;
     const int runs = static_cast<int>(opt.policies.size() * opt.gates.size());
     const placement::Placer placer(topo);
     int k = 0;

@@ -34,7 +34,16 @@ expect_rc 0 "--report with --progress" "$TP" whatif "$S" --generate 300 --report
 err_has "whatif ["
 err_has "100%"
 [ -s "$TMP/rep/index.html" ] && ok "index.html written" || bad "no index.html"
-eq "svg plots" "$(grep -c '<svg ' "$TMP/rep/index.html")" 4
+eq "svg plots" "$(grep -c '<svg ' "$TMP/rep/index.html")" 5
+check "the report leads with GPU-hours" grep -q '<p id="headline"><b>topo loses' "$TMP/rep/index.html"
+expect_rc 0 "--no-model" "$TP" whatif "$S" --generate 300 --no-model --report "$TMP/rep0"
+eq "svg plots without the model" "$(grep -c '<svg ' "$TMP/rep0/index.html")" 4
+check "no headline without the model" bash -c "! grep -q 'id=\"headline\"' '$TMP/rep0/index.html'"
+expect_rc 0 "model columns in JSON" "$TP" whatif "$S" --generate 300 --policies topo,slurm-tree --json
+check "placement GPU-hours, slowdown, effective MFU, headline" jq -e '.headline and (.policies.topo.placement_gpu_hours >= 0) and (.policies.topo.slowdown_mean >= 1) and (.policies["slurm-tree"].effective_mfu > 0)' "$TMP/out"
+printf 'nope: 1\n' > "$TMP/badmodel.yaml"
+expect_rc 65 "a bad --model file" "$TP" whatif "$S" --generate 30 --model "$TMP/badmodel.yaml"
+err_has "$TMP/badmodel.yaml:1: unknown key"
 grep -q 'https\?://[^"]*"' "$TMP/rep/index.html" && [ "$(grep -o 'https\?://[^" ]*' "$TMP/rep/index.html" | sort -u)" = "http://www.w3.org/2000/svg" ] \
     && ok "no network assets" || bad "network reference in the report"
 expect_rc 0 "no progress bar when stderr is not a tty" "$TP" whatif "$S" --generate 50

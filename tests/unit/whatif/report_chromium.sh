@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The what-if report renders in headless Chromium (Debian's `chromium`): the DOM that
-# Chromium builds has the four SVG plots with drawn series and bars, and a screenshot of
+# Chromium builds has the headline (GPU-hours against the second policy) and the five SVG
+# plots (the fifth: predicted slowdown by job size) with drawn series and bars, and a screenshot of
 # the page is not blank. Exit 77 (skipped) when chromium is not installed.
 set -euo pipefail
 TP=$1; FX=$2
@@ -22,7 +23,9 @@ n_series=$(count '<path class="series"')
 n_bars=$(count '<rect class="bar"')
 n_rows=$(count '<tr><td>')
 echo "DOM: $n_svg plots, $n_series series paths, $n_bars bars, $n_rows table rows"
-[ "$n_svg" -eq 4 ] || { echo "FAIL: want 4 plots"; fail=1; }
+[ "$n_svg" -eq 5 ] || { echo "FAIL: want 5 plots"; fail=1; }
+grep -q '<p id="headline"><b>topo loses [0-9.]* \(fewer\|more\) GPU-hours to placement and failures than slurm-tree' "$TMP/dom.html" \
+  || { echo "FAIL: no GPU-hours headline"; fail=1; }
 [ "$n_series" -ge 9 ] || { echo "FAIL: want >= 9 series (3 policies x 3 line plots)"; fail=1; }
 [ "$n_bars" -ge 3 ] || { echo "FAIL: want bars in the leaf-groups plot"; fail=1; }
 [ "$n_rows" -ge 20 ] || { echo "FAIL: want the metrics table"; fail=1; }
