@@ -141,4 +141,17 @@ std::string_view trim(std::string_view s) noexcept {
     return s.substr(b, e - b + 1);
 }
 
+std::vector<std::string_view> split_words(std::string_view s) {
+    std::vector<std::string_view> out;
+    std::size_t i = 0;
+    while (i < s.size()) {
+        while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+        std::size_t j = i;
+        while (j < s.size() && s[j] != ' ' && s[j] != '\t') ++j;
+        if (j > i) out.push_back(s.substr(i, j - i));
+        i = j;
+    }
+    return out;
+}
+
 }  // namespace topo

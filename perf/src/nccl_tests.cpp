@@ -15,19 +15,6 @@ namespace topo::perf {
 
 namespace {
 
-std::vector<std::string_view> words(std::string_view s) {
-    std::vector<std::string_view> out;
-    std::size_t i = 0;
-    while (i < s.size()) {
-        while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-        std::size_t j = i;
-        while (j < s.size() && s[j] != ' ' && s[j] != '\t') ++j;
-        if (j > i) out.push_back(s.substr(i, j - i));
-        i = j;
-    }
-    return out;
-}
-
 bool to_double(std::string_view s, double& v) {
     if (s.empty()) return false;
     const char* b = s.data();
@@ -89,7 +76,7 @@ Result<std::vector<NcclRun>> parse_nccl_tests(std::string_view text, const std::
         const std::string_view l = unwrap(lines[i]);
         if (l.empty()) continue;
         if (l.front() == '#') {
-            const auto w = words(l.substr(1));
+            const auto w = split_words(l.substr(1));
             if (!w.empty() && w[0] == "size" && l.find("busbw") != std::string_view::npos) {
                 if (!cur.rows.empty()) close();
                 in_table = true;
@@ -101,7 +88,7 @@ Result<std::vector<NcclRun>> parse_nccl_tests(std::string_view text, const std::
                 if (cur.first_line == 0) cur.first_line = no;
                 ++cur.ranks;
                 auto on = l.find(" on ");
-                auto hw = words(l.substr(on + 4));
+                auto hw = split_words(l.substr(on + 4));
                 if (!hw.empty() && seen_hosts.insert(std::string(hw[0])).second) cur.hosts.emplace_back(hw[0]);
                 continue;
             }
@@ -112,7 +99,7 @@ Result<std::vector<NcclRun>> parse_nccl_tests(std::string_view text, const std::
                 continue;
             }
             if (l.find("Collective test starting:") != std::string_view::npos) {
-                auto w2 = words(l.substr(l.find(':') + 1));
+                auto w2 = split_words(l.substr(l.find(':') + 1));
                 if (!w2.empty()) {
                     std::string c(w2[0]);
                     if (c.size() > 5 && c.substr(c.size() - 5) == "_perf") c.resize(c.size() - 5);
@@ -121,7 +108,7 @@ Result<std::vector<NcclRun>> parse_nccl_tests(std::string_view text, const std::
             }
             continue;
         }
-        const auto w = words(l);
+        const auto w = split_words(l);
         // A table row: size count type [redop] [root] time algbw busbw wrong [time algbw busbw wrong]
         const bool row_like = w.size() >= 3 && is_uint(w[0]) && is_uint(w[1]) && is_type(w[2]);
         if (!row_like) {

@@ -28,20 +28,6 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
     }
 }
 
-/// Words separated by runs of blanks.
-std::vector<std::string_view> split_ws(std::string_view s) {
-    std::vector<std::string_view> out;
-    std::size_t i = 0;
-    while (i < s.size()) {
-        while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-        std::size_t j = i;
-        while (j < s.size() && s[j] != ' ' && s[j] != '\t') ++j;
-        if (j > i) out.push_back(s.substr(i, j - i));
-        i = j;
-    }
-    return out;
-}
-
 std::optional<double> to_double(std::string_view s) {
     s = trim(s);
     if (s.empty()) return std::nullopt;
@@ -493,7 +479,7 @@ Result<Trace> parse_trace(std::string_view text, const std::string& source) {
     // sacct's default, fixed-width table: "JobID    JobName  Partition ..." over a line of
     // dashes. Its columns are cut to width ("pbe_fe_2_+"), so it cannot be read reliably.
     {
-        const auto f = split_ws(head);
+        const auto f = split_words(head);
         const bool has_jobid = std::any_of(f.begin(), f.end(), [](std::string_view w) {
             std::string x(w);
             for (char& c : x) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

@@ -19,6 +19,8 @@ namespace topo {
 /// Split into lines, stripping a trailing '\r' on each; lines keep their 1-based
 /// number as index+1. A final empty line after the last '\n' is not included.
 [[nodiscard]] std::vector<std::string_view> split_lines(std::string_view text);
+/// Words separated by runs of blanks (spaces and tabs).
+[[nodiscard]] std::vector<std::string_view> split_words(std::string_view line);
 /// True when the text has NUL bytes or is mostly non-printable (a binary file).
 [[nodiscard]] bool looks_binary(std::string_view text) noexcept;
 /// Trim ASCII whitespace.
