@@ -2,7 +2,7 @@
 // topoplace place SNAPSHOT --nodes N [--nodes-max M] [--gpus-per-node G] [--total-gpus G]
 //     [--shared] [--max-tier T] [--max-leaves L] [--nvl] [--segment S] [--rail-aligned]
 //     [--exclude HOSTLIST] [--state FILE] [--health-store DIR [--health-fail open|closed]]
-//     [--policy topo|slurm-tree|linear] [--explain] [--json]
+//     [--policy topo|slurm-tree|linear|cost] [--explain] [--json]
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
@@ -310,8 +310,9 @@ Runner add_place(CLI::App& app) {
                     "when the health store is refused (tampered): closed = exit 69, open = warn and place")
         ->check(CLI::IsMember({"open", "closed"}))
         ->capture_default_str();
-    sub->add_option("--policy", o->policy, "topo (ours), slurm-tree (Slurm 22.05 topology/tree), linear")
-        ->check(CLI::IsMember({"topo", "slurm-tree", "linear"}))
+    sub->add_option("--policy", o->policy, "topo (ours), slurm-tree (Slurm 22.05 topology/tree), linear, cost (topo or topo at the lowest tier, "
+                    "whichever the performance model predicts faster)")
+        ->check(CLI::IsMember({"topo", "slurm-tree", "linear", "cost"}))
         ->capture_default_str();
     sub->add_flag("--explain", o->explain, "print why these hosts (and the GPU indices)");
     sub->add_flag("--json", o->json, "print one JSON object");

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
+#include <topo/perf/features.hpp>
 #include <topo/placement/place.hpp>
 
 namespace topo::placement {
@@ -18,6 +20,10 @@ namespace topo::placement {
 /// by the set of level k-1 switches they reach; a synthetic root above a connected part
 /// with several tops. Indexes: sw[0..leaves) are the leaves.
 struct Placer::Index {
+    /// Pods and sizes for the cost policy's model: made on its first use (most Placers,
+    /// e.g. the plugin's per-submission one, never need it).
+    mutable perf::FabricShape shape;
+    mutable std::once_flag shape_once;
     struct Sw {
         int level = 0;
         int parent = -1;            ///< Slurm's switch_record_t.parent (last listed parent)

@@ -7,6 +7,9 @@
 #include <set>
 #include <sstream>
 
+#include <cstdio>
+
+#include <topo/perf/features.hpp>
 #include <topo/placement/place.hpp>
 
 #include "internal.hpp"
@@ -21,6 +24,8 @@ const char* policy_name(Policy p) noexcept {
             return "slurm-tree";
         case Policy::Linear:
             return "linear";
+        case Policy::Cost:
+            return "cost";
     }
     return "topo";
 }
@@ -29,7 +34,8 @@ Result<Policy> policy_from_name(std::string_view s) {
     if (s == "topo") return Policy::Topo;
     if (s == "slurm-tree" || s == "slurm_tree" || s == "tree") return Policy::SlurmTree;
     if (s == "linear") return Policy::Linear;
-    return fail(Errc::InvalidArgument, "unknown policy \"" + std::string(s) + "\" (topo, slurm-tree, linear)");
+    if (s == "cost") return Policy::Cost;
+    return fail(Errc::InvalidArgument, "unknown policy \"" + std::string(s) + "\" (topo, slurm-tree, linear, cost)");
 }
 
 // ------------------------------------------------------------------ unit capacities
@@ -563,6 +569,7 @@ bool choose_topo_nvl(Work& w, Choice& c) {
 bool run_policy(Work& w, Policy policy, Choice& c) {
     const bool nvl = w.req.one_nvl_domain && w.nodes > 1 && w.mode != UnitMode::Gpus;
     switch (policy) {
+        case Policy::Cost:  // Placer::place() runs topo for it
         case Policy::Topo:
             if (nvl) return choose_topo_nvl(w, c);
             if (caps_from_counts_ok(w)) {
@@ -629,7 +636,50 @@ std::string unsatisfiable_reason(const Work& w) {
 
 }  // namespace
 
+namespace {
+
+/// The model's slowdown of `p` (default parameters, the default layout of its GPUs).
+double predicted_slowdown(const Topology& t, const perf::FabricShape& shape, const Placement& p) {
+    if (p.hosts.size() < 2) return 1.0;
+    int gph = 0;
+    for (auto h : p.hosts) gph = std::max(gph, static_cast<int>(t.host(h).gpus.size()));
+    if (gph == 0) gph = 8;  // PERF-MODEL 6.1: HGX, 8 GPUs per host
+    perf::JobPlacement jp;
+    jp.hosts = p.hosts;
+    const perf::Profile prof = perf::default_layout({}, static_cast<int>(p.hosts.size()) * gph, gph);
+    static const perf::Params kDefaults;
+    return perf::slowdown(kDefaults, prof, perf::features_of(t, shape, jp, prof, gph)).s_job;
+}
+
+}  // namespace
+
+Result<Placement> Placer::place_by_cost(const ClusterState& state, const Request& req) const {
+    auto a = place(state, req, Policy::Topo);
+    if (!a) return a;
+    a->policy = Policy::Cost;
+    if (a->hosts.size() < 2 || a->max_tier <= a->lower_bound_tier) return a;
+    Request low = req;
+    low.max_tier = req.max_tier < 0 ? a->lower_bound_tier : std::min(req.max_tier, a->lower_bound_tier);
+    auto b = place(state, low, Policy::Topo);
+    if (!b) return a;
+    b->policy = Policy::Cost;
+    std::call_once(idx_->shape_once, [this] { idx_->shape = perf::fabric_shape(*topo_); });
+    const double sa = predicted_slowdown(*topo_, idx_->shape, *a);
+    const double sb = predicted_slowdown(*topo_, idx_->shape, *b);
+    char buf[200];
+    if (sb < sa - 1e-9) {
+        std::snprintf(buf, sizeof buf, "\ncost: tier %d and %zu group(s) predicted %.4f, faster than topo's tier %d and %zu group(s) %.4f",
+                      b->max_tier, b->groups.size(), sb, a->max_tier, a->groups.size(), sa);
+        b->explanation += buf;
+        return b;
+    }
+    std::snprintf(buf, sizeof buf, "\ncost: topo's choice predicted %.4f, tier %d would be %.4f", sa, b->max_tier, sb);
+    a->explanation += buf;
+    return a;
+}
+
 Result<Placement> Placer::place(const ClusterState& state, const Request& req, Policy policy) const {
+    if (policy == Policy::Cost) return place_by_cost(state, req);
     const Topology& t = *topo_;
     const Index& ix = *idx_;
     if (state.fingerprint() != t.fingerprint() || state.size() != t.hosts().size()) {

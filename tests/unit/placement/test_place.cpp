@@ -420,3 +420,44 @@ TEST(Place, HugeNodeRangesDecideAsTheClusterSizedRange) {
 
 }  // namespace
 }  // namespace topo::placement
+
+namespace topo::placement {
+namespace {
+
+// The cost policy (issue 16 item 4, first step): topo saves a leaf group by crossing the
+// core; the performance model predicts the pipeline's boundary across pods costs more than
+// a third leaf group under one spine (PERF-MODEL 1.2: cross-minipod P2P up to 70 % slower,
+// < 0.3 % inside a pod), so cost stays under the spine.
+TEST(Place, CostPolicyStaysUnderOneSpineWhenTheModelSaysSo) {
+    auto t = testing::three_level();
+    ASSERT_TRUE(t);
+    // spine01: leaves 1-3 with 2 free each; spine02: leaf 5 with 4 free; nothing else.
+    const auto s = leaf_state(*t, {2, 2, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 4);
+    Request r;
+    r.nodes_min = 6;
+    auto topo = place(*t, s, r, Policy::Topo);
+    ASSERT_TRUE(topo) << topo.error().to_string();
+    EXPECT_EQ(topo->groups.size(), 2U);
+    EXPECT_EQ(topo->max_tier, 2);
+    EXPECT_EQ(topo->lower_bound_tier, 1);
+    auto cost = place(*t, s, r, Policy::Cost);
+    ASSERT_TRUE(cost) << cost.error().to_string();
+    EXPECT_EQ(cost->policy, Policy::Cost);
+    EXPECT_EQ(cost->groups.size(), 3U);
+    EXPECT_EQ(cost->max_tier, 1);
+    EXPECT_NE(cost->explanation.find("cost: tier 1 and 3 group(s) predicted 1.0000, faster than topo's tier 2"),
+              std::string::npos)
+        << cost->explanation;
+    // when topo's choice is already at the lowest tier, cost is topo's choice
+    const auto easy = leaf_state(*t, {4, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 4);
+    auto a = place(*t, easy, r, Policy::Topo);
+    auto b = place(*t, easy, r, Policy::Cost);
+    ASSERT_TRUE(a);
+    ASSERT_TRUE(b);
+    EXPECT_EQ(names(*t, *a), names(*t, *b));
+    EXPECT_EQ(std::string(policy_name(Policy::Cost)), "cost");
+    EXPECT_EQ(*policy_from_name("cost"), Policy::Cost);
+}
+
+}  // namespace
+}  // namespace topo::placement

@@ -24,6 +24,10 @@ enum class Policy : std::uint8_t {
     Topo,       ///< ours: lowest tier that fits, best fit, GPU/NVLink/rail aware
     SlurmTree,  ///< faithful model of Slurm 22.05 cons_tres _eval_nodes_topo
     Linear,     ///< no topology: consecutive best fit in config order
+    /// topo's placement, or topo held to the lowest tier any placement could stay under now,
+    /// whichever the performance model (docs/perf-model.md, default parameters) predicts
+    /// runs faster; ties keep topo's (fewest leaf groups: large holes for the next job).
+    Cost,
 };
 [[nodiscard]] const char* policy_name(Policy p) noexcept;
 [[nodiscard]] Result<Policy> policy_from_name(std::string_view s);
@@ -131,6 +135,7 @@ public:
     struct Index;  // private
 
 private:
+    [[nodiscard]] Result<Placement> place_by_cost(const ClusterState& state, const Request& req) const;
     const Topology* topo_;
     std::unique_ptr<Index> idx_;
 };
