@@ -34,6 +34,16 @@ int role_rank(HostRole r) {
 
 std::string nic_key(const Nic& n) { return n.name.empty() ? "#" + n.guid : n.name; }
 
+/// Re-key a host's NIC under the name a node description gives it (the same NIC:
+/// its cable and GUID stay).
+using NicMap = std::map<std::string, TopologyBuilder::PendingNic>;
+void rename_nic(NicMap& nics, NicMap::iterator it, const std::string& name) {
+    auto node = nics.extract(it);
+    node.key() = name;
+    node.mapped().nic.name = name;
+    nics.insert(std::move(node));
+}
+
 struct NaturalLess {
     bool operator()(const std::string& a, const std::string& b) const { return natural_less(a, b); }
 };
@@ -139,12 +149,9 @@ void TopologyBuilder::apply_node_description(const std::string& host, NodeDescri
         // "HCA-1" is the XML's "mlx5_0". Keep the fabric's cabling, take the
         // description's name (the device name NCCL and UCX want) and PCI locality.
         if (!n.guid.empty() && !n.name.empty() && h.nics.find(n.name) == h.nics.end()) {
-            for (auto& [key, pn] : h.nics) {
-                if (pn.nic.guid != n.guid || !pn.desc_source.empty()) continue;
-                PendingNic moved = std::move(pn);
-                h.nics.erase(key);
-                moved.nic.name = n.name;
-                h.nics.emplace(n.name, std::move(moved));
+            for (auto it = h.nics.begin(); it != h.nics.end(); ++it) {
+                if (it->second.nic.guid != n.guid || !it->second.desc_source.empty()) continue;
+                rename_nic(h.nics, it, n.name);
                 break;
             }
         }
@@ -211,10 +218,7 @@ void TopologyBuilder::apply_node_template(const std::vector<std::string>& hosts,
             auto& nics = hp->second.nics;
             auto old = nics.find(a->second);
             if (old == nics.end() || nics.count(n.name) != 0 || !old->second.desc_source.empty()) continue;
-            PendingNic moved = std::move(old->second);
-            nics.erase(old);
-            moved.nic.name = n.name;
-            nics.emplace(n.name, std::move(moved));
+            rename_nic(nics, old, n.name);
         }
         if (any) ++ignored;
         apply_node_description(h, std::move(copy));

@@ -316,7 +316,6 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
     std::vector<std::uint32_t> multi_hosts;  // rule 1
     std::vector<std::vector<NicId>> host_fabric_nics(t.hosts_.size());
     bool unnamed = false;
-    std::set<std::string, NaturalLess> all_names;
     for (std::size_t hi = 0; hi < t.hosts_.size(); ++hi) {
         const Host& h = t.hosts_[hi];
         std::set<SwitchId> distinct;
@@ -334,9 +333,7 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
             multi_hosts.push_back(static_cast<std::uint32_t>(hi));
             max_multi = std::max(max_multi, on.size());
             for (auto nid : on) {
-                const std::string& nm = t.nics_[nid.index()].name;
-                if (nm.empty()) unnamed = true;
-                all_names.insert(nm);
+                if (t.nics_[nid.index()].name.empty()) unnamed = true;
             }
         }
     }
@@ -378,7 +375,7 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
             return labels.size();
         };
         bool by_position = unnamed;
-        if (!by_position && compute_labels(false) > max_multi && all_names.size() > max_multi) by_position = true;
+        if (!by_position && compute_labels(false) > max_multi) by_position = true;  // labels are names: union > any host
         if (by_position) compute_labels(true);
         // rule 4: how many rail hosts reach each label
         std::map<std::string, std::set<std::uint32_t>, NaturalLess> reach;
@@ -459,14 +456,8 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
                 n.rail = -1;  // a side leaf (rule 4): cabled, but not a rail
                 continue;
             }
-            if (lab == label_of.end()) {
-                n.rail = 0;  // not a rail host (or no rail layout): one rail
-            } else if (auto rl = rail_of_label.find(leaf_label.at(n.leaf)); rl != rail_of_label.end()) {
-                n.rail = rl->second;
-            } else {
-                n.rail = -1;  // a side leaf (rule 4): cabled, but not a rail
-                continue;
-            }
+            // not a rail host (or no rail layout): one rail; else its leaf's rail (rule 3)
+            n.rail = lab == label_of.end() ? 0 : rail_of_label.at(leaf_label.at(n.leaf));
             on.emplace_back(n.rail, nid);
         }
         if (on.empty()) {  // only side-leaf NICs: their leaves are its leaves
