@@ -202,6 +202,11 @@ class SpecParser {
 public:
     SpecParser(const std::string& file, Plan& plan) : r_{file}, plan_(plan) {}
 
+    /// Bounds on NICs (docs/security.md "Bounds"): real hosts have 1-20 (DGX H100: 8
+    /// compute + 2 storage; 4 per GB200 tray); a spec of 262,144 NICs is 32,768 8-NIC hosts.
+    static constexpr std::size_t kMaxNicsPerHost = 256;
+    static constexpr std::size_t kMaxSpecNics = 4 * kMaxHostlistNames;
+
     Status parse(const YAML::Node& root) {
         if (!root || root.IsNull()) {
             return fail(Errc::Parse, "empty cluster spec", r_.file, 1);
@@ -237,6 +242,7 @@ public:
     }
 
 private:
+    std::size_t nics_left_ = kMaxSpecNics;
     Reader r_;
     Plan& plan_;
     std::map<std::string, std::string> domain_of_;  // host -> domain name
@@ -280,6 +286,20 @@ private:
             TOPO_TRY_STATUS(nic_list(nics, proto));
             proto.nics_declared = true;
         }
+        // Every host gets a copy of the group's NICs: bound hosts x NICs, for the whole file
+        // (fuzz_cluster_spec: 69,071 hosts x 69,071 NICs from two short hostlists asked
+        // for 70 GB).
+        if (proto.nics.size() > kMaxNicsPerHost) {
+            return r_.error(g["nics"], std::to_string(proto.nics.size()) + " NICs per host; at most " +
+                                           std::to_string(kMaxNicsPerHost));
+        }
+        const std::size_t group_nics = names->size() * proto.nics.size();
+        if (group_nics > nics_left_) {
+            return r_.error(g["names"], "this group declares " + std::to_string(group_nics) +
+                                            " NICs (hosts x NICs per host); a spec may declare at most " +
+                                            std::to_string(kMaxSpecNics) + " in all");
+        }
+        nics_left_ -= group_nics;
         for (auto& n : *names) {
             auto [it, fresh] = plan_.host_index.emplace(n, plan_.hosts.size());
             if (!fresh) {

@@ -264,4 +264,23 @@ TEST(ClusterSpecBounds, HostlistBombIsRefusedWithLine) {
     EXPECT_NE(e2.message.find("host names in this file"), std::string::npos) << e2.message;
 }
 
+TEST(ClusterSpecBounds, HostsTimesNicsBombIsRefusedWithLine) {
+    // found by fuzz_cluster_spec (session 10): two short hostlists, 69,071 hosts x 69,071
+    // NICs, asked for 70 GB before the bound
+    auto e = spec_error("nodes:\n  - names: gb[002-69072]\n    nics: \"m[002-69072]\"\n");
+    EXPECT_EQ(e.line, 3) << e.to_string();
+    EXPECT_NE(e.message.find("NICs per host; at most 256"), std::string::npos) << e.message;
+    auto e2 = spec_error("nodes:\n  - names: gb[00001-40000]\n    nics: \"mlx5_[0-7]\"\n");
+    EXPECT_EQ(e2.line, 2) << e2.to_string();
+    EXPECT_NE(e2.message.find("this group declares 320000 NICs"), std::string::npos) << e2.message;
+    // the bound is for the whole file
+    auto e3 = spec_error("nodes:\n  - names: a[00001-30000]\n    nics: \"mlx5_[0-7]\"\n"
+                         "  - names: b[00001-30000]\n    nics: \"mlx5_[0-7]\"\n");
+    EXPECT_EQ(e3.line, 4) << e3.to_string();
+    // a large real size is fine: 16,384 hosts of 8 NICs
+    topo::TopologyBuilder b;
+    auto ok = topo::apply_cluster_spec_text("nodes:\n  - names: n[00001-16384]\n    nics: \"mlx5_[0-7]\"\n", "s.yaml", b);
+    EXPECT_TRUE(ok) << ok.error().to_string();
+}
+
 }  // namespace
