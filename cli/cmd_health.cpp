@@ -54,6 +54,8 @@ struct HealthOptions {
     std::string target;
     std::string reason;
     std::string fail_mode = "closed";
+    bool flag_degraded = false;
+    double flag_slowdown = 0;
 };
 
 /// --timeout, --probe-timeout: seconds, a finite number from 1 ms to h::kMaxTimeout. Checked
@@ -112,9 +114,20 @@ std::string fmt_time(std::int64_t t) {
 }
 
 nlohmann::json record_json(const h::Record& r) {
-    return {{"node", r.node},     {"verdict", h::verdict_name(r.verdict)},
-            {"reason", r.reason}, {"source", r.source},
-            {"since", r.since},   {"last_check", r.last_check}};
+    nlohmann::json j = {{"node", r.node},     {"verdict", h::verdict_name(r.verdict)},
+                        {"reason", r.reason}, {"source", r.source},
+                        {"since", r.since},   {"last_check", r.last_check}};
+    if (r.verdict == h::Verdict::Degraded) j["slowdown"] = r.slowdown >= 1 ? r.slowdown : h::kDegradedDefaultSlowdown;
+    return j;
+}
+
+std::string slowdown_text(double s) {
+    char b[64];
+    if (s >= 1)
+        std::snprintf(b, sizeof b, "slowdown %.3g", s);
+    else
+        std::snprintf(b, sizeof b, "slowdown %.3g assumed", h::kDegradedDefaultSlowdown);
+    return b;
 }
 
 int run_check(const HealthOptions& o) {
@@ -171,8 +184,12 @@ int run_check(const HealthOptions& o) {
     h::CheckReport rep = h::run_check(co);
     const std::int64_t now = now_unix();
 
-    // Verdict: the check, unless an operator flagged the node (never overridden by a check).
+    // Verdict: the check, unless an operator flagged the node (never overridden by a check;
+    // an operator's "degraded" only by a failed check). Degraded is not unhealthy: the node
+    // is neither drained nor kept from jobs, the placer keeps it out of multi-node jobs.
     bool healthy = rep.ok;
+    bool degraded = rep.ok && rep.degraded;
+    double slowdown = degraded ? rep.slowdown : 0;
     std::string reason = rep.summary();
     std::string store_note;
     if (store) {
@@ -192,9 +209,17 @@ int run_check(const HealthOptions& o) {
                 healthy = false;
                 reason = "operator: " + r.reason + (rep.ok ? "" : "; " + reason);
                 store_note = "operator flag kept";
+            } else if (*prev && (*prev)->source == "operator" && (*prev)->verdict == h::Verdict::Degraded && rep.ok) {
+                r = **prev;
+                r.last_check = now;
+                degraded = true;
+                slowdown = r.slowdown;
+                reason = "operator: " + r.reason + (rep.degraded ? "; " + reason : "");
+                store_note = "operator flag kept";
             } else {
-                r.verdict = rep.ok ? h::Verdict::Healthy : h::Verdict::Unhealthy;
-                r.reason = rep.ok ? "" : reason;
+                r.verdict = !rep.ok ? h::Verdict::Unhealthy : degraded ? h::Verdict::Degraded : h::Verdict::Healthy;
+                r.reason = r.verdict == h::Verdict::Healthy ? "" : reason;
+                r.slowdown = slowdown;
                 r.since = (*prev && (*prev)->verdict == r.verdict) ? (*prev)->since : now;
             }
             if (auto st = store->put(r); !st) store_err = st.error();
@@ -219,18 +244,27 @@ int run_check(const HealthOptions& o) {
         j["node"] = slurm_name;
         j["ok"] = rep.ok;
         j["healthy"] = healthy;
+        j["degraded"] = degraded;
+        if (degraded) j["slowdown"] = slowdown >= 1 ? slowdown : h::kDegradedDefaultSlowdown;
         j["seconds"] = rep.seconds;
         j["reason"] = reason;
         j["action"] = action;
         if (!store_note.empty()) j["note"] = store_note;
         j["probes"] = nlohmann::json::array();
-        for (const auto& p : rep.probes)
-            j["probes"].push_back({{"name", p.name}, {"ok", p.ok}, {"reason", p.reason}, {"seconds", p.seconds}});
+        for (const auto& p : rep.probes) {
+            nlohmann::json pj = {{"name", p.name}, {"ok", p.ok}, {"reason", p.reason}, {"seconds", p.seconds}};
+            if (p.degraded) {
+                pj["degraded"] = true;
+                if (p.slowdown >= 1) pj["slowdown"] = p.slowdown;
+            }
+            j["probes"].push_back(pj);
+        }
         std::cout << j.dump(2) << "\n";
     } else {
         for (const auto& p : rep.probes)
-            std::printf("%-4s %-20s %s\n", p.ok ? "ok" : "FAIL", p.name.c_str(), p.reason.c_str());
-        std::printf("%s: %s (%.3f s)%s%s\n", slurm_name.c_str(), healthy ? "healthy" : "UNHEALTHY", rep.seconds,
+            std::printf("%-4s %-20s %s\n", !p.ok ? "FAIL" : p.degraded ? "SLOW" : "ok", p.name.c_str(), p.reason.c_str());
+        const std::string verdict = !healthy ? "UNHEALTHY" : degraded ? "DEGRADED (" + slowdown_text(slowdown) + ")" : "healthy";
+        std::printf("%s: %s (%.3f s)%s%s\n", slurm_name.c_str(), verdict.c_str(), rep.seconds,
                     action != "none" ? ("; slurm: " + action).c_str() : "",
                     store_note.empty() ? "" : ("; " + store_note).c_str());
     }
@@ -257,7 +291,8 @@ int run_list(const HealthOptions& o) {
     std::printf("%-16s %-10s %-9s %-21s %-21s %s\n", "NODE", "VERDICT", "SOURCE", "SINCE", "LAST_CHECK", "REASON");
     for (const auto& r : *l)
         std::printf("%-16s %-10s %-9s %-21s %-21s %s\n", r.node.c_str(), h::verdict_name(r.verdict), r.source.c_str(),
-                    fmt_time(r.since).c_str(), fmt_time(r.last_check).c_str(), r.reason.c_str());
+                    fmt_time(r.since).c_str(), fmt_time(r.last_check).c_str(),
+                    (r.verdict == h::Verdict::Degraded ? "[" + slowdown_text(r.slowdown) + "] " + r.reason : r.reason).c_str());
     return kOk;
 }
 
@@ -273,13 +308,17 @@ int run_flag(const HealthOptions& o) {
     if (!prev) return report(prev.error());
     h::Record r;
     r.node = o.target;
-    r.verdict = h::Verdict::Unhealthy;
+    r.verdict = o.flag_degraded ? h::Verdict::Degraded : h::Verdict::Unhealthy;
+    r.slowdown = o.flag_degraded ? o.flag_slowdown : 0;
     r.reason = o.reason;
     r.source = "operator";
     r.since = now_unix();
     r.last_check = *prev ? (*prev)->last_check : 0;
     if (auto st = s->put(r); !st) return report(st.error());
-    std::printf("%s: flagged unhealthy: %s\n", r.node.c_str(), r.reason.c_str());
+    if (o.flag_degraded)
+        std::printf("%s: flagged degraded (%s): %s\n", r.node.c_str(), slowdown_text(r.slowdown).c_str(), r.reason.c_str());
+    else
+        std::printf("%s: flagged unhealthy: %s\n", r.node.c_str(), r.reason.c_str());
     return kOk;
 }
 
@@ -337,9 +376,13 @@ Runner add_health(CLI::App& app) {
     list->add_option("--store", o->store, "flag store directory")->capture_default_str();
     list->add_flag("--json", o->json, "print JSON");
 
-    auto* flag = sub->add_subcommand("flag", "Mark a node unhealthy by hand (kept until `clear`)");
+    auto* flag = sub->add_subcommand("flag", "Mark a node unhealthy (or degraded) by hand (kept until `clear`)");
     flag->add_option("node", o->target, "Slurm node name")->required();
     flag->add_option("--reason", o->reason, "why")->required();
+    flag->add_flag("--degraded", o->flag_degraded,
+                   "degraded, not unhealthy: jobs still run there, multi-node jobs avoid it while others fit");
+    flag->add_option("--slowdown", o->flag_slowdown, "with --degraded: how much slower a job runs there (1-100)")
+        ->check(CLI::Range(1.0, 100.0));
     flag->add_option("--store", o->store, "flag store directory")->capture_default_str();
 
     auto* clear = sub->add_subcommand("clear", "Remove a node's record");

@@ -68,6 +68,9 @@ int apply_health(const Topology& topo, const PlaceOptions& o, placement::Cluster
     auto store = health::Store::open(o.health_store);
     Result<std::vector<std::string>> bad =
         store ? health::unhealthy_nodes(*store) : Result<std::vector<std::string>>(fail(store.error()));
+    using Degraded = std::vector<std::pair<std::string, double>>;
+    Result<Degraded> slow = store ? health::degraded_nodes(*store) : Result<Degraded>(fail(store.error()));
+    if (bad && !slow) bad = fail(slow.error());
     if (!bad) {
         if (mode == health::FailMode::Open) {
             std::fprintf(stderr, "topoplace: warning: %s (--health-fail open: placing without health flags)\n",
@@ -85,6 +88,9 @@ int apply_health(const Topology& topo, const PlaceOptions& o, placement::Cluster
             continue;
         }
         state.set_unhealthy(*h, true, "health store " + o.health_store);
+    }
+    for (const auto& [n, s] : *slow) {
+        if (auto h = topo.find_host(n)) state.set_slowdown(*h, s);  // degraded: placed last for multi-node jobs
     }
     return kOk;
 }

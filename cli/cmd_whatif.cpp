@@ -47,6 +47,9 @@ struct WhatifOptions {
     std::string model;
     bool no_model = false;
     double ideal_mfu = 0.5;
+    double degraded = 0;
+    double degraded_slowdown = 0;
+    std::string degraded_rule = "on";
     std::string command_line;
 };
 
@@ -107,6 +110,13 @@ int run_whatif(const WhatifOptions& o) {
     }
     if (!o.no_model) so.model = &model;
     so.ideal_mfu = o.ideal_mfu;
+    so.degraded_share = o.degraded;
+    so.degraded_slowdown = o.degraded_slowdown;
+    so.degraded_rule = o.degraded_rule == "on";
+    if (o.degraded > 0 && o.no_model) {
+        std::fprintf(stderr, "topoplace: --degraded needs the performance model (a degraded host costs S_deg): drop --no-model\n");
+        return kUsage;
+    }
     so.checkpoint_interval_s = o.checkpoint_interval;
     so.restart_cost_s = o.restart_cost;
     so.repair_s = o.repair_time;
@@ -186,6 +196,11 @@ int run_whatif(const WhatifOptions& o) {
     }
     if (!o.failures.empty()) ctx.settings.emplace_back("failures", o.failures);
     ctx.settings.emplace_back("model", o.no_model ? "off" : (o.model.empty() ? "defaults" : o.model));
+    if (o.degraded > 0) {
+        ctx.settings.emplace_back("degraded", fmt_double(o.degraded));
+        if (o.degraded_slowdown > 0) ctx.settings.emplace_back("degraded_slowdown", fmt_double(o.degraded_slowdown));
+        ctx.settings.emplace_back("degraded_rule", o.degraded_rule);
+    }
 
     if (!o.report.empty()) {
         if (auto st = whatif::write_report(*r, ctx, o.report); !st) {
@@ -248,6 +263,18 @@ Runner add_whatif(CLI::App& app) {
     sub->add_option("--ideal-mfu", opts->ideal_mfu, "MFU of a job at its best placement, for effective MFU")
         ->check(CLI::Range(0.01, 1.0))
         ->capture_default_str();
+    sub->add_option("--degraded", opts->degraded,
+                    "share of compute hosts degraded for the whole replay (PERF-MODEL: 0.005, MegaScale)")
+        ->check(CLI::Range(0.0, 1.0))
+        ->capture_default_str();
+    sub->add_option("--degraded-slowdown", opts->degraded_slowdown,
+                    "how much slower a degraded host runs a job (0 = the model's degraded_default, 1.1)")
+        ->check(CLI::Range(0.0, 100.0))
+        ->capture_default_str();
+    sub->add_option("--degraded-rule", opts->degraded_rule,
+                    "on: topo and cost keep degraded hosts out of multi-node jobs while others fit; off: no rule")
+        ->check(CLI::IsMember({"on", "off"}))
+        ->capture_default_str();
     sub->add_flag("--json", opts->json, "print one JSON object instead of the table");
     sub->add_option("--report", opts->report, "write DIR/index.html with plots");
     sub->add_flag("--progress", opts->progress, "progress bar on stderr even when it is not a terminal");
@@ -263,6 +290,11 @@ Runner add_whatif(CLI::App& app) {
         if (opts->checkpoint_interval > 0) cmd += " --checkpoint-interval " + fmt_double(opts->checkpoint_interval);
         if (opts->restart_cost > 0) cmd += " --restart-cost " + fmt_double(opts->restart_cost);
         if (opts->health_gate != "off") cmd += " --health-gate " + opts->health_gate;
+        if (opts->degraded > 0) {
+            cmd += " --degraded " + fmt_double(opts->degraded);
+            if (opts->degraded_slowdown > 0) cmd += " --degraded-slowdown " + fmt_double(opts->degraded_slowdown);
+            if (opts->degraded_rule != "on") cmd += " --degraded-rule " + opts->degraded_rule;
+        }
         opts->command_line = cmd;
         return run_whatif(*opts);
     };

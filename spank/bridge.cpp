@@ -342,7 +342,7 @@ int decide(spank_t sp, Ctx& c) {
     clock::time_point t1n;
     clock::time_point t2;
     // unhealthy hosts from the health store: excluded from the job, flagged in the state
-    std::vector<std::pair<HostId, std::string>> unhealthy;  // host, reason
+    HealthFlags health;  // unhealthy (excluded) and degraded hosts
     std::vector<std::string> exclude;
     placement::Request job = *req;
     Result<placement::Placement> p = fail(Errc::Internal, "not placed");
@@ -357,19 +357,16 @@ int decide(spank_t sp, Ctx& c) {
         t1n = clock::now();
         if (attempt == 0 && !c.cfg.health.empty()) {  // read once, applied to every state tried
             std::vector<std::string> warns;
-            auto bad = unhealthy_hosts(**topo, c.cfg.health, &warns);
+            auto bad = health_flags(**topo, c.cfg.health, &warns);
             for (const auto& w : warns) slurm_verbose("topoplace: %s", w.c_str());
             if (!bad) return on_error(c, "health store: " + bad.error().to_string());
-            unhealthy = std::move(*bad);
-            for (const auto& [h, reason] : unhealthy) {
+            health = std::move(*bad);
+            for (const auto& [h, reason] : health.unhealthy) {
                 job.excluded.push_back(h);
                 exclude.push_back((*topo)->host(h).name);
             }
         }
-        for (const auto& [h, reason] : unhealthy) {
-            state->at(h).unhealthy = true;
-            state->at(h).reason = reason;
-        }
+        health.mark(*state);
         t2 = clock::now();
         p = mode == Mode::Spread ? spread(**topo, *state, job) : placement::place(**topo, *state, job);
         if (p || nodes_from == "rpc" || p.error().code != Errc::Busy) break;
@@ -383,6 +380,7 @@ int decide(spank_t sp, Ctx& c) {
     }
     if (!p) return without_plan(c, placement_refusal(p.error().code), p.error().message);
     const auto t4 = clock::now();
+    health.exclude_degraded(**topo, *p, exclude);
     Plan plan = make_plan(**topo, *p, mode, c.cfg.wait, exclude, &c.opts);
     if (auto failed = hand_off(sp, c, plan_env(plan))) return *failed;
     std::string text = plan_text(mode, plan, *p);

@@ -289,6 +289,21 @@ Result<placement::Placement> spread(const Topology& topo, const placement::Clust
         }
         if (!hs.empty()) free.push_back(std::move(hs));
     }
+    // A multi-node job takes degraded hosts only when the others are too few (issue 16 item
+    // 5); then they come last in their group. One-node jobs take any.
+    if (want > 1 && req.avoid_degraded) {
+        auto slow = [&](HostId h) { return st.at(h).slowdown > 1.0; };
+        std::size_t fine = 0;
+        for (const auto& hs : free)
+            fine += static_cast<std::size_t>(std::count_if(hs.begin(), hs.end(), [&](HostId h) { return !slow(h); }));
+        for (auto& hs : free) {
+            if (fine >= static_cast<std::size_t>(want))
+                std::erase_if(hs, slow);
+            else
+                std::stable_partition(hs.begin(), hs.end(), [&](HostId h) { return !slow(h); });
+        }
+        std::erase_if(free, [](const auto& hs) { return hs.empty(); });
+    }
     placement::Placement p;
     std::size_t round = 0;
     while (static_cast<int>(p.hosts.size()) < want) {
@@ -318,6 +333,9 @@ Result<placement::Placement> spread(const Topology& topo, const placement::Clust
     p.max_tier = tier;
     p.explanation = "spread: " + std::to_string(p.hosts.size()) + " hosts round-robin over "
                     + std::to_string(groups.size()) + " leaf groups";
+    for (auto h : p.hosts)
+        p.degraded_hosts += st.at(h).slowdown > 1.0 ? 1 : 0;
+    if (p.degraded_hosts > 0) p.explanation += ", " + std::to_string(p.degraded_hosts) + " of them degraded";
     return p;
 }
 

@@ -159,7 +159,7 @@ int main(int argc, char** argv) {
             rep.message = "no node state yet";
         } else {
             std::vector<std::string> warns;
-            auto bad = unhealthy_hosts(*topo, health, &warns);
+            auto bad = health_flags(*topo, health, &warns);
             if (warns != last_health_warnings) {  // once, not at every request
                 for (const auto& w : warns) log("warning: ", w);
                 last_health_warnings = warns;

@@ -59,11 +59,23 @@ struct ServiceReply {
 [[nodiscard]] std::string encode_reply(const ServiceReply& r);
 [[nodiscard]] Result<ServiceReply> decode_reply(std::string_view s);
 
-/// Hosts the health store flags unhealthy, with their reasons. The store's one rule for
-/// every reader (health/store.hpp): a store not created yet flags none, entries that are not
+/// What the health store says about the topology's hosts.
+struct HealthFlags {
+    std::vector<std::pair<HostId, std::string>> unhealthy;  ///< with the record's reason
+    std::vector<std::pair<HostId, double>> degraded;        ///< with the slowdown (issue 16 item 5)
+    /// Mark `state`: unhealthy hosts (with their reason) and degraded hosts' slowdown.
+    void mark(placement::ClusterState& state) const;
+    /// For a multi-node job placed on `p`: the degraded hosts it does not use, by name,
+    /// appended to `exclude` (the plan's TOPOPLACE_EXCLUDE, this job's exc_nodes only), so
+    /// that Slurm, picking hosts inside the plan's leaf groups, cannot pick them either.
+    void exclude_degraded(const Topology& topo, const placement::Placement& p, std::vector<std::string>& exclude) const;
+};
+
+/// The hosts the health store flags unhealthy or degraded. The store's one rule for every
+/// reader (health/store.hpp): a store not created yet flags none, entries that are not
 /// records are ignored; each such case adds a line to `warnings` when given.
-[[nodiscard]] Result<std::vector<std::pair<HostId, std::string>>> unhealthy_hosts(
-    const Topology& topo, const std::string& store_dir, std::vector<std::string>* warnings = nullptr);
+[[nodiscard]] Result<HealthFlags> health_flags(const Topology& topo, const std::string& store_dir,
+                                               std::vector<std::string>* warnings = nullptr);
 
 /// The --topo-explain text of a plan (without the cost figures).
 [[nodiscard]] std::string plan_text(Mode mode, const Plan& plan, const placement::Placement& p);
@@ -73,8 +85,7 @@ struct ServiceReply {
 /// `placer` holds the placement indexes of the topology, built once (the service keeps one;
 /// the plugin's own decision builds them at every submission through place()).
 [[nodiscard]] ServiceReply serve(const placement::Placer& placer, const ServiceRequest& req,
-                                 placement::ClusterState state,
-                                 const std::vector<std::pair<HostId, std::string>>& unhealthy);
+                                 placement::ClusterState state, const HealthFlags& health);
 
 /// Socket helpers of both ends (non-blocking sockets, poll until `deadline`).
 [[nodiscard]] Status wait_io(int fd, short events, std::chrono::steady_clock::time_point deadline);

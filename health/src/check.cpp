@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <future>
@@ -228,11 +229,78 @@ std::optional<std::vector<HcaView>> ib_from_umad(std::string& note) {
 }
 #endif
 
+// ------------------------------------------------------------------ degraded
+
+/// A PCI device's link below what it can do: "x8 of x16" (width), and with `speed`
+/// "8.0 GT/s PCIe of 16.0 GT/s PCIe". nullopt when fine or unreadable (no sysfs entries:
+/// a virtual function, an old kernel). `dev` is the device's sysfs directory.
+std::optional<std::string> pcie_link_short(const std::string& dev, bool speed) {
+    // What the link can do is the lower of the device's and its upstream port's maximum (a
+    // x16 Gen5 card in a x8 Gen4 slot trains x8 Gen4 on every node: not a fault). The port
+    // is the parent of the device's real sysfs directory.
+    std::string port;
+    if (char* real = ::realpath(dev.c_str(), nullptr); real != nullptr) {
+        port = real;
+        std::free(real);
+        port = port.substr(0, port.rfind('/'));
+    }
+    auto lowest = [&](const char* key) -> std::optional<std::string> {
+        auto d = read_line(dev + "/" + key);
+        auto p = port.empty() ? std::nullopt : read_line(port + "/" + key);
+        if (!d) return p;
+        if (p && std::strtod(p->c_str(), nullptr) > 0 && std::strtod(p->c_str(), nullptr) < std::strtod(d->c_str(), nullptr))
+            return p;
+        return d;
+    };
+    std::string out;
+    auto cw = read_line(dev + "/current_link_width");
+    auto mw = lowest("max_link_width");
+    if (cw && mw) {
+        auto c = to_i64(*cw);
+        auto m = to_i64(*mw);
+        // 0 or 255 = link down / unknown (a powered-off slot): not a width to judge
+        if (c && m && *c > 0 && *c < *m && *m < 255) out = "x" + *cw + " of x" + *mw;
+    }
+    if (speed) {
+        auto cs = read_line(dev + "/current_link_speed");
+        auto ms = lowest("max_link_speed");
+        if (cs && ms) {
+            const double c = std::strtod(cs->c_str(), nullptr);
+            const double m = std::strtod(ms->c_str(), nullptr);
+            if (c > 0 && m > 0 && c + 1e-9 < m) out += (out.empty() ? "" : ", ") + *cs + " of " + *ms;
+        }
+    }
+    if (out.empty()) return std::nullopt;
+    return out;
+}
+
+/// A site probe that passed (exit 0) and printed a line starting "degraded": degraded,
+/// with the line as its reason and its "slowdown=X" word (1 <= X <= 100) as the estimate.
+void mark_degraded(const std::string& out, ProbeResult& r) {
+    std::istringstream in(out);
+    for (std::string l; std::getline(in, l);) {
+        while (!l.empty() && (l.back() == '\r' || l.back() == ' '))
+            l.pop_back();
+        if (l.rfind("degraded", 0) != 0) continue;
+        r.degraded = true;
+        r.reason = l.size() > 200 ? l.substr(0, 200) : l;
+        std::istringstream words(l);
+        for (std::string w; words >> w;) {
+            if (w.rfind("slowdown=", 0) != 0) continue;
+            char* end = nullptr;
+            const double v = std::strtod(w.c_str() + 9, &end);
+            if (end != w.c_str() + 9 && *end == '\0' && v >= 1.0 && v <= kMaxProbeSlowdown) r.slowdown = v;
+        }
+        return;
+    }
+}
+
 // ------------------------------------------------------------------ NVML
 
 struct NvmlView {
     int count = 0;
     std::vector<std::string> problems;
+    std::vector<std::string> slow;  ///< degraded: clocks held down by the hardware
 };
 
 /// NVML through dlopen; nullopt when libnvidia-ml.so.1 is absent or does not initialise.
@@ -250,6 +318,10 @@ std::optional<NvmlView> nvml_query() {
     auto handle = reinterpret_cast<handle_fn>(::dlsym(h, "nvmlDeviceGetHandleByIndex_v2"));
     auto ecc = reinterpret_cast<ecc_fn>(::dlsym(h, "nvmlDeviceGetTotalEccErrors"));
     auto remap = reinterpret_cast<remap_fn>(::dlsym(h, "nvmlDeviceGetRemappedRows"));
+    using reasons_fn = int (*)(void*, unsigned long long*);
+    // nvmlDeviceGetCurrentClocksEventReasons (NVML 12.2+), or its older name
+    auto reasons = reinterpret_cast<reasons_fn>(::dlsym(h, "nvmlDeviceGetCurrentClocksEventReasons"));
+    if (reasons == nullptr) reasons = reinterpret_cast<reasons_fn>(::dlsym(h, "nvmlDeviceGetCurrentClocksThrottleReasons"));
     if (init == nullptr || count == nullptr || handle == nullptr || init() != 0) {
         ::dlclose(h);
         return std::nullopt;
@@ -268,6 +340,18 @@ std::optional<NvmlView> nvml_query() {
         if (ecc != nullptr && ecc(dev, 1, 0, &unc) == 0 && unc > 0)
             v.problems.push_back("GPU " + std::to_string(i) + " " + std::to_string(unc)
                                  + " uncorrected ECC errors since boot");
+        // nvml.h clock event reasons that mean the hardware holds the clocks down: SW thermal
+        // 0x20, HW slowdown 0x8, HW thermal 0x40, HW power brake 0x80 (not the idle or
+        // application-clock settings, nor the power cap a site sets on purpose)
+        unsigned long long why = 0;
+        if (reasons != nullptr && reasons(dev, &why) == 0) {
+            static const std::pair<unsigned long long, const char*> kSlow[] = {
+                {0x8ULL, "HW slowdown"}, {0x20ULL, "SW thermal slowdown"}, {0x40ULL, "HW thermal slowdown"},
+                {0x80ULL, "HW power brake"}};
+            for (const auto& [bit, what] : kSlow) {
+                if ((why & bit) != 0) v.slow.push_back("GPU " + std::to_string(i) + " clocks held down: " + what);
+            }
+        }
         unsigned corr = 0, uncr = 0, pending = 0, failure = 0;
         if (remap != nullptr && remap(dev, &corr, &uncr, &pending, &failure) == 0) {
             if (failure != 0)
@@ -363,7 +447,7 @@ Expected expected_for(const Topology& t, const std::string& node) {
 std::string CheckReport::summary() const {
     std::string s;
     for (const auto& p : probes) {
-        if (p.ok) continue;
+        if (ok ? !p.degraded : p.ok) continue;
         if (!s.empty()) s += "; ";
         s += p.name + ": " + p.reason;
     }
@@ -450,8 +534,12 @@ ProbeResult probe_ib(const CheckOptions& o, const CounterState& prev, CounterSta
                                + " expected");
     }
     int ports = 0;
+    std::vector<std::string> slow;  // degraded findings
+    double slowdown = 0;
     for (const HcaView* h : judged) {
         if (h->ports.empty()) problems.push_back(h->name + " has no ports");
+        if (auto link = pcie_link_short(join_root(o.root, "/sys/class/infiniband/" + h->name + "/device"), true))
+            slow.push_back(h->name + " PCIe " + *link);
         for (const auto& p : h->ports) {
             ++ports;
             const std::string id = h->name + " port " + std::to_string(p.num);
@@ -460,9 +548,15 @@ ProbeResult probe_ib(const CheckOptions& o, const CounterState& prev, CounterSta
             if (e.min_rate_gbps > 0 && p.state == "ACTIVE") {
                 if (p.rate_gbps < 0)
                     problems.push_back(id + " rate unreadable");
-                else if (p.rate_gbps + 1e-6 < e.min_rate_gbps)
-                    problems.push_back(id + " rate " + (p.rate_text.empty() ? fmt_rate(p.rate_gbps) : p.rate_text)
-                                       + " below expected " + fmt_rate(e.min_rate_gbps) + " Gb/sec");
+                else if (p.rate_gbps + 1e-6 < e.min_rate_gbps) {
+                    // up, but slower (a lane down, a lower speed negotiated): degraded, not down
+                    slow.push_back(id + " rate " + (p.rate_text.empty() ? fmt_rate(p.rate_gbps) : p.rate_text)
+                                   + " below expected " + fmt_rate(e.min_rate_gbps) + " Gb/sec");
+                    const double est = p.rate_gbps > 0
+                                           ? 1.0 + (kHalfNicSlowdown - 1.0) * (e.min_rate_gbps / p.rate_gbps - 1.0)
+                                           : kMaxProbeSlowdown;
+                    slowdown = std::max(slowdown, std::min(est, kMaxProbeSlowdown));
+                }
             }
             // Error counters: sysfs (the fake tree, or the real one: libibumad has none).
             const std::string cdir = join_root(
@@ -477,17 +571,28 @@ ProbeResult probe_ib(const CheckOptions& o, const CounterState& prev, CounterSta
                 auto it = prev.find(key);
                 if (it == prev.end() || *n < it->second) continue;  // first run or counters reset
                 std::int64_t grew = *n - it->second;
-                if (grew > o.error_threshold)
-                    problems.push_back(id + " " + c + " grew by " + std::to_string(grew) + " since the last check ("
-                                       + std::to_string(it->second) + " -> " + std::to_string(*n) + ", threshold "
-                                       + std::to_string(o.error_threshold) + ")");
+                if (grew > o.error_threshold) {
+                    // link_downed: the link went down and came back (a flap): failed. The
+                    // others are corrected errors: the link works, with retries: degraded.
+                    (std::string_view(c) == "link_downed" ? problems : slow)
+                        .push_back(id + " " + c + " grew by " + std::to_string(grew) + " since the last check ("
+                                   + std::to_string(it->second) + " -> " + std::to_string(*n) + ", threshold "
+                                   + std::to_string(o.error_threshold) + ")");
+                }
             }
         }
     }
     r.seconds = std::chrono::duration<double>(clock::now() - t0).count();
     if (!problems.empty()) {
         r.ok = false;
+        problems.insert(problems.end(), slow.begin(), slow.end());  // what else was seen
         r.reason = join(problems) + note;
+        return r;
+    }
+    if (!slow.empty()) {
+        r.degraded = true;
+        r.slowdown = slowdown;
+        r.reason = "degraded: " + join(slow) + note;
         return r;
     }
     if (judged.empty())
@@ -510,13 +615,17 @@ ProbeResult probe_gpu(const CheckOptions& o, const CounterState& prev, CounterSt
     // PCI functions: vendor 0x10de, class 3D controller (0x0302xx) or VGA (0x0300xx).
     const std::string pci = join_root(o.root, "/sys/bus/pci/devices");
     int pci_count = -1;
+    std::vector<std::string> slow;  // degraded findings
     if (dir_exists(pci)) {
         pci_count = 0;
         for (const auto& d : list_dir(pci)) {
             auto vendor = read_line(pci + "/" + d + "/vendor");
             if (!vendor || *vendor != "0x10de") continue;
             auto cls = read_line(pci + "/" + d + "/class").value_or("");
-            if (cls.rfind("0x0302", 0) == 0 || cls.rfind("0x0300", 0) == 0) ++pci_count;
+            if (cls.rfind("0x0302", 0) == 0 || cls.rfind("0x0300", 0) == 0) {
+                ++pci_count;
+                if (auto link = pcie_link_short(pci + "/" + d, false)) slow.push_back("GPU " + d + " PCIe " + *link);
+            }
         }
         seen.push_back(std::to_string(pci_count) + " PCI");
     }
@@ -543,6 +652,8 @@ ProbeResult probe_gpu(const CheckOptions& o, const CounterState& prev, CounterSt
                 problems.push_back(std::to_string(nv->count) + " of " + std::to_string(want) + " GPUs visible to NVML");
             for (auto& p : nv->problems)
                 problems.push_back(std::move(p));
+            for (auto& p : nv->slow)
+                slow.push_back(std::move(p));
         }
     }
     // XIDs from the kernel log since the last run.
@@ -560,7 +671,13 @@ ProbeResult probe_gpu(const CheckOptions& o, const CounterState& prev, CounterSt
     seen_s = join(seen);
     if (!problems.empty()) {
         r.ok = false;
+        problems.insert(problems.end(), slow.begin(), slow.end());  // what else was seen
         r.reason = join(problems);
+        return r;
+    }
+    if (!slow.empty()) {
+        r.degraded = true;
+        r.reason = "degraded: " + join(slow);
         return r;
     }
     r.reason = (want > 0 ? std::to_string(want) + " GPUs expected; " : std::string("no GPU expected; ")) + seen_s
@@ -638,6 +755,7 @@ std::vector<ProbeResult> probe_site(const CheckOptions& o, clock::time_point dea
             if (!first.empty()) r.reason += ": " + first;
         } else {
             r.reason = first.empty() ? "ok" : first;
+            mark_degraded(pr.out, r);
         }
         out.push_back(std::move(r));
     }
@@ -715,8 +833,17 @@ CheckReport run_check(const CheckOptions& opts) {
         if (auto st = save_state(o.state_file, next); !st)
             rep.probes.push_back({"state", true, "not saved: " + st.error().to_string(), 0});
     }
-    for (const auto& p : rep.probes)
+    for (const auto& p : rep.probes) {
         rep.ok = rep.ok && p.ok;
+        if (p.ok && p.degraded) {
+            rep.degraded = true;
+            rep.slowdown = std::max(rep.slowdown, p.slowdown);
+        }
+    }
+    if (!rep.ok) {
+        rep.degraded = false;
+        rep.slowdown = 0;
+    }
     rep.seconds = std::chrono::duration<double>(clock::now() - t0).count();
     return rep;
 }
@@ -761,6 +888,15 @@ std::string prometheus_text(const CheckReport& rep, const std::string& node, std
     }
     s += "# HELP topoplace_health_ok 1 when every probe passed.\n# TYPE topoplace_health_ok gauge\n";
     s += "topoplace_health_ok{node=\"" + n + "\"} " + (rep.ok ? "1" : "0") + "\n";
+    s += "# HELP topoplace_health_degraded 1 when every probe passed but one found the node slow.\n"
+         "# TYPE topoplace_health_degraded gauge\n";
+    s += "topoplace_health_degraded{node=\"" + n + "\"} " + (rep.ok && rep.degraded ? "1" : "0") + "\n";
+    if (rep.ok && rep.degraded && rep.slowdown >= 1) {
+        s += "# HELP topoplace_health_slowdown_ratio Estimated job slowdown on this degraded node.\n"
+             "# TYPE topoplace_health_slowdown_ratio gauge\n";
+        std::snprintf(b, sizeof b, "%.6g", rep.slowdown);
+        s += "topoplace_health_slowdown_ratio{node=\"" + n + "\"} " + b + "\n";
+    }
     s += "# HELP topoplace_health_check_duration_seconds Time the whole check took.\n"
          "# TYPE topoplace_health_check_duration_seconds gauge\n";
     std::snprintf(b, sizeof b, "%.6f", rep.seconds);

@@ -5,6 +5,8 @@
 #include <array>
 #include <cerrno>
 #include <charconv>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -173,7 +175,12 @@ std::string one_line(std::string_view s) {
 }  // namespace
 
 const char* verdict_name(Verdict v) noexcept {
-    return v == Verdict::Healthy ? "healthy" : "unhealthy";
+    switch (v) {
+        case Verdict::Healthy: return "healthy";
+        case Verdict::Unhealthy: return "unhealthy";
+        case Verdict::Degraded: return "degraded";
+    }
+    return "unhealthy";
 }
 
 const char* fail_mode_name(FailMode m) noexcept {
@@ -202,6 +209,12 @@ std::string to_record_text(const Record& r) {
     s += "\nverdict=";
     s += verdict_name(r.verdict);
     s += "\nreason=" + one_line(r.reason);
+    if (r.verdict == Verdict::Degraded && r.slowdown >= 1.0 && r.slowdown <= 100.0) {
+        char b[32];
+        std::snprintf(b, sizeof b, "%.4g", r.slowdown);
+        s += "\nslowdown=";
+        s += b;
+    }
     s += "\nsource=" + one_line(r.source);
     s += "\nsince=" + std::to_string(r.since);
     s += "\nlast_check=" + std::to_string(r.last_check);
@@ -242,12 +255,22 @@ Result<Record> parse_record(std::string_view text, const std::string& source) {
                 r.verdict = Verdict::Healthy;
             else if (val == "unhealthy")
                 r.verdict = Verdict::Unhealthy;
+            else if (val == "degraded")
+                r.verdict = Verdict::Degraded;
             else
-                return fail(Errc::Parse, "verdict must be healthy or unhealthy, not '" + std::string(val) + "'", source,
+                return fail(Errc::Parse,
+                            "verdict must be healthy, unhealthy or degraded, not '" + std::string(val) + "'", source,
                             line);
             have_verdict = true;
         } else if (key == "reason") {
             r.reason = val;
+        } else if (key == "slowdown") {
+            const std::string v(val);
+            char* end = nullptr;
+            const double d = std::strtod(v.c_str(), &end);
+            if (v.empty() || end != v.c_str() + v.size() || !(d >= 1.0 && d <= 100.0))
+                return fail(Errc::Parse, "slowdown must be a number from 1 to 100, not '" + v + "'", source, line);
+            r.slowdown = d;
         } else if (key == "source") {
             r.source = val;
         } else if (key == "since") {
@@ -347,6 +370,16 @@ GateDecision gate(const std::string& dir, std::string_view node, FailMode mode, 
             "node " + std::string(node) + " is unhealthy since " + std::to_string((*r)->since) + ": " + (*r)->reason;
     }
     return d;
+}
+
+Result<std::vector<std::pair<std::string, double>>> degraded_nodes(const Store& store, Warnings* warnings) {
+    auto l = store.list(warnings);
+    if (!l) return fail(l.error());
+    std::vector<std::pair<std::string, double>> out;
+    for (const auto& r : *l) {
+        if (r.verdict == Verdict::Degraded) out.emplace_back(r.node, r.slowdown >= 1.0 ? r.slowdown : kDegradedDefaultSlowdown);
+    }
+    return out;
 }
 
 Result<std::vector<std::string>> unhealthy_nodes(const Store& store, Warnings* warnings) {

@@ -9,6 +9,7 @@
 
 #include <cstdio>
 
+#include <topo/hostlist.hpp>
 #include <topo/perf/features.hpp>
 #include <topo/placement/place.hpp>
 
@@ -396,6 +397,7 @@ Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
     for (auto key : order) {
         const auto h = static_cast<std::uint32_t>(key >> 32U);
         int k = static_cast<int>(static_cast<std::uint32_t>(key));
+        p.degraded_hosts += w.briefs[h].degraded ? 1 : 0;
         if (gpus_left >= 0) {
             k = std::min(k, gpus_left);
             gpus_left -= k;
@@ -680,6 +682,100 @@ Result<Placement> Placer::place_by_cost(const ClusterState& state, const Request
 
 Result<Placement> Placer::place(const ClusterState& state, const Request& req, Policy policy) const {
     if (policy == Policy::Cost) return place_by_cost(state, req);
+    if (policy == Policy::Topo && req.avoid_degraded && state.size() == topo_->hosts().size()
+        && state.degraded_count() > 0) {
+        return place_degraded(state, req, policy);
+    }
+    return place_one(state, req, policy);
+}
+
+namespace {
+
+std::string host_names(const Topology& t, const std::vector<HostId>& hosts) {
+    std::vector<std::string> names;
+    names.reserve(hosts.size());
+    for (auto h : hosts)
+        names.push_back(t.host(h).name);
+    return compress_hostlist(names);
+}
+
+}  // namespace
+
+Result<Placement> Placer::place_degraded(const ClusterState& state, const Request& req, Policy policy) const {
+    // Issue 16 item 5: degraded hosts stay out of multi-node jobs while other hosts fit
+    // (one slow rank slows every rank of a synchronous job) and go to one-node jobs first.
+    const Topology& t = *topo_;
+    const Index& ix = *idx_;
+    const ClusterState::Brief* briefs = state.briefs();
+    const int nmax = req.nodes_max == 0 ? req.nodes_min : req.nodes_max;
+    const bool multi = std::max(req.nodes_min, nmax) > 1;
+    std::vector<HostId> degraded;
+    for (int h = 0; h < ix.n_hosts; ++h) {
+        if (ix.leaf_of_host[static_cast<std::size_t>(h)] >= 0 && briefs[h].degraded) degraded.emplace_back(static_cast<HostId::Rep>(h));
+    }
+    if (degraded.empty()) return place_one(state, req, policy);
+    Request first = req;
+    if (multi) {
+        first.excluded.insert(first.excluded.end(), degraded.begin(), degraded.end());
+    } else {
+        std::vector<std::uint8_t> is_deg(t.hosts().size(), 0);
+        for (auto h : degraded)
+            is_deg[h.index()] = 1;
+        for (std::size_t h = 0; h < t.hosts().size(); ++h) {
+            if (is_deg[h] == 0) first.excluded.emplace_back(static_cast<HostId::Rep>(h));
+        }
+    }
+    auto a = place_one(state, first, policy);
+    if (a) {
+        if (multi) {
+            a->explanation += "\ndegraded: kept " + std::to_string(degraded.size()) + " degraded host(s) out ("
+                              + host_names(t, degraded) + "): a multi-node job runs at its slowest host";
+        } else {
+            a->explanation += "\ndegraded: on a degraded host (one-node jobs take degraded hosts first; "
+                              "multi-node jobs only when nothing else fits)";
+        }
+        return a;
+    }
+    if (a.error().code != Errc::Busy && a.error().code != Errc::Unsatisfiable) return a;
+    if (!multi) return place_one(state, req, policy);
+    // As few degraded hosts as fit, the least slow first: allow the k least slow, the
+    // smallest k that fits (more hosts never make a fit impossible: binary search,
+    // O(log degraded) decisions).
+    std::vector<std::pair<double, HostId>> by_speed;
+    by_speed.reserve(degraded.size());
+    for (auto h : degraded)
+        by_speed.emplace_back(state.at(h).slowdown, h);
+    std::sort(by_speed.begin(), by_speed.end());
+    auto allowing = [&](std::size_t k) {
+        Request r = req;
+        for (std::size_t i = k; i < by_speed.size(); ++i)
+            r.excluded.push_back(by_speed[i].second);
+        return place_one(state, r, policy);
+    };
+    auto b = allowing(by_speed.size());
+    if (!b) return b;
+    std::size_t lo = 1, hi = by_speed.size();  // the answer is in [lo, hi]; hi fits
+    while (lo < hi) {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        if (auto m = allowing(mid)) {
+            b = std::move(m);
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    if (multi && b->degraded_hosts > 0) {
+        std::vector<HostId> used;
+        for (auto h : b->hosts) {
+            if (briefs[h.index()].degraded) used.push_back(h);
+        }
+        b->explanation += "\ndegraded: uses " + std::to_string(used.size()) + " degraded host(s) ("
+                          + host_names(t, used) + "): no placement without them fits now";
+    }
+    return b;
+}
+
+Result<Placement> Placer::place_one(const ClusterState& state, const Request& req, Policy policy) const {
     const Topology& t = *topo_;
     const Index& ix = *idx_;
     if (state.fingerprint() != t.fingerprint() || state.size() != t.hosts().size()) {

@@ -36,7 +36,13 @@ const std::vector<Row>& rows() {
     static const std::vector<Row> kRows = {
         {"GPU-hours lost to placement",
          [](const Replay& r, const PolicyRun& p) { return r.model ? fmt("%.1f", p.placement_gpu_hours) : "-"; }},
+        {"  of placement: degraded hosts",
+         [](const Replay& r, const PolicyRun& p) { return r.degraded.empty() ? "-" : fmt("%.1f", p.degraded_gpu_hours); }},
         {"GPU-hours lost to failures", [](const Replay&, const PolicyRun& p) { return fmt("%.1f", p.failure_gpu_hours); }},
+        {"placements on degraded hosts: multi / one-node",
+         [](const Replay& r, const PolicyRun& p) {
+             return r.degraded.empty() ? "-" : std::to_string(p.multi_node_degraded) + " / " + std::to_string(p.single_node_degraded);
+         }},
         {"job slowdown: mean (GPU-time)",
          [](const Replay& r, const PolicyRun& p) { return r.model ? fmt("%.4f", p.mean_slowdown) : "-"; }},
         {"job slowdown: p95 (multi-node)",
@@ -329,6 +335,7 @@ std::string render_table(const Replay& r) {
     std::string out =
         "topology: " + r.topology + "\ntrace:    " + r.trace + " (offered load " + fmt("%.2f", r.offered_load) + ")\n";
     if (!r.failures.empty()) out += "failures: " + r.failures + "\n";
+    if (!r.degraded.empty()) out += "degraded: " + r.degraded + "\n";
     if (r.model) out += "model:    job slowdown and ETTR from docs/perf-model.md; effective MFU = " + fmt("%.0f", 100 * r.ideal_mfu) + " % / slowdown x ETTR\n";
     if (const std::string hl = headline(r); !hl.empty()) out += "\n" + hl + "\n";
     out += "\n";
@@ -369,6 +376,7 @@ std::string render_json(const Replay& r, const ReportContext& ctx) {
                      {"tiers", r.tiers},      {"multi_node_nvl_domains", r.nvl_multi_domains}};
     j["trace"] = {{"source", r.trace}, {"offered_load", r.offered_load}};
     if (!r.failures.empty()) j["failures"] = r.failures;
+    if (!r.degraded.empty()) j["degraded"] = r.degraded;
     if (r.model) {
         j["model"] = {{"ideal_mfu", r.ideal_mfu}, {"doc", "docs/perf-model.md"}};
         if (const std::string hl = headline(r); !hl.empty()) j["headline"] = hl;
@@ -416,6 +424,12 @@ std::string render_json(const Replay& r, const ReportContext& ctx) {
             m["slowdown_p95"] = p.p95_slowdown;
             m["effective_mfu"] = p.effective_mfu;
         }
+        if (!r.degraded.empty()) {
+            m["degraded_hosts"] = p.degraded_hosts;
+            m["degraded_gpu_hours"] = p.degraded_gpu_hours;
+            m["multi_node_placements_on_degraded"] = p.multi_node_degraded;
+            m["single_node_placements_on_degraded"] = p.single_node_degraded;
+        }
         m["gate_flagged"] = p.gate_saves;
         m["backfilled"] = p.backfilled;
         m["place_calls"] = p.place_calls;
@@ -445,6 +459,7 @@ std::string render_html(const Replay& r, const ReportContext& ctx) {
          + esc(r.topology) + "<br><b>Trace</b>: " + esc(r.trace) + " (offered load " + fmt("%.2f", r.offered_load)
          + ")";
     if (!r.failures.empty()) h += "<br><b>Failures</b>: " + esc(r.failures);
+    if (!r.degraded.empty()) h += "<br><b>Degraded hosts</b>: " + esc(r.degraded);
     h += "</p>\n";
     if (!ctx.command.empty()) h += "<p><b>Command</b>: <code>" + esc(ctx.command) + "</code></p>\n";
     if (!ctx.settings.empty()) {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <charconv>
 
 #include <topo/hostlist.hpp>
@@ -81,6 +82,14 @@ void ClusterState::brief_host(std::size_t h) const {
     b.state = hs.state;
     b.unhealthy = hs.unhealthy;
     b.busy_listed = !hs.busy_gpus.empty();
+    const bool deg = hs.slowdown > 1.0;  // NaN compares false: not degraded
+    if (deg != static_cast<bool>(b.degraded)) degraded_ += deg ? 1 : -1;
+    b.degraded = deg;
+}
+
+int ClusterState::degraded_count() const {
+    refresh();
+    return degraded_;
 }
 
 const ClusterState::Brief* ClusterState::briefs() const {
@@ -198,6 +207,12 @@ void ClusterState::set_unhealthy(HostId h, bool unhealthy, std::string reason) {
         hs.unhealthy = unhealthy;
         if (!reason.empty() || !unhealthy) hs.reason = std::move(reason);
     });
+}
+
+void ClusterState::set_slowdown(HostId h, double slowdown) {
+    const double s = std::isfinite(slowdown) && slowdown > 1.0 ? slowdown : 1.0;
+    hosts_.at(h.index()).slowdown = s;  // not part of the counts
+    brief_host(h.index());              // but of the host's Brief
 }
 
 void ClusterState::set_busy_gpus(HostId h, std::vector<int> busy) {
@@ -645,6 +660,13 @@ Result<ClusterState> parse_state_json(const Topology& topo, std::string_view tex
                 return fail(Errc::Parse, "host \"" + name + "\": \"unhealthy\" must be true or false", f, line);
             }
             hs.unhealthy = v["unhealthy"].get<bool>();
+        }
+        if (v.contains("slowdown")) {
+            if (!v["slowdown"].is_number() || !(v["slowdown"].get<double>() >= 1.0)
+                || v["slowdown"].get<double>() > 100.0) {
+                return fail(Errc::Parse, "host \"" + name + "\": \"slowdown\" must be a number 1..100 (degraded host: how much slower a job on it runs)", f, line);
+            }
+            hs.slowdown = v["slowdown"].get<double>();
         }
         if (v.contains("ends_in_s")) {
             if (!v["ends_in_s"].is_number() || v["ends_in_s"].get<double>() < 0

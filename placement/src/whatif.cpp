@@ -5,6 +5,8 @@
 // so every policy sees the same failure times.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <map>
 #include <limits>
 #include <queue>
 #include <set>
@@ -60,6 +62,7 @@ struct JobRt {
     bool rejected = false;
     double units = 0;  // GPU-equivalents held while running (sum over hosts)
     double slow = 1;   // S_job of this run's placement (work advances at 1/slow)
+    double slow_net = 1;  // its S_net (slow = slow_net x S_deg)
     double kept_wall = 0;  // wall-seconds of progress kept (not lost to failures), for ETTR
     std::vector<HostId> hosts;
 };
@@ -130,8 +133,9 @@ private:
     void schedule_failure(int h, double from);
     Result<bool> try_start(int j, double now);
     void start(int j, const placement::Placement& p, double now);
-    /// S_job of job j on its hosts next to the jobs running now (1 without a model).
-    double slowdown_of(int j);
+    /// S_job (and S_net) of job j on its hosts next to the jobs running now, into the
+    /// job's slow and slow_net (1 without a model).
+    void slowdown_of(int j);
     void release(int j);
     void kill(int j, double now);
     void finish(int j, double now);
@@ -199,6 +203,7 @@ private:
     double slow_den_ = 0;  // ... of which ideal (S = 1) GPU-seconds
     std::vector<double> slowdowns_;
     perf::FabricShape shape_;
+    std::map<HostId, double> degraded_;  // degraded compute hosts and their slowdown
 };
 
 void Engine::init_hosts() {
@@ -252,6 +257,16 @@ void Engine::init_hosts() {
         hs.state = NodeState::Idle;
         hs.reason.clear();
         hs.free_gpus = -1;
+        if (opt_.degraded_share > 0) {
+            // its own stream: the same hosts whatever the failure model
+            Rng d(opt_.seed * 0xd1b54a32d192ed03ULL + 0x2545f4914f6cdd1dULL * (h.index() + 1));
+            if (d.uniform() < opt_.degraded_share) {
+                hs.slowdown = opt_.degraded_slowdown > 1.0 ? opt_.degraded_slowdown
+                              : opt_.model != nullptr      ? opt_.model->degraded_default
+                                                           : 1.1;
+                degraded_[h] = hs.slowdown;
+            }
+        }
         hosts_.push_back(std::move(r));
     }
     group_idle_.assign(group_size_.size(), 0);
@@ -373,29 +388,42 @@ void Engine::start(int j, const placement::Placement& p, double now) {
     }
     busy_units_ += job.units;
     running_.emplace(job.est_end, j);
-    job.slow = slowdown_of(j);
+    slowdown_of(j);
     push(now + job.run_cost + job.remaining * job.slow, Ev::Finish, j, job.gen);
     record_placement(job, p);
+    if (p.degraded_hosts > 0) ++(job.nodes > 1 ? out_->multi_node_degraded : out_->single_node_degraded);
     if (opt_.model != nullptr && job.nodes > 1) {
         slowdowns_.push_back(job.slow);
         out_->slowdown_by_size.emplace_back(static_cast<int>(job.units), job.slow);
     }
 }
 
-double Engine::slowdown_of(int j) {
-    if (opt_.model == nullptr) return 1.0;
-    const auto& job = jobs_[static_cast<std::size_t>(j)];
-    if (job.hosts.size() < 2) return 1.0;
+void Engine::slowdown_of(int j) {
+    auto& job = jobs_[static_cast<std::size_t>(j)];
+    job.slow = job.slow_net = 1.0;
+    if (opt_.model == nullptr) return;
+    perf::JobPlacement jp;
+    for (HostId h : job.hosts) {
+        if (auto it = degraded_.find(h); it != degraded_.end()) jp.degraded.emplace(h, it->second);
+    }
+    if (job.hosts.size() < 2) {
+        if (jp.degraded.empty()) return;
+        perf::Features f;
+        f.slowest_degraded = jp.degraded.begin()->second;
+        job.slow = perf::slowdown(*opt_.model, perf::Profile{}, f).s_deg;
+        return;
+    }
     std::vector<std::vector<HostId>> others;
     for (const auto& [end, o] : running_) {
         if (o != j && jobs_[static_cast<std::size_t>(o)].hosts.size() > 1) others.push_back(jobs_[static_cast<std::size_t>(o)].hosts);
     }
     const int gph = std::max(1, max_gpus_);
-    perf::JobPlacement jp;
     jp.hosts = job.hosts;
     const perf::Profile prof = perf::default_layout({}, static_cast<int>(job.hosts.size()) * gph, gph);
     const auto f = perf::features_of(topo_, shape_, jp, prof, gph, others);
-    return perf::slowdown(*opt_.model, prof, f).s_job;
+    const auto sd = perf::slowdown(*opt_.model, prof, f);
+    job.slow = sd.s_job;
+    job.slow_net = sd.s_net;
 }
 
 void Engine::release(int j) {
@@ -423,6 +451,7 @@ void Engine::finish(int j, double now) {
     useful_ += job.units * job.remaining;
     const double ran = std::max(0.0, now - job.run_start - job.run_cost);
     out_->placement_gpu_hours += job.units * ran * (1.0 - 1.0 / job.slow) / 3600.0;
+    out_->degraded_gpu_hours += job.units * ran / job.slow * (job.slow - job.slow_net) / 3600.0;
     slow_num_ += job.units * ran;
     slow_den_ += job.units * ran / job.slow;
     job.kept_wall += job.remaining * job.slow;
@@ -451,6 +480,7 @@ void Engine::kill(int j, double now) {
     // checkpoints are taken every interval of wall time; the work they hold is that time / S_job
     saved = std::min(saved / job.slow, job.remaining);
     out_->placement_gpu_hours += job.units * progress * (1.0 - 1.0 / job.slow) / 3600.0;
+    out_->degraded_gpu_hours += job.units * progress / job.slow * (job.slow - job.slow_net) / 3600.0;
     slow_num_ += job.units * progress;
     slow_den_ += job.units * progress / job.slow;
     allocated_ += job.units * (now - job.run_start);
@@ -508,6 +538,7 @@ Result<bool> Engine::try_start(int j, double now) {
     req.exclusive = job.exclusive;
     req.now = now;
     req.time_limit = run_limit(job);
+    req.avoid_degraded = opt_.degraded_rule;
     ++out_->place_calls;
     auto p = placer_.place(state_, req, policy_);
     if (!p) {
@@ -642,8 +673,10 @@ Status Engine::run(PolicyRun& out, int run_index, int runs) {
     out.gate = gate_;
     out.label = std::string(placement::policy_name(policy_)) + (gate_ ? "+gate" : "");
     out.groups_hist.assign(kHistCap + 1, std::vector<int>(kHistCap + 1, 0));
+    degraded_.clear();
     init_hosts();
     if (hosts_.empty()) return fail(Errc::InvalidArgument, "the topology has no compute hosts");
+    out.degraded_hosts = static_cast<int>(degraded_.size());
     const auto& tj = trace_.jobs;
     out.jobs = static_cast<int>(tj.size());
     jobs_.resize(tj.size());
@@ -846,6 +879,13 @@ Result<Replay> simulate(const Topology& topo, const Trace& trace, const SimOptio
         || opt.gate_coverage < 0 || opt.gate_coverage > 1) {
         return fail(Errc::InvalidArgument, "negative time or coverage outside [0, 1]");
     }
+    if (!(opt.degraded_share >= 0 && opt.degraded_share <= 1) || !(opt.degraded_slowdown >= 0)
+        || (opt.degraded_slowdown > 0 && opt.degraded_slowdown < 1)) {
+        return fail(Errc::InvalidArgument, "degraded share outside [0, 1] or degraded slowdown below 1");
+    }
+    if (opt.degraded_share > 0 && opt.model == nullptr) {
+        return fail(Errc::InvalidArgument, "degraded hosts need the performance model (their cost is S_deg)");
+    }
     Replay r;
     auto ch = compute_hosts(topo);
     r.hosts = static_cast<int>(ch.size());
@@ -864,6 +904,13 @@ Result<Replay> simulate(const Topology& topo, const Trace& trace, const SimOptio
     if (opt.failures != nullptr) r.failures = opt.failures->summary;
     r.model = opt.model != nullptr;
     r.ideal_mfu = r.model ? opt.ideal_mfu : 0.0;
+    if (opt.degraded_share > 0) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "%.2f %% of compute hosts degraded (slowdown %.2f), %s", opt.degraded_share * 100,
+                      opt.degraded_slowdown > 1 ? opt.degraded_slowdown : opt.model->degraded_default,
+                      opt.degraded_rule ? "kept out of multi-node jobs while others fit" : "placed like any host");
+        r.degraded = buf;
+    }
     const int runs = static_cast<int>(opt.policies.size() * opt.gates.size());
     const placement::Placer placer(topo);
     int k = 0;

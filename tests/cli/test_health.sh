@@ -28,10 +28,21 @@ check "JSON: ok, ib and gpu probes" grep -q '"reason": "8 HCAs, 8 ports ACTIVE/L
 check "JSON: gpu probe reason" grep -q '"reason": "8 GPUs expected; 8 PCI, 8 /dev/nvidiaN; no fatal XID"' "$TMP/out"
 
 echo "200 Gb/sec (4X HDR)" > "$TMP/root/sys/class/infiniband/mlx5_6/ports/1/rate"
-expect_rc 1 "4X HDR where NDR expected" chk
-check "reason names the port and rates" grep -q 'FAIL ib  *mlx5_6 port 1 rate 200 Gb/sec (4X HDR) below expected 400 Gb/sec' "$TMP/out"
-check "summary line: UNHEALTHY" grep -q '^dgx001: UNHEALTHY' "$TMP/out"
+# up at half the rate: degraded (issue 16 item 5), not unhealthy: exit 0, never drained
+expect_rc 0 "4X HDR where NDR expected: degraded" chk
+check "reason names the port and rates" grep -q 'SLOW ib  *degraded: mlx5_6 port 1 rate 200 Gb/sec (4X HDR) below expected 400 Gb/sec' "$TMP/out"
+check "summary line: DEGRADED with HPN's estimate" grep -q '^dgx001: DEGRADED (slowdown 1.07)' "$TMP/out"
+expect_rc 0 "store: degraded record" "$T" health list --store "$STORE"
+check "list: dgx001 degraded with its slowdown" grep -q '^dgx001 *degraded *check .*\[slowdown 1.07\] ib: degraded: mlx5_6' "$TMP/out"
+check "record file: verdict and slowdown" grep -qx 'slowdown=1.067' "$STORE/dgx001"
+expect_rc 0 "gate: a degraded node runs jobs" "$T" health gate dgx001 --store "$STORE"
+expect_rc 0 "JSON: degraded and slowdown" chk --json --no-store
+check "JSON: degraded" grep -q '"degraded": true' "$TMP/out"
+check "JSON: slowdown" grep -q '"slowdown": 1.067' "$TMP/out"
 echo "400 Gb/sec (4X NDR)" > "$TMP/root/sys/class/infiniband/mlx5_6/ports/1/rate"
+expect_rc 0 "rate back: healthy" chk
+check "summary line: healthy" grep -q '^dgx001: healthy' "$TMP/out"
+check "record: healthy again" grep -qx 'verdict=healthy' "$STORE/dgx001"
 
 rm "$TMP/root/dev/nvidia3"
 expect_rc 1 "missing /dev/nvidia3" chk
@@ -41,8 +52,9 @@ check "reason: 7 of 8 device nodes" grep -q 'FAIL gpu  *7 of 8 /dev/nvidiaN devi
 # symbol error burst between two runs (state file in the store: .dgx001.counters)
 expect_rc 0 "baseline run" chk
 echo 2500 > "$TMP/root/sys/class/infiniband/mlx5_3/ports/1/counters/symbol_error"
-expect_rc 1 "symbol error burst" chk --error-threshold 100
-check "reason: counter growth" grep -q 'mlx5_3 port 1 symbol_error grew by 2500 since the last check (0 -> 2500, threshold 100)' "$TMP/out"
+expect_rc 0 "symbol error burst: degraded (corrected errors)" chk --error-threshold 100
+check "reason: counter growth" grep -q 'SLOW ib .*mlx5_3 port 1 symbol_error grew by 2500 since the last check (0 -> 2500, threshold 100)' "$TMP/out"
+check "summary: degraded, no estimate" grep -q '^dgx001: DEGRADED (slowdown 1.1 assumed)' "$TMP/out"
 expect_rc 0 "no further growth: healthy again" chk
 
 # site probes: a hung one is killed at its timeout
@@ -126,6 +138,16 @@ if [ "$(id -u)" = 0 ]; then
   expect_rc 0 "gate allows a node without record" "$T" health gate dgx003 --store "$STORE"
   expect_rc 0 "clear" "$T" health clear dgx002 --store "$STORE"
   expect_rc 0 "gate allows the cleared node" "$T" health gate dgx002 --store "$STORE"
+  # an operator's degraded flag: jobs run there, multi-node placements leave it out
+  expect_rc 0 "flag degraded" "$T" health flag dgx003 --reason "fan at 100 %" --degraded --slowdown 1.2 --store "$STORE"
+  check "flag degraded: says so" grep -q '^dgx003: flagged degraded (slowdown 1.2): fan at 100 %' "$TMP/out"
+  expect_rc 0 "gate allows the degraded node" "$T" health gate dgx003 --store "$STORE"
+  expect_rc 0 "place 4 nodes with the store" "$T" place "$TMP/dgx.json" --nodes 4 --health-store "$STORE" --explain
+  check "place: the degraded node kept out" grep -q 'degraded: kept 1 degraded host(s) out (dgx003)' "$TMP/out"
+  expect_rc 0 "place 1 node with the store" "$T" place "$TMP/dgx.json" --nodes 1 --health-store "$STORE" --explain
+  check "place: a one-node job takes it" grep -q 'dgx003' "$TMP/out"
+  expect_rc 64 "flag --slowdown out of range" "$T" health flag dgx003 --reason x --degraded --slowdown 0.5 --store "$STORE"
+  expect_rc 0 "clear the degraded node" "$T" health clear dgx003 --store "$STORE"
   expect_rc 64 "flag with a path as node name" "$T" health flag ../../etc/passwd --reason x --store "$STORE"
 
   # -------------------------------------------------------- security: nobody

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include <topo/hostlist.hpp>
@@ -383,6 +384,79 @@ TEST(Place, PlacerMatchesFreeFunctionAndExplains) {
             EXPECT_NE(a->explanation.find("topo:"), std::string::npos);
         }
     }
+}
+
+TEST(Place, DegradedHostsStayOutOfMultiNodeJobsWhileOthersFit) {
+    // issue 16 item 5: one slow host slows every rank of a synchronous job
+    auto t = three_level(1, 2, 4);  // 8 hosts: n001-n004 under leaf01, n005-n008 under leaf02
+    ClusterState s(*t);
+    s.set_slowdown(*t->find_host("n002"), 1.34);
+    s.at(*t->find_host("n006")).slowdown = 1.1;  // through at(): counted at the next read
+    EXPECT_EQ(s.degraded_count(), 2);
+    for (auto pol : {Policy::Topo, Policy::Cost}) {
+        // 3 nodes: leaf01 has 3 healthy hosts left; without the rule best fit takes n001-n003
+        auto p = place(*t, s, nodes(3), pol);
+        ASSERT_TRUE(p) << p.error().to_string();
+        EXPECT_EQ(compress_hostlist(names(*t, *p)), "n[001,003-004]") << policy_name(pol);
+        EXPECT_EQ(p->degraded_hosts, 0);
+        EXPECT_NE(p->explanation.find("degraded: kept 2 degraded host(s) out (n[002,006])"), std::string::npos)
+            << p->explanation;
+    }
+    Request off = nodes(3);
+    off.avoid_degraded = false;
+    auto blind = place(*t, s, off);
+    ASSERT_TRUE(blind);
+    EXPECT_EQ(compress_hostlist(names(*t, *blind)), "n[001-003]");
+    EXPECT_EQ(blind->degraded_hosts, 1);
+    // 7 nodes: only 6 healthy hosts, so one degraded host joins, and the text says so
+    auto seven = place(*t, s, nodes(7));
+    ASSERT_TRUE(seven) << seven.error().to_string();
+    EXPECT_EQ(seven->hosts.size(), 7U);
+    EXPECT_EQ(seven->degraded_hosts, 1);
+    EXPECT_NE(seven->explanation.find("degraded: uses 1 degraded host(s)"), std::string::npos) << seven->explanation;
+    EXPECT_NE(seven->explanation.find("no placement without them fits now"), std::string::npos);
+    // 9 nodes can never fit: the error is the ordinary one
+    auto nine = place(*t, s, nodes(9));
+    ASSERT_FALSE(nine);
+    EXPECT_EQ(nine.error().code, Errc::Unsatisfiable);
+    // a one-node job takes a degraded host first
+    auto one = place(*t, s, nodes(1));
+    ASSERT_TRUE(one);
+    EXPECT_EQ(one->degraded_hosts, 1);
+    EXPECT_NE(one->explanation.find("degraded: on a degraded host"), std::string::npos) << one->explanation;
+    // shared GPUs on one host: the same
+    Request shared;
+    shared.total_gpus = 2;
+    shared.exclusive = false;
+    auto sh = place(*t, s, shared);
+    ASSERT_TRUE(sh) << sh.error().to_string();
+    EXPECT_EQ(sh->degraded_hosts, 1);
+    // baselines model Slurm, which knows nothing of degraded hosts
+    auto tree = place(*t, s, nodes(3), Policy::SlurmTree);
+    ASSERT_TRUE(tree);
+    EXPECT_EQ(tree->explanation.find("degraded:"), std::string::npos);
+    // healthy again: counted out, no rule applied
+    s.set_slowdown(*t->find_host("n002"), 1.0);
+    s.at(*t->find_host("n006")).slowdown = 1.0;
+    EXPECT_EQ(s.degraded_count(), 0);
+    auto again = place(*t, s, nodes(3));
+    ASSERT_TRUE(again);
+    EXPECT_EQ(compress_hostlist(names(*t, *again)), "n[001-003]");
+    // not finite or below 1: not degraded
+    s.set_slowdown(*t->find_host("n002"), std::nan(""));
+    s.set_slowdown(*t->find_host("n003"), 0.5);
+    EXPECT_EQ(s.degraded_count(), 0);
+}
+
+TEST(Place, DegradedFromTheStateFile) {
+    auto t = three_level(1, 2, 4);
+    auto s = parse_state_json(*t, R"({"hosts": {"n002": {"slowdown": 1.2}, "n003": {"state": "idle"}}})", "s.json");
+    ASSERT_TRUE(s) << s.error().to_string();
+    EXPECT_EQ(s->degraded_count(), 1);
+    EXPECT_DOUBLE_EQ(s->at(*t->find_host("n002")).slowdown, 1.2);
+    auto bad = parse_state_json(*t, "{\"hosts\": {\n\"n002\": {\"slowdown\": 0.5}}}", "s.json");
+    ASSERT_FALSE(bad);
+    EXPECT_NE(bad.error().to_string().find("s.json:2"), std::string::npos) << bad.error().to_string();
 }
 
 }  // namespace

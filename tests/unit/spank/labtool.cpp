@@ -115,7 +115,7 @@ int main(int argc, char** argv) {
             auto t0 = std::chrono::steady_clock::now();
             auto r = load_snapshot_fast(a[1], 0, BinCheck::Checksum);
             if (!r) return die(r.error().to_string());
-            auto bad = spank::unhealthy_hosts(*r->topo, a[2]);
+            auto bad = spank::health_flags(*r->topo, a[2]);
             if (!bad) return die(bad.error().to_string());
             const placement::Placer placer(*r->topo);  // as place() does at every call
             auto rep = spank::serve(placer, q, placement::ClusterState(*r->topo), *bad);

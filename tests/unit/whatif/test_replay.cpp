@@ -263,3 +263,62 @@ TEST(Replay, JobsThatCanNeverFitAreRejected) {
 }
 
 }  // namespace
+
+// Issue 16 item 5: degraded hosts in the replay. The same hosts are degraded under every
+// policy and both rule settings; with the rule, multi-node jobs avoid them and the
+// GPU-hours lost to them fall; without it, they are placed like any host.
+TEST(Replay, DegradedHostsRuleKeepsThemOutOfMultiNodeJobs) {
+    auto t = from_spec_file("dgx-h100-3tier.yaml");
+    GeneratorOptions g;
+    g.jobs = 300;
+    g.cluster_nodes = static_cast<int>(compute_hosts(*t).size());
+    g.gpus_per_node = static_cast<int>(t->host(compute_hosts(*t).front()).gpus.size());
+    g.load = 0.85;
+    g.seed = 3;
+    auto tr = generate_trace(g);
+    ASSERT_TRUE(tr);
+    const topo::perf::Params model;
+    SimOptions o;
+    o.model = &model;
+    o.policies = {Policy::Topo, Policy::Cost};
+    o.degraded_share = 0.05;  // many, so that a short replay meets them
+    o.degraded_slowdown = 1.34;
+    auto with = simulate(*t, *tr, o);
+    ASSERT_TRUE(with) << with.error().to_string();
+    o.degraded_rule = false;
+    auto without = simulate(*t, *tr, o);
+    ASSERT_TRUE(without) << without.error().to_string();
+    EXPECT_NE(with->degraded.find("kept out of multi-node jobs"), std::string::npos) << with->degraded;
+    for (std::size_t i = 0; i < 2; ++i) {
+        const auto& a = with->runs[i];
+        const auto& b = without->runs[i];
+        SCOPED_TRACE(a.label);
+        ASSERT_GT(a.degraded_hosts, 0);
+        EXPECT_EQ(a.degraded_hosts, b.degraded_hosts);  // the same hosts
+        EXPECT_EQ(a.finished, 300);
+        EXPECT_LT(a.multi_node_degraded, b.multi_node_degraded);
+        EXPECT_GT(a.single_node_degraded, 0);  // they still work, for one-node jobs
+        EXPECT_LT(a.degraded_gpu_hours, b.degraded_gpu_hours);
+        EXPECT_GE(a.degraded_gpu_hours, 0);
+        EXPECT_LE(a.degraded_gpu_hours, a.placement_gpu_hours + 1e-9);
+    }
+    // baselines ignore the rule: identical with and without it
+    o.policies = {Policy::SlurmTree};
+    auto tree_off = simulate(*t, *tr, o);
+    o.degraded_rule = true;
+    auto tree_on = simulate(*t, *tr, o);
+    ASSERT_TRUE(tree_off && tree_on);
+    EXPECT_EQ(tree_on->runs[0].degraded_gpu_hours, tree_off->runs[0].degraded_gpu_hours);
+    EXPECT_GT(tree_on->runs[0].multi_node_degraded, 0);
+    // no model: refused (a degraded host's cost is the model's S_deg)
+    o.model = nullptr;
+    auto r = simulate(*t, *tr, o);
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, topo::Errc::InvalidArgument);
+    // the table and JSON carry the figures
+    const std::string table = render_table(*with);
+    EXPECT_NE(table.find("degraded: 5.00 % of compute hosts degraded (slowdown 1.34)"), std::string::npos) << table;
+    EXPECT_NE(table.find("placements on degraded hosts: multi / one-node"), std::string::npos);
+    const std::string json = render_json(*with, ReportContext{});
+    EXPECT_NE(json.find("\"degraded_gpu_hours\""), std::string::npos);
+}

@@ -33,7 +33,21 @@ struct ProbeResult {
     bool ok = true;
     std::string reason;  ///< one line; why it failed, or what was seen
     double seconds = 0;
+    /// ok but slow (issue 16 item 5): a port up at a lower rate, a PCIe link trained
+    /// narrower than it can, clocks held down by the hardware, a correctable-error storm,
+    /// a site probe's measured figure. `reason` says what was seen.
+    bool degraded = false;
+    double slowdown = 0;  ///< estimated job slowdown on this node (>= 1), 0 = no estimate
 };
+
+/// Slowdown of a job on a node whose NIC runs at half its expected bandwidth: Alibaba
+/// HPN (Qian et al., SIGCOMM'24, sections 2.3 and 9.3): one of a dual-ToR NIC's two links
+/// failing = -6.25 % training throughput, S = 1 / (1 - 0.0625) = 1.067 (PERF-MODEL.md
+/// section 3 and 6.2 row S_deg). probe_ib scales it with the bandwidth lost: a port at
+/// rate r of expected R gives 1 + 0.067 (R / r - 1), capped at kMaxProbeSlowdown. An
+/// assumption (linear in R / r), anchored at that one measurement.
+inline constexpr double kHalfNicSlowdown = 1.067;
+inline constexpr double kMaxProbeSlowdown = 100.0;
 
 /// The longest bound a check, a probe or run_process() accepts (`health check --timeout`
 /// and `--probe-timeout` refuse more); longer ones are clamped to it, negative ones to 0.
@@ -54,9 +68,12 @@ struct CheckOptions {
 
 struct CheckReport {
     std::vector<ProbeResult> probes;
-    bool ok = true;
+    bool ok = true;         ///< no probe failed
+    bool degraded = false;  ///< ok, and a probe found the node slow
+    double slowdown = 0;    ///< the largest estimate of the degraded probes (0 = none given)
     double seconds = 0;
-    /// "probe: reason; probe: reason" of the failed probes (one line), empty when ok.
+    /// "probe: reason; probe: reason" of the failed probes (one line), or of the degraded
+    /// ones when none failed; empty when healthy.
     [[nodiscard]] std::string summary() const;
 };
 
@@ -69,12 +86,21 @@ using CounterState = std::map<std::string, std::int64_t>;
 [[nodiscard]] Result<CounterState> load_state(const std::string& path);
 [[nodiscard]] Status save_state(const std::string& path, const CounterState& s);
 
-/// InfiniBand: every expected HCA present, ports ACTIVE / LinkUp, rate >= expected,
-/// error counters growing <= threshold since `prev` (updated in `next`).
+/// InfiniBand: every expected HCA present, ports ACTIVE / LinkUp (else failed);
+/// degraded: a port's rate below the expected one, an HCA's PCIe link narrower or slower
+/// than its maximum, correctable error counters (symbol_error, port_rcv_errors,
+/// link_error_recovery) growing more than the threshold since `prev` (updated in `next`);
+/// link_downed growing more than the threshold fails (the link went down).
 [[nodiscard]] ProbeResult probe_ib(const CheckOptions& o, const CounterState& prev, CounterState& next);
-/// GPUs: expected count of NVIDIA devices (PCI functions, /dev/nvidiaN, NVML), XID/ECC.
+/// GPUs: expected count of NVIDIA devices (PCI functions, /dev/nvidiaN, NVML), XID/ECC
+/// (else failed); degraded: a GPU's PCIe link narrower than its maximum width (the speed
+/// is not judged: idle GPUs train down to save power), NVML clock event reasons of the
+/// hardware (HW slowdown, HW thermal, power brake, SW thermal).
 [[nodiscard]] ProbeResult probe_gpu(const CheckOptions& o, const CounterState& prev, CounterState& next);
-/// Site probes: every executable regular file in o.probe_dir, in name order. The directory
+/// Site probes: every executable regular file in o.probe_dir, in name order: exit 0 = ok,
+/// anything else fails; exit 0 with an output line starting "degraded" = degraded, its
+/// "slowdown=X" word (1 <= X <= 100), when present, the estimate (e.g. a short
+/// all_reduce_perf against the expected bus bandwidth: docs/health.md). The directory
 /// and each probe must pass the trust rules (trust.hpp: owned by root or the euid, not
 /// group/world writable, no symbolic link, the whole path); a refused probe is not run
 /// and fails ("not run: site probe: refusing PATH: RULE"), a refused directory fails the

@@ -25,8 +25,9 @@
 /// File format (one record per file, `<dir>/<node>`, text, mode 0644):
 ///     topoplace-health 1
 ///     node=n001
-///     verdict=unhealthy
+///     verdict=unhealthy          (or healthy, or degraded)
 ///     reason=ib: mlx5_0 port 1 state DOWN
+///     slowdown=1.067             (degraded records with an estimate only)
 ///     source=check
 ///     since=1763900000
 ///     last_check=1763900000
@@ -35,6 +36,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <topo/result.hpp>
@@ -43,11 +45,14 @@
 
 namespace topo::health {
 
-enum class Verdict : std::uint8_t { Healthy, Unhealthy };
+/// Degraded (issue 16 item 5): up and allowed to run jobs (never drained), but slow; the
+/// placer keeps it out of multi-node jobs while other hosts fit.
+enum class Verdict : std::uint8_t { Healthy, Unhealthy, Degraded };
 
 struct Record {
     std::string node;  ///< Slurm NodeName
     Verdict verdict = Verdict::Healthy;
+    double slowdown = 0;          ///< degraded: estimated job slowdown (>= 1), 0 = no estimate
     std::string reason;           ///< one line, empty when healthy
     std::string source;           ///< "check", "operator", probe name...
     std::int64_t since = 0;       ///< unix seconds the verdict last changed
@@ -122,5 +127,16 @@ struct GateDecision {
 /// Names of the nodes whose record is Unhealthy, sorted. Placement never chooses them.
 /// Errors and warnings: those of Store::list() (a tampered record file refuses the whole list).
 [[nodiscard]] Result<std::vector<std::string>> unhealthy_nodes(const Store& store, Warnings* warnings = nullptr);
+
+/// Slowdown a reader gives a degraded record without an estimate: the performance
+/// model's degraded_default (PERF-MODEL 6.2 row S_deg, mild: MegaScale's hosts ~10 %
+/// slower), so the placer, the service and `topoplace place` agree.
+inline constexpr double kDegradedDefaultSlowdown = 1.1;
+
+/// (node, slowdown) of the nodes whose record is Degraded, sorted by node; a record
+/// without an estimate reads kDegradedDefaultSlowdown. Errors and warnings: those of
+/// Store::list().
+[[nodiscard]] Result<std::vector<std::pair<std::string, double>>> degraded_nodes(const Store& store,
+                                                                                 Warnings* warnings = nullptr);
 
 }  // namespace topo::health

@@ -51,6 +51,11 @@ struct Request {
     /// groups. time_limit 0 = unknown: no effect.
     double now = 0;
     double time_limit = 0;
+    /// Degraded hosts (HostState::slowdown > 1; topo and cost policies only): a job of more
+    /// than one node gets them only when no placement without them fits now; a job of one
+    /// node (or shared GPUs on one) gets one first when one fits. false: treat them like
+    /// any other host (the what-if's comparison "without the rule").
+    bool avoid_degraded = true;
 };
 
 /// GPU indices per chosen host, stored flat: two allocations for the whole placement
@@ -112,6 +117,7 @@ struct Placement {
     /// Request parts this policy cannot express and ignored (baselines only: Slurm 22.05
     /// tree has no NVLink domains or segments), e.g. "one_nvl_domain"; empty for topo.
     std::vector<std::string> ignored;
+    int degraded_hosts = 0;  ///< degraded hosts among `hosts` (HostState::slowdown > 1)
 };
 
 /// A topology with its placement indexes built once (Slurm-style switch tree, switch
@@ -136,6 +142,8 @@ public:
 
 private:
     [[nodiscard]] Result<Placement> place_by_cost(const ClusterState& state, const Request& req) const;
+    [[nodiscard]] Result<Placement> place_degraded(const ClusterState& state, const Request& req, Policy policy) const;
+    [[nodiscard]] Result<Placement> place_one(const ClusterState& state, const Request& req, Policy policy) const;
     const Topology* topo_;
     std::unique_ptr<Index> idx_;
 };

@@ -37,6 +37,11 @@ struct HostState {
     NodeState state = NodeState::Idle;
     int free_gpus = -1;          ///< -1 = all the host's GPUs are free
     bool unhealthy = false;      ///< flagged by the health store
+    /// > 1: degraded (health verdict "degraded", docs/health.md): up and placeable, but a job
+    /// on it runs about this much slower (a synchronous job at its slowest rank). The
+    /// topo and cost policies keep degraded hosts out of multi-node jobs while other hosts
+    /// fit and give them to single-node jobs first (Request::avoid_degraded).
+    double slowdown = 1.0;
     std::string reason;          ///< drain/health reason, if any
     int total_gpus = -1;         ///< GPUs the host has (-1 = as many as the topology knows);
                                  ///< set from scontrol Gres= when the snapshot has no GPUs
@@ -89,6 +94,8 @@ public:
     void set_free_gpus(HostId h, int free_gpus);
     void set_total_gpus(HostId h, int total_gpus);
     void set_unhealthy(HostId h, bool unhealthy, std::string reason = {});
+    /// Mark a host degraded (slowdown > 1) or not (1); values below 1 or not finite read as 1.
+    void set_slowdown(HostId h, double slowdown);
     void set_busy_gpus(HostId h, std::vector<int> busy);
 
     /// Hosts of topology group `g` that can take one more node of a request: exclusive
@@ -113,6 +120,7 @@ public:
         std::int32_t total : 24 = 0;
         bool unhealthy : 1 = false;
         bool busy_listed : 1 = false;  ///< busy_gpus not empty
+        bool degraded : 1 = false;     ///< slowdown > 1
         std::int32_t free : 24 = 0;
         NodeState state : 8 = NodeState::Idle;
     };
@@ -121,6 +129,8 @@ public:
     /// One Brief per host (service hosts and hosts on no leaf group: not kept). Valid until the
     /// next mutation; refreshed first like the group counts.
     [[nodiscard]] const Brief* briefs() const;
+    /// Hosts with slowdown > 1 (refreshed like the briefs). O(1).
+    [[nodiscard]] int degraded_count() const;
 
 private:
     struct Layout;
@@ -163,6 +173,7 @@ private:
                                                ///< for the common whole-node read)
     mutable std::vector<std::uint8_t> dirty_;  ///< per group: recount before the next read
     mutable std::vector<Brief> briefs_;        ///< per host, refreshed with its group
+    mutable int degraded_ = 0;                 ///< briefs_ with degraded set
     mutable Sync sync_;
 };
 

@@ -44,6 +44,17 @@ struct SimOptions {
     /// MFU of a job at its best placement, for the "effective MFU" figure (default 50 %;
     /// 2.1: 41-43 % Llama 3, 55 % MegaScale, 47-52 % Megatron at scale).
     double ideal_mfu = 0.5;
+    /// Degraded hosts (issue 16 item 5): each compute host is degraded for the whole replay
+    /// with this probability, drawn from the seed (the same hosts under every policy), and
+    /// runs its jobs `degraded_slowdown` times slower (0: the model's degraded_default);
+    /// they are flagged in the state as the health check would (HostState::slowdown).
+    /// PERF-MODEL 6.2: p ~ 0.005 per node (MegaScale), s mild 1.1 / typical 1.34 (FALCON)
+    /// / severe 3.0. Needs the model.
+    double degraded_share = 0;
+    double degraded_slowdown = 0;
+    /// Run topo and cost with the rule that keeps degraded hosts out of multi-node jobs
+    /// (Request::avoid_degraded); false = the same policies without it.
+    bool degraded_rule = true;
     /// Called now and then with (runs done + fraction of this run) / runs, in [0, 1].
     std::function<void(double)> progress;
 };
@@ -93,6 +104,12 @@ struct PolicyRun {
     double placement_gpu_hours = 0;  ///< GPU-hours lost to placement: sum GPUs x run time x (1 - 1/S_job)
     double failure_gpu_hours = 0;    ///< = lost_gpu_hours (lost work and restarts)
     double effective_mfu = 0;        ///< ideal_mfu / mean_slowdown x ettr
+    /// The part of placement_gpu_hours due to degraded hosts in the job (S_deg of
+    /// S_job = S_net S_deg: work x S_net x (S_deg - 1)).
+    double degraded_gpu_hours = 0;
+    int degraded_hosts = 0;         ///< compute hosts degraded in this replay
+    int multi_node_degraded = 0;    ///< multi-node placements with a degraded host
+    int single_node_degraded = 0;   ///< one-node placements on a degraded host
     std::vector<std::pair<int, double>> slowdown_by_size;  ///< (GPUs, S_job) of each multi-node placement
 
     std::vector<double> waits;                  ///< per finished job, sorted
@@ -112,6 +129,7 @@ struct Replay {
     int nvl_multi_domains = 0;  ///< multi-node NVLink domains
     double offered_load = 0;
     std::string failures;  ///< failure model summary, empty when none
+    std::string degraded;  ///< degraded hosts summary, empty when none
     bool model = false;    ///< the performance model stretched durations (SimOptions::model)
     double ideal_mfu = 0;  ///< SimOptions::ideal_mfu when the model was on
     std::vector<PolicyRun> runs;
