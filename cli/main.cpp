@@ -15,6 +15,7 @@ namespace topo::cli {
 Runner add_compile(CLI::App& app);  // cmd_compile.cpp
 Runner add_predict(CLI::App& app);  // cmd_perf.cpp
 Runner add_calibrate(CLI::App& app);
+Runner add_status(CLI::App& app);  // cmd_status.cpp
 }
 
 int main(int argc, char** argv) {
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
     add(add_compile(app));
     add(add_predict(app));
     add(add_calibrate(app));
+    add(add_status(app));
     // The front door: `--version` alone prints one line; an unknown command names itself and
     // lists the commands (CLI11 would print nothing, or the top-level help for `X --help`).
     if (argc == 2 && std::string_view(argv[1]) == "--version") {

@@ -43,7 +43,8 @@ bool reap(pid_t pid, int& status) {
 
 }  // namespace
 
-ProcResult run_process(const std::vector<std::string>& argv, std::chrono::milliseconds timeout, bool merge_stderr) {
+ProcResult run_process(const std::vector<std::string>& argv, std::chrono::milliseconds timeout, bool merge_stderr,
+                       std::size_t max_output) {
     ProcResult res;
     const auto t0 = clock::now();
     // No overflow in `t0 + timeout`: bounds past kMaxTimeout are clamped (check.hpp).
@@ -147,7 +148,11 @@ ProcResult run_process(const std::vector<std::string>& argv, std::chrono::millis
         if (pr > 0) {
             ssize_t n = ::read(pfd[0], buf, sizeof buf);
             if (n > 0) {
-                if (res.out.size() < 65536) res.out.append(buf, static_cast<std::size_t>(n));
+                if (res.out.size() < max_output) {
+                    res.out.append(buf, std::min(static_cast<std::size_t>(n), max_output - res.out.size()));
+                } else {
+                    res.truncated = true;
+                }
             } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
                 reading = false;
             }

@@ -10,6 +10,7 @@
 #include <charconv>
 
 #include <topo/hostlist.hpp>
+#include <topo/placement/running.hpp>
 #include <topo/placement/state.hpp>
 
 namespace topo::placement {
@@ -683,5 +684,120 @@ Result<ClusterState> parse_state_json(const Topology& topo, std::string_view tex
 }
 
 int gres_gpu_count(std::string_view v, std::vector<int>* idx) { return gres_count(v, idx); }
+
+}  // namespace topo::placement
+
+// ------------------------------------------------------------------ scontrol show jobs
+
+namespace topo::placement {
+
+Result<std::vector<RunningJob>> parse_scontrol_jobs(const Topology& topo, std::string_view text, std::string_view file,
+                                                    std::vector<std::string>* warnings) {
+    const std::string f(file);
+    // Records: a line starting "JobId=" opens one; indented lines continue it (the
+    // multi-line form); a blank line closes it.
+    struct Rec {
+        std::string text;
+        int line = 0;
+    };
+    std::vector<Rec> recs;
+    int lineno = 0;
+    std::size_t pos = 0;
+    bool open = false;
+    while (pos < text.size()) {
+        auto end = text.find('\n', pos);
+        if (end == std::string_view::npos) end = text.size();
+        const auto raw = text.substr(pos, end - pos);
+        pos = end + 1;
+        ++lineno;
+        const auto line = trim(raw);
+        if (line.empty()) {
+            open = false;
+            continue;
+        }
+        if (line.rfind("JobId=", 0) == 0) {
+            recs.push_back({std::string(line), lineno});
+            open = true;
+        } else if (open && (raw.front() == ' ' || raw.front() == '\t')) {
+            recs.back().text += ' ';
+            recs.back().text += line;
+        } else if (line == "No jobs in the system") {
+            continue;
+        } else {
+            return fail(Errc::Parse,
+                        "expected `scontrol show jobs` output (a job record starting with JobId=), got \""
+                            + std::string(line.substr(0, 40)) + "\"",
+                        f, lineno);
+        }
+    }
+    std::vector<RunningJob> out;
+    for (const auto& r : recs) {
+        RunningJob j;
+        j.line = r.line;
+        std::string state;
+        int num_nodes = -1;
+        int tres = -1, alloc_tres = -1;
+        for (const auto& [k, v] : split_fields(r.text)) {
+            if (k == "JobId") {
+                j.id = std::string(v);
+            } else if (k == "JobName") {
+                j.name = std::string(v);
+            } else if (k == "UserId") {
+                j.user = std::string(v);
+            } else if (k == "JobState") {
+                state = std::string(v);
+            } else if (k == "NodeList") {
+                j.nodelist = std::string(v);
+            } else if (k == "NumNodes") {
+                int n = 0;
+                if (parse_int(v.substr(0, v.find('-')), n)) num_nodes = n;
+            } else if (k == "TRES") {
+                tres = tres_gpu_count(v);
+            } else if (k == "AllocTRES") {
+                alloc_tres = tres_gpu_count(v);
+            } else if (k == "StartTime") {
+                j.start = std::string(v);
+            }
+        }
+        if (j.id.empty()) return fail(Errc::Parse, "JobId= is empty", f, r.line);
+        if (upper(state) != "RUNNING") continue;
+        if (j.nodelist.empty() || j.nodelist == "(null)") {
+            return fail(Errc::Parse, "running job " + j.id + " has no NodeList=", f, r.line);
+        }
+        auto names = expand_hostlist(j.nodelist);
+        if (!names) return fail(Errc::Parse, "job " + j.id + ": NodeList=" + j.nodelist + ": " + names.error().message, f, r.line);
+        const int gpus = alloc_tres >= 0 ? alloc_tres : tres;
+        const long nhosts = static_cast<long>(names->size());
+        if (gpus == kTooMany || (gpus > 0 && nhosts > 0 && gpus / nhosts > kMaxHostGpus)) {
+            return fail(Errc::Parse, "job " + j.id + ": more than " + std::to_string(kMaxHostGpus) + " GPUs per host",
+                        f, r.line);
+        }
+        j.gpus = std::max(gpus, 0);
+        for (const auto& n : *names) {
+            if (auto h = topo.find_host(n)) {
+                j.hosts.push_back(*h);
+            } else {
+                ++j.unknown_hosts;
+            }
+        }
+        if (num_nodes >= 0 && num_nodes != static_cast<int>(names->size()) && warnings != nullptr) {
+            warnings->push_back(f + ":" + std::to_string(r.line) + ": job " + j.id + ": NumNodes=" + std::to_string(num_nodes)
+                                + " but NodeList= names " + std::to_string(names->size()) + " host(s); the NodeList is used");
+        }
+        if (j.hosts.empty()) {
+            if (warnings != nullptr) {
+                warnings->push_back(f + ":" + std::to_string(r.line) + ": job " + j.id + " runs on " + j.nodelist
+                                    + ", not in the topology; skipped");
+            }
+            continue;
+        }
+        if (j.unknown_hosts > 0 && warnings != nullptr) {
+            warnings->push_back(f + ":" + std::to_string(r.line) + ": job " + j.id + ": " + std::to_string(j.unknown_hosts)
+                                + " of its hosts are not in the topology; assessed on the others");
+        }
+        out.push_back(std::move(j));
+    }
+    return out;
+}
 
 }  // namespace topo::placement

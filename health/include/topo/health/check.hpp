@@ -124,7 +124,8 @@ struct ProcResult {
     int signal = 0;
     bool timed_out = false;
     bool started = true;
-    std::string out;  ///< stdout (+ stderr when merged), capped at 64 KiB
+    std::string out;  ///< stdout (+ stderr when merged), capped at max_output bytes
+    bool truncated = false;  ///< more output than max_output came (and was dropped)
     double seconds = 0;
 };
 
@@ -134,6 +135,6 @@ struct ProcResult {
 /// open cannot hold it (it is not killed: it is outside the group). After the program
 /// exits, remaining output is read for at most 250 ms.
 [[nodiscard]] ProcResult run_process(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
-                                     bool merge_stderr = true);
+                                     bool merge_stderr = true, std::size_t max_output = 64 * 1024);
 
 }  // namespace topo::health

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file The jobs running now and what their placement costs (issue 16 item 6,
+/// `topoplace status`): `scontrol show jobs` text read into RunningJob, then each job's
+/// predicted slowdown on its hosts next to the other running jobs, what the best placement
+/// for it now would cost, and the cluster's GPU-hours per hour lost to placement and to
+/// degraded hosts. Pure functions of their inputs (no I/O, no clock).
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <topo/perf/model.hpp>
+#include <topo/placement/place.hpp>
+#include <topo/placement/state.hpp>
+#include <topo/result.hpp>
+#include <topo/topology.hpp>
+
+namespace topo::placement {
+
+/// A job in state RUNNING, as `scontrol show jobs [--oneliner]` prints it.
+struct RunningJob {
+    std::string id;        ///< JobId
+    std::string name;      ///< JobName
+    std::string user;      ///< UserId, as printed ("alice(1001)")
+    std::string nodelist;  ///< NodeList, as printed
+    std::vector<HostId> hosts;  ///< NodeList's hosts that the topology has, in its order
+    int unknown_hosts = 0;      ///< NodeList's hosts the topology does not have
+    int gpus = 0;               ///< GPUs allocated (AllocTRES= or TRES= gres/gpu), 0 = not stated
+    std::string start;          ///< StartTime, as printed
+    int line = 0;               ///< 1-based line of its JobId=
+};
+
+/// Running jobs in `scontrol show jobs --oneliner` text (one job per line) or the
+/// multi-line form (a job's continuation lines indented). Other states are skipped; "No
+/// jobs in the system" is an empty list. Errors: Errc::Parse at file:line (a line that
+/// is not a job record, a NodeList that does not expand, a GPU count over kMaxHostGpus per
+/// host). Jobs whose hosts are all unknown to the topology are skipped with a warning.
+[[nodiscard]] Result<std::vector<RunningJob>> parse_scontrol_jobs(const Topology& topo, std::string_view text,
+                                                                  std::string_view file,
+                                                                  std::vector<std::string>* warnings = nullptr);
+
+/// One running job's cost.
+struct JobCost {
+    std::size_t job = 0;    ///< index into the jobs given
+    int gpus = 0;           ///< GPUs it holds (stated, else its hosts' GPUs)
+    int gpus_per_host = 0;
+    int tier = 0;           ///< highest switch tier its hosts cross
+    int groups = 0;         ///< leaf groups its hosts span
+    perf::Slowdown now;     ///< on its hosts, next to the other running jobs
+    /// S_job of the placement the cost policy chooses for the same request on today's state
+    /// with this job's hosts given back (the best it could have now); 0 = none fits.
+    double best_now = 0;
+    double lost_gpus = 0;      ///< GPUs x (1 - 1/S_job): GPU-hours per hour lost to placement
+    double degraded_gpus = 0;  ///< the part of lost_gpus due to degraded hosts: GPUs x S_net (S_deg - 1) / S_job
+};
+
+struct ClusterCost {
+    std::vector<JobCost> jobs;
+    int running_gpus = 0;
+    double lost_gpus = 0;      ///< sum over jobs: GPU-hours per hour lost to placement (degraded included)
+    double degraded_gpus = 0;  ///< ... of which due to degraded hosts
+    double recoverable_gpus = 0;  ///< sum of GPUs x (1/best_now - 1/S_job) where best_now < S_job
+};
+
+/// Cost of every running job on `placer`'s topology. `state` is the cluster as it is
+/// (busy hosts of the jobs included); `degraded` gives the slowdown of degraded hosts.
+[[nodiscard]] ClusterCost assess_running(const Placer& placer, const ClusterState& state,
+                                         const std::vector<RunningJob>& jobs, const perf::Params& params,
+                                         const std::map<HostId, double>& degraded = {});
+
+}  // namespace topo::placement
