@@ -30,6 +30,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <topo/atomic_file.hpp>
 #include <topo/snapshot_bin.hpp>
 
 #include "service.hpp"
@@ -108,6 +109,10 @@ int main(int argc, char** argv) {
     std::string health;
     app.add_option("--socket", socket_path, "also answer the plugin's placement requests on this Unix socket (service=)");
     app.add_option("--health", health, "health store the service excludes unhealthy hosts by (the plugin's health=)");
+    std::string metrics;
+    app.add_option("--metrics", metrics,
+                   "write Prometheus textfile metrics (reads, writes, decisions by answer, flagged hosts) to FILE, "
+                   "atomically, at most every 10 s");
     app.add_flag("--once", once, "one read and one write, then exit (exit 69 when slurmctld does not answer)");
     app.set_version_flag("--version", std::string("topoplace-nodefeed ") + TOPO_VERSION + " (for Slurm "
                                           + compat::release() + ")");
@@ -146,6 +151,22 @@ int main(int argc, char** argv) {
     long unchanged = 0;
     long failed = 0;
     std::vector<std::string> last_health_warnings;
+    FeedCounters fc;
+    auto last_metrics = std::chrono::steady_clock::time_point{};
+    auto write_metrics = [&](bool now) {
+        if (metrics.empty()) return;
+        const auto t = std::chrono::steady_clock::now();
+        if (!now && t - last_metrics < std::chrono::seconds(10)) return;
+        last_metrics = t;
+        fc.full_reads = full_reads;
+        fc.unchanged = unchanged;
+        fc.failed_reads = failed;
+        fc.writes = writes;
+        fc.rereads = rereads;
+        fc.dropped = server ? static_cast<long>(server->dropped()) : 0;
+        fc.hosts = topo ? static_cast<int>(topo->hosts().size()) : 0;
+        if (auto w = write_file_atomic(metrics, feed_metrics_text(fc)); !w) log("error: ", w.error().to_string());
+    };
     const ServiceServer::Answer answer = [&](const std::string& in, uid_t /*uid*/) {
         ServiceReply rep;
         auto req = decode_request(in);
@@ -167,6 +188,8 @@ int main(int argc, char** argv) {
             if (!bad) {
                 rep.message = "health store: " + bad.error().to_string();
             } else {
+                fc.unhealthy = static_cast<int>(bad->unhealthy.size());
+                fc.degraded = static_cast<int>(bad->degraded.size());
                 rep = serve(*placer, *req, *state, *bad);
                 const auto now = std::chrono::steady_clock::now();
                 if (rep.kind == ServiceReply::Kind::Busy && now - last_reread >= kRereadEvery) {
@@ -183,6 +206,7 @@ int main(int argc, char** argv) {
                 }
             }
         }
+        ++fc.replies[reply_kind_name(rep.kind)];
         return encode_reply(rep);
     };
     while (g_stop == 0) {
@@ -221,6 +245,7 @@ int main(int argc, char** argv) {
             } else {
                 ++unchanged;
             }
+            fc.last_read_unix = t / 1'000'000'000;
             if (state) {
                 if (auto w = write_state_feed(output, *topo, *state, t); !w) {
                     log("error: ", w.error().to_string());
@@ -230,6 +255,7 @@ int main(int argc, char** argv) {
                 }
             }
         }
+        write_metrics(once);
         if (once) break;
         // until the next read: sleep, or answer placement requests as they come
         // (scheduled on the monotonic clock: a step of the wall clock neither stalls nor rushes it)
@@ -246,6 +272,7 @@ int main(int argc, char** argv) {
             served += server->step(static_cast<int>(left_ns / 1'000'000) + 1, answer);
         }
     }
+    write_metrics(true);
     if (lfd >= 0) {
         ::close(lfd);
         ::unlink(socket_path.c_str());

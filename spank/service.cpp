@@ -69,7 +69,9 @@ std::string one_line(std::string s) {
     return s;
 }
 
-const char* kind_name(ServiceReply::Kind k) {
+}  // namespace
+
+const char* reply_kind_name(ServiceReply::Kind k) noexcept {
     switch (k) {
         case ServiceReply::Kind::Planned: return "planned";
         case ServiceReply::Kind::Unsupported: return "unsupported";
@@ -81,7 +83,42 @@ const char* kind_name(ServiceReply::Kind k) {
     return "refused";
 }
 
+namespace {
+const char* kind_name(ServiceReply::Kind k) { return reply_kind_name(k); }
 }  // namespace
+
+std::string feed_metrics_text(const FeedCounters& c) {
+    std::string s;
+    auto counter = [&](const char* name, const char* help, long v) {
+        s += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " counter\n" + name + " " +
+             std::to_string(v) + "\n";
+    };
+    auto gauge = [&](const char* name, const char* help, long long v) {
+        s += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " gauge\n" + name + " " +
+             std::to_string(v) + "\n";
+    };
+    counter("topoplace_nodefeed_full_reads_total", "Whole node tables read from slurmctld.", c.full_reads);
+    counter("topoplace_nodefeed_unchanged_total", "Reads slurmctld answered with 'no change'.", c.unchanged);
+    counter("topoplace_nodefeed_failed_reads_total", "Reads slurmctld did not answer.", c.failed_reads);
+    counter("topoplace_nodefeed_writes_total", "State feed files written.", c.writes);
+    counter("topoplace_nodefeed_busy_rereads_total", "Fresh reads made for a busy answer (at most one a second).", c.rereads);
+    counter("topoplace_nodefeed_dropped_connections_total", "Connections closed unanswered (limits, slow clients).",
+            c.dropped);
+    s += "# HELP topoplace_nodefeed_decisions_total Placement requests answered, by answer.\n"
+         "# TYPE topoplace_nodefeed_decisions_total counter\n";
+    for (const auto k : {ServiceReply::Kind::Planned, ServiceReply::Kind::Busy, ServiceReply::Kind::Never,
+                         ServiceReply::Kind::Invalid, ServiceReply::Kind::Unsupported, ServiceReply::Kind::Refused}) {
+        const auto it = c.replies.find(reply_kind_name(k));
+        s += std::string("topoplace_nodefeed_decisions_total{answer=\"") + reply_kind_name(k) + "\"} " +
+             std::to_string(it == c.replies.end() ? 0 : it->second) + "\n";
+    }
+    gauge("topoplace_nodefeed_hosts", "Hosts of the snapshot served.", c.hosts);
+    gauge("topoplace_nodefeed_unhealthy_hosts", "Hosts the health store flags unhealthy (at the last request).", c.unhealthy);
+    gauge("topoplace_nodefeed_degraded_hosts", "Hosts the health store flags degraded (at the last request).", c.degraded);
+    gauge("topoplace_nodefeed_last_read_timestamp_seconds", "Unix time of the last successful read of slurmctld.",
+          c.last_read_unix);
+    return s;
+}
 
 ServiceReply::Kind request_refusal(Errc code) noexcept {
     return code == Errc::Unsupported ? ServiceReply::Kind::Unsupported : ServiceReply::Kind::Invalid;

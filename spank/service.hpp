@@ -19,6 +19,7 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -51,7 +52,17 @@ struct ServiceReply {
 
 /// What a request that gets no plan is told, the same in the service and in the plugin:
 /// from make_request's error (Unsupported or Invalid) or from the engine's (Never or Busy).
+[[nodiscard]] const char* reply_kind_name(ServiceReply::Kind k) noexcept;
 [[nodiscard]] ServiceReply::Kind request_refusal(Errc code) noexcept;
+
+/// topoplace-nodefeed's own figures, for --metrics (Prometheus textfile).
+struct FeedCounters {
+    long full_reads = 0, unchanged = 0, failed_reads = 0, writes = 0, rereads = 0, dropped = 0;
+    std::map<std::string, long> replies;  ///< by reply_kind_name()
+    int hosts = 0, unhealthy = 0, degraded = 0;
+    long long last_read_unix = 0;
+};
+[[nodiscard]] std::string feed_metrics_text(const FeedCounters& c);
 [[nodiscard]] ServiceReply::Kind placement_refusal(Errc code) noexcept;
 
 [[nodiscard]] Result<std::string> encode_request(const ServiceRequest& r);

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -392,3 +393,36 @@ TEST(Service, FullBacklogIsNamed) {
 }
 
 }  // namespace
+
+namespace topo::spank {
+namespace {
+
+TEST(Service, FeedMetricsAreATextfileOfCountersByAnswer) {
+    FeedCounters c;
+    c.full_reads = 3;
+    c.writes = 7;
+    c.replies["planned"] = 5;
+    c.replies["busy"] = 2;
+    c.hosts = 64;
+    c.degraded = 1;
+    c.last_read_unix = 1763900000;
+    const std::string t = feed_metrics_text(c);
+    EXPECT_NE(t.find("# TYPE topoplace_nodefeed_full_reads_total counter\ntopoplace_nodefeed_full_reads_total 3\n"),
+              std::string::npos)
+        << t;
+    EXPECT_NE(t.find("topoplace_nodefeed_decisions_total{answer=\"planned\"} 5\n"), std::string::npos);
+    EXPECT_NE(t.find("topoplace_nodefeed_decisions_total{answer=\"busy\"} 2\n"), std::string::npos);
+    EXPECT_NE(t.find("topoplace_nodefeed_decisions_total{answer=\"never\"} 0\n"), std::string::npos);
+    EXPECT_NE(t.find("topoplace_nodefeed_degraded_hosts 1\n"), std::string::npos);
+    EXPECT_NE(t.find("topoplace_nodefeed_last_read_timestamp_seconds 1763900000\n"), std::string::npos);
+    // every sample line is "name{labels} value" or "name value"; every name has HELP and TYPE
+    std::istringstream in(t);
+    for (std::string l; std::getline(in, l);) {
+        if (l.rfind("# ", 0) == 0) continue;
+        const auto name = l.substr(0, l.find_first_of("{ "));
+        EXPECT_NE(t.find("# TYPE " + name + " "), std::string::npos) << l;
+    }
+}
+
+}  // namespace
+}  // namespace topo::spank
