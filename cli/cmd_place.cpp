@@ -18,6 +18,7 @@
 #include <topo/placement/trace.hpp>
 #include <topo/placement/state.hpp>
 #include <topo/placement/trace.hpp>
+#include <topo/perf/model.hpp>
 #include <topo/snapshot.hpp>
 
 #include "commands.hpp"
@@ -46,6 +47,7 @@ struct PlaceOptions {
     std::string health_store;
     std::string health_fail = "closed";
     std::string policy = "topo";
+    std::string model;  // the cost policy's performance model file
     bool explain = false;
     bool json = false;
 };
@@ -252,7 +254,13 @@ int run_place(const PlaceOptions& o) {
         }
     }
 
-    const placement::Placer placer(topo);
+    perf::Params params;
+    if (!o.model.empty()) {
+        auto m = perf::read_params_file(o.model);
+        if (!m) return report(m.error());
+        params = *m;
+    }
+    const placement::Placer placer(topo, params);
     auto p = placer.place(state, r, *pol);
     if (!p) {
         const auto& e = p.error();
@@ -316,6 +324,7 @@ Runner add_place(CLI::App& app) {
                     "when the health store is refused (tampered): closed = exit 69, open = warn and place")
         ->check(CLI::IsMember({"open", "closed"}))
         ->capture_default_str();
+    sub->add_option("--model", o->model, "performance model file for --policy cost (default: the published defaults)");
     sub->add_option("--policy", o->policy, "topo (ours), slurm-tree (Slurm 22.05 topology/tree), linear, cost (topo or topo at the lowest tier, "
                     "whichever the performance model predicts faster)")
         ->check(CLI::IsMember({"topo", "slurm-tree", "linear", "cost"}))

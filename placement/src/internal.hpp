@@ -24,6 +24,7 @@ struct Placer::Index {
     /// e.g. the plugin's per-submission one, never need it).
     mutable perf::FabricShape shape;
     mutable std::once_flag shape_once;
+    perf::Params model;  ///< the cost policy's model (the published defaults unless given)
     struct Sw {
         int level = 0;
         int parent = -1;            ///< Slurm's switch_record_t.parent (last listed parent)

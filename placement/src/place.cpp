@@ -640,8 +640,9 @@ std::string unsatisfiable_reason(const Work& w) {
 
 namespace {
 
-/// The model's slowdown of `p` (default parameters, the default layout of its GPUs).
-double predicted_slowdown(const Topology& t, const perf::FabricShape& shape, const Placement& p) {
+/// The model's slowdown of `p` (the Placer's parameters, the default layout of its GPUs).
+double predicted_slowdown(const Topology& t, const perf::FabricShape& shape, const perf::Params& params,
+                          const Placement& p) {
     if (p.hosts.size() < 2) return 1.0;
     int gph = 0;
     for (auto h : p.hosts) gph = std::max(gph, static_cast<int>(t.host(h).gpus.size()));
@@ -649,8 +650,7 @@ double predicted_slowdown(const Topology& t, const perf::FabricShape& shape, con
     perf::JobPlacement jp;
     jp.hosts = p.hosts;
     const perf::Profile prof = perf::default_layout({}, static_cast<int>(p.hosts.size()) * gph, gph);
-    static const perf::Params kDefaults;
-    return perf::slowdown(kDefaults, prof, perf::features_of(t, shape, jp, prof, gph)).s_job;
+    return perf::slowdown(params, prof, perf::features_of(t, shape, jp, prof, gph)).s_job;
 }
 
 }  // namespace
@@ -666,8 +666,8 @@ Result<Placement> Placer::place_by_cost(const ClusterState& state, const Request
     if (!b) return a;
     b->policy = Policy::Cost;
     std::call_once(idx_->shape_once, [this] { idx_->shape = perf::fabric_shape(*topo_); });
-    const double sa = predicted_slowdown(*topo_, idx_->shape, *a);
-    const double sb = predicted_slowdown(*topo_, idx_->shape, *b);
+    const double sa = predicted_slowdown(*topo_, idx_->shape, idx_->model, *a);
+    const double sb = predicted_slowdown(*topo_, idx_->shape, idx_->model, *b);
     char buf[200];
     if (sb < sa - 1e-9) {
         std::snprintf(buf, sizeof buf, "\ncost: tier %d and %zu group(s) predicted %.4f, faster than topo's tier %d and %zu group(s) %.4f",

@@ -912,7 +912,7 @@ Result<Replay> simulate(const Topology& topo, const Trace& trace, const SimOptio
         r.degraded = buf;
     }
     const int runs = static_cast<int>(opt.policies.size() * opt.gates.size());
-    const placement::Placer placer(topo);
+    const placement::Placer placer = opt.model != nullptr ? placement::Placer(topo, *opt.model) : placement::Placer(topo);
     int k = 0;
     for (bool gate : opt.gates) {
         for (Policy p : opt.policies) {
@@ -931,7 +931,7 @@ Result<std::vector<Interval>> replay_intervals(const Topology& topo, const Trace
                                                const SimOptions& opt) {
     std::vector<Interval> iv;
     PolicyRun pr;
-    const placement::Placer placer(topo);
+    const placement::Placer placer = opt.model != nullptr ? placement::Placer(topo, *opt.model) : placement::Placer(topo);
     Engine e(placer, trace, opt, policy, gate, &iv);
     if (auto st = e.run(pr, 0, 1); !st) return fail(st.error());
     return iv;

@@ -401,7 +401,7 @@ FEEDF=""; FEEDPID=""
 if [ -n "$NODEFEED" ]; then
   mkdir -m 755 "$WORK/feed"; FEEDF="$WORK/feed/nodes.bin"
   SOCK="$WORK/feed/service.sock"
-  "$NODEFEED" --snapshot "$SNAP" -o "$FEEDF" --interval 0.5 --socket "$SOCK" --health "$HEALTH" 2>"$WORK/feed.log" & FEEDPID=$!
+  "$NODEFEED" --snapshot "$SNAP" -o "$FEEDF" --interval 0.5 --socket "$SOCK" --health "$HEALTH" --metrics "$WORK/feed/nodefeed.prom" 2>"$WORK/feed.log" & FEEDPID=$!
   for _ in $(seq 100); do [ -s "$FEEDF" ] && break; sleep 0.1; done
   if [ "$(stat -c '%U %a' "$FEEDF" 2>/dev/null)" = "root 644" ] && grep -q "writing $FEEDF" "$WORK/feed.log"; then
     ok "topoplace-nodefeed writes $(basename "$FEEDF") (root, mode 644)"
@@ -515,6 +515,13 @@ if [ -n "$NODEFEED" ]; then
   nfull=$(grep -oE '[0-9]+ full reads' <<<"$st" | cut -d' ' -f1); nsame=$(grep -oE "[0-9]+ 'no change'" <<<"$st" | cut -d' ' -f1)
   if [ "${nsame:-0}" -gt 0 ] && [ "${nfull:-0}" -ge 2 ]; then ok "topoplace-nodefeed on SIGTERM: $st"
   else bad "the feed's reads: 'no change' answers and full reads" "$(cat "$WORK/feed.log")"; fi
+  # --metrics: the same counts as the log line, as a Prometheus textfile written at exit
+  pm="$WORK/feed/nodefeed.prom"
+  mfull=$(awk '$1 == "topoplace_nodefeed_full_reads_total" {print $2}' "$pm" 2>/dev/null)
+  mplan=$(awk '$1 == "topoplace_nodefeed_decisions_total{answer=\"planned\"}" {print $2}' "$pm" 2>/dev/null)
+  if [ -n "$mfull" ] && [ "$mfull" = "$nfull" ] && [ "${mplan:-0}" -gt 0 ]; then
+    ok "topoplace-nodefeed --metrics: $mfull full reads (as logged), $mplan planned decisions"
+  else bad "topoplace-nodefeed --metrics" "full=$mfull (log $nfull) planned=$mplan; $(head -c 2000 "$pm" 2>&1)"; fi
   # the attacker's busy answers drove at most one fresh read of slurmctld per second (8 s of
   # attack; the legitimate submissions in this test add a few): before, every busy answer did
   nre=$(grep -oE '[0-9]+ fresh reads for busy answers' <<<"$st" | cut -d' ' -f1)

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include <topo/perf/model.hpp>
 #include <topo/placement/state.hpp>
 #include <topo/result.hpp>
 #include <topo/topology.hpp>
@@ -127,6 +128,9 @@ struct Placement {
 class Placer {
 public:
     explicit Placer(const Topology& topo);
+    /// With a performance model for the cost policy (a site's `--model` file); the default
+    /// constructor uses the published defaults (perf::Params{}).
+    Placer(const Topology& topo, const perf::Params& model);
     ~Placer();
     Placer(Placer&&) noexcept;
     Placer& operator=(Placer&&) noexcept;
