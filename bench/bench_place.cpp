@@ -112,6 +112,7 @@ struct World {
     TopologyPtr topo;
     std::unique_ptr<Placer> placer;
     std::vector<ClusterState> states;
+    std::vector<ClusterState> degraded_states;  ///< the same, 0.5 % of hosts degraded (PERF-MODEL 6.2, MegaScale)
     std::vector<Case> cases;
     double busy_share = 0;
     double index_build_ms = 0;
@@ -151,6 +152,13 @@ World& world() {
             x.states.push_back(std::move(st));
         }
         x.busy_share = static_cast<double>(busy) / static_cast<double>(total);
+        for (const auto& st : x.states) {
+            ClusterState d = st;
+            for (std::size_t h = 0; h < x.topo->hosts().size(); ++h) {
+                if (rng() % 200 == 0) d.set_slowdown(HostId(static_cast<HostId::Rep>(h)), 1.1);
+            }
+            x.degraded_states.push_back(std::move(d));
+        }
         for (int i = 0; i < 2000; ++i) {
             Case c;
             c.state = static_cast<int>(rng() % x.states.size());
@@ -191,7 +199,12 @@ std::map<std::string, Figures> g_figures;
 
 /// `hot`: every decision on the same state (a scheduler deciding on its current state,
 /// or a what-if replay); otherwise the cases rotate over 20 states (cold caches).
-void run_place(benchmark::State& state, Policy pol, bool hot);
+/// `degraded`: the states with 0.5 % of hosts degraded (the degraded rule's extra work).
+void run_place(benchmark::State& state, Policy pol, bool hot, bool degraded = false);
+
+void BM_PlaceDegraded(benchmark::State& state, Policy pol) {
+    run_place(state, pol, false, true);
+}
 
 void BM_Place(benchmark::State& state, Policy pol) {
     run_place(state, pol, false);
@@ -201,7 +214,7 @@ void BM_PlaceHot(benchmark::State& state, Policy pol) {
     run_place(state, pol, true);
 }
 
-void run_place(benchmark::State& state, Policy pol, bool hot) {
+void run_place(benchmark::State& state, Policy pol, bool hot, bool degraded) {
     World& w = world();
     std::vector<double> us;
     std::vector<double> cpu;
@@ -217,7 +230,8 @@ void run_place(benchmark::State& state, Policy pol, bool hot) {
         ++i;
         const double c0 = thread_cpu_us();
         const auto t0 = std::chrono::steady_clock::now();
-        auto p = w.placer->place(w.states[hot ? 0U : static_cast<std::size_t>(c.state)], c.req, pol);
+        const auto& states = degraded ? w.degraded_states : w.states;
+        auto p = w.placer->place(states[hot ? 0U : static_cast<std::size_t>(c.state)], c.req, pol);
         const auto t1 = std::chrono::steady_clock::now();
         const double c1 = thread_cpu_us();
         cpu.push_back(c1 - c0);
@@ -273,12 +287,14 @@ void run_place(benchmark::State& state, Policy pol, bool hot) {
     state.counters["cpu_p50_us"] = f.cpu_p50;
     state.counters["cpu_p99_us"] = f.cpu_p99;
     state.counters["mean_groups"] = f.groups;
-    g_figures[std::string(policy_name(pol)) + (hot ? " hot" : "")] = f;
+    g_figures[std::string(policy_name(pol)) + (hot ? " hot" : "") + (degraded ? " degraded" : "")] = f;
 }
 
 BENCHMARK_CAPTURE(BM_Place, topo, Policy::Topo)->Iterations(20000)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_Place, slurm_tree, Policy::SlurmTree)->Iterations(20000)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_Place, linear, Policy::Linear)->Iterations(20000)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Place, cost, Policy::Cost)->Iterations(20000)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_PlaceDegraded, topo, Policy::Topo)->Iterations(20000)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_PlaceHot, topo, Policy::Topo)->Iterations(20000)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_PlaceHot, slurm_tree, Policy::SlurmTree)->Iterations(20000)->Unit(benchmark::kMicrosecond);
 
@@ -449,12 +465,23 @@ int main(int argc, char** argv) {
         "machine)\n");
     std::printf("%-14s %9s %9s %9s %9s %11s %11s %8s %7s %12s\n", "policy", "p50_us", "p99_us", "max_us", "mean_us",
                 "cpu_p50_us", "cpu_p99_us", "placed", "failed", "mean_groups");
-    for (const char* n : {"topo", "slurm-tree", "linear", "topo hot", "slurm-tree hot"}) {
+    for (const char* n : {"topo", "slurm-tree", "linear", "cost", "topo degraded", "topo hot", "slurm-tree hot"}) {
         auto it = g_figures.find(n);
         if (it == g_figures.end()) continue;
         const auto& f = it->second;
         std::printf("%-14s %9.1f %9.1f %9.1f %9.1f %11.1f %11.1f %8ld %7ld %12.3f\n", n, f.p50, f.p99, f.max, f.mean,
                     f.cpu_p50, f.cpu_p99, f.placed, f.failed, f.groups);
+    }
+    // the cost policy and the degraded rule against the same slurm-tree run (issue 16 item 4:
+    // decisions in microseconds, >= 10x faster than slurm-tree, p99 <= 200 us)
+    for (const char* n : {"cost", "topo degraded"}) {
+        if (!g_figures.count(n) || !g_figures.count("slurm-tree")) continue;
+        const auto& a = g_figures[n];
+        const auto& b = g_figures["slurm-tree"];
+        std::printf("ratio slurm-tree/%s: wall p50 %.2fx, p99 %.2fx; cpu p50 %.2fx, p99 %.2fx (target >= 10x); "
+                    "%s p99 <= 200 us: wall %.1f us (%s), cpu %.1f us (%s)\n",
+                    n, b.p50 / a.p50, b.p99 / a.p99, b.cpu_p50 / a.cpu_p50, b.cpu_p99 / a.cpu_p99, n, a.p99,
+                    a.p99 <= 200 ? "met" : "NOT met", a.cpu_p99, a.cpu_p99 <= 200 ? "met" : "NOT met");
     }
     for (const char* sfx : {"", " hot"}) {
         const std::string ka = std::string("topo") + sfx;
