@@ -121,9 +121,17 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
     for (const auto& sh : shapes) {
         if (sh.size <= 1) continue;
         ClassFeatures worst;
-        for (int base = 0; base < used; ++base) {
+        // Every group inside one host (TP inside an HGX board): no group is worse than the
+        // default (tier 0, one domain), as the walk below would find.
+        const bool in_host = sh.stride * sh.size <= g && g % (sh.stride * sh.size) == 0;
+        for (int base = 0; !in_host && base < used; ++base) {
             // first member of a group: its index in this dimension is 0
             if ((base / sh.stride) % sh.size != 0) continue;
+            // with a stride that is a multiple of the GPUs per host, the groups starting on
+            // the other GPUs of base's host have the same hosts in the same order as the
+            // group starting on its first GPU: the same features (bench_place: the cost
+            // policy's p99 on 256-host jobs; PerfFeatures.ShortcutsMatchThePlainWalk...)
+            if (sh.stride % g == 0 && base % g != 0) continue;
             if (base + (sh.size - 1) * sh.stride >= used) continue;
             ClassFeatures cf;
             std::set<std::uint32_t> hs;

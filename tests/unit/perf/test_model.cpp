@@ -3,7 +3,9 @@
 // (section named at each test), its properties, the parameter file, and the placement
 // features on real fabrics.
 #include <cmath>
+#include <map>
 #include <random>
+#include <set>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -389,3 +391,122 @@ TEST(PerfFeatures, Gb200TensorParallelAcrossRacks) {
 }
 
 }  // namespace
+
+// features_of() skips groups it knows to repeat (a stride that is a multiple of the GPUs
+// per host; groups inside one host). This is the plain walk over every group of every
+// class, for comparison on random jobs and layouts.
+namespace {
+
+int ref_domain(const topo::Topology& t, topo::HostId h) {
+    const auto& host = t.host(h);
+    if (!host.gpus.empty()) {
+        const auto d = t.gpu(host.gpus.front()).nvl_domain;
+        if (d.valid() && t.nvl_domains()[d.index()].multi_node) return static_cast<int>(d.index());
+    }
+    return -1 - static_cast<int>(h.index());
+}
+
+ClassFeatures ref_class(const topo::Topology& t, const FabricShape& shape, const std::vector<topo::HostId>& hosts,
+                        int g, int size, int stride, int used, bool ep) {
+    ClassFeatures worst;
+    for (int base = 0; base < used; ++base) {
+        if ((base / stride) % size != 0 || base + (size - 1) * stride >= used) continue;
+        ClassFeatures cf;
+        std::set<std::uint32_t> hs;
+        std::map<int, int> per_domain;
+        std::set<int> pods, groups;
+        const auto first = hosts[static_cast<std::size_t>(base / g)];
+        for (int k = 0; k < size; ++k) {
+            const auto h = hosts[static_cast<std::size_t>((base + k * stride) / g)];
+            hs.insert(h.index());
+            ++per_domain[ref_domain(t, h)];
+            const auto gid = t.host(h).group;
+            pods.insert(gid.valid() ? shape.pod_of_group[gid.index()] : -1 - static_cast<int>(h.index()));
+            groups.insert(gid.valid() ? static_cast<int>(gid.index()) : -1 - static_cast<int>(h.index()));
+            cf.tier = std::max(cf.tier, model_tier(t, shape, first, h));
+        }
+        cf.members = static_cast<int>(hs.size());
+        cf.domains = static_cast<int>(per_domain.size());
+        cf.pods = static_cast<int>(pods.size());
+        cf.groups = static_cast<int>(groups.size());
+        for (const auto& [d, c] : per_domain) cf.gpus_per_domain = std::max(cf.gpus_per_domain, c);
+        if (ep) {
+            double out = 0;
+            for (const auto& [d, c] : per_domain) out += static_cast<double>(c) * (size - c);
+            cf.outside = out / (static_cast<double>(size) * (size - 1));
+        }
+        if (cf.tier > worst.tier || (cf.tier == worst.tier && cf.domains > worst.domains) ||
+            (cf.tier == worst.tier && cf.domains == worst.domains && cf.outside > worst.outside)) {
+            worst = cf;
+        }
+    }
+    return worst;
+}
+
+}  // namespace
+
+TEST(PerfFeatures, ShortcutsMatchThePlainWalkOnRandomJobs) {
+    topo::TopologyBuilder b;
+    ASSERT_TRUE(topo::load_cluster_spec(std::string(TOPO_FIXTURES) + "/specs/gb200-nvl72x4.yaml", b));
+    auto gb = std::move(b).freeze();
+    ASSERT_TRUE(gb);
+    auto sel = selene();
+    ASSERT_TRUE(sel);
+    std::uint64_t x = 88172645463325252ULL;
+    auto rnd = [&](std::uint64_t n) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        return x % n;
+    };
+    int compared = 0;
+    for (const auto* tp : {&**gb, &*sel}) {
+        const topo::Topology& t = *tp;
+        const FabricShape shape = fabric_shape(t);
+        std::vector<topo::HostId> pool;
+        for (std::size_t h = 0; h < t.hosts().size(); ++h) {
+            // GB200: the trays; Selene's fabric alone has no GPUs: its hosts in leaf groups, 8 each
+            if (!t.hosts()[h].gpus.empty() || t.hosts()[h].group.valid()) pool.emplace_back(static_cast<topo::HostId::Rep>(h));
+        }
+        ASSERT_GT(pool.size(), 70U);
+        const int g = t.host(pool.front()).gpus.empty() ? 8 : static_cast<int>(t.host(pool.front()).gpus.size());
+        for (int trial = 0; trial < 60; ++trial) {
+            const int n = 2 + static_cast<int>(rnd(std::min<std::uint64_t>(pool.size() - 1, 64)));
+            std::vector<topo::HostId> p = pool;
+            for (std::size_t i = 0; i + 1 < p.size(); ++i) std::swap(p[i], p[i + rnd(p.size() - i)]);
+            JobPlacement job;
+            job.hosts.assign(p.begin(), p.begin() + n);
+            Profile prof;
+            prof.model = trial % 3 == 0 ? Profile::Model::Moe : Profile::Model::Dense;
+            if (trial % 2 == 0) {
+                prof.tp = 1 << rnd(4);  // 1..8
+                prof.cp = 1 + static_cast<int>(rnd(2));
+                prof.ep = trial % 3 == 0 ? 2 : 1;
+            }
+            prof = default_layout(prof, n * g, g);
+            const Features f = features_of(t, shape, job, prof, g);
+            const int ranks = n * g;
+            const int dp = std::max(1, std::min(prof.dp > 0 ? prof.dp : ranks, ranks / (prof.tp * prof.cp * prof.pp)));
+            const int ep = std::clamp(prof.ep, 1, dp);
+            const int used = std::min(ranks, prof.tp * prof.cp * prof.pp * dp);
+            const std::pair<Comm, std::pair<int, int>> classes[] = {
+                {Comm::TP, {prof.tp, 1}}, {Comm::CP, {prof.cp, prof.tp}}, {Comm::EP, {ep, prof.tp * prof.cp * prof.pp}},
+                {Comm::PP, {prof.pp, prof.tp * prof.cp}}, {Comm::DP, {dp, prof.tp * prof.cp * prof.pp}}};
+            for (const auto& [c, ss] : classes) {
+                if (ss.first <= 1) continue;
+                const ClassFeatures want = ref_class(t, shape, job.hosts, g, ss.first, ss.second, used, c == Comm::EP);
+                const ClassFeatures& got = f.by_class[static_cast<std::size_t>(c)];
+                SCOPED_TRACE(std::string(comm_name(c)) + " n=" + std::to_string(n) + " trial " + std::to_string(trial));
+                EXPECT_EQ(got.tier, want.tier);
+                EXPECT_EQ(got.domains, want.domains);
+                EXPECT_EQ(got.gpus_per_domain, want.gpus_per_domain);
+                EXPECT_EQ(got.members, want.members);
+                EXPECT_EQ(got.pods, want.pods);
+                EXPECT_EQ(got.groups, want.groups);
+                EXPECT_DOUBLE_EQ(got.outside, want.outside);
+                ++compared;
+            }
+        }
+    }
+    EXPECT_GT(compared, 300);
+}
