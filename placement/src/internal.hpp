@@ -89,6 +89,10 @@ struct Work {
     std::vector<int> host_units;         ///< per host: units it can give (0 = not eligible)
     std::vector<int> leaf_cap;           ///< per leaf: units available
     int restrict_domain = -1;            ///< only hosts of this domain (one_nvl_domain)
+    /// Degraded hosts to leave out (the degraded rule's first try, Placer::place_degraded):
+    /// like exclusions, but the group counts stay usable (their units are taken off the
+    /// caps of their leaves), so the decision keeps its O(groups) path.
+    const std::vector<std::uint32_t>* skip = nullptr;
 };
 
 /// A policy's answer before the common finishing (sorting, metrics, bounds).
@@ -107,12 +111,14 @@ bool caps_from_counts_ok(const Work& w);
 /// Fill leaf_cap from the group counts, O(groups); host_units stays empty (hosts are
 /// evaluated on demand by unit_of()).
 void compute_caps_from_counts(Work& w);
-/// Units a host can give in `w` (inline: the hot path of every policy).
-inline int host_units(const Work& w, std::uint32_t h) {
+/// Units a host can give in `w` (inline: the hot path of every policy); `skipping`: with
+/// w.skip's degraded hosts left out.
+inline int host_units(const Work& w, std::uint32_t h, bool skipping = true) {
     // Hot path (every host, every decision): read the host's packed Brief (8 bytes)
     // once, the HostState and the topology not at all.
     const auto& ix = *w.ix;
     if (ix.leaf_of_host[h] < 0 || (!w.excluded.empty() && w.excluded[h] != 0)) return 0;
+    if (skipping && w.skip != nullptr && w.briefs[h].degraded) return 0;
     if (w.req.rail_aligned && ix.all_rails[h] == 0) return 0;
     if (w.restrict_domain >= 0 && ix.domain_of_host[h] != w.restrict_domain) return 0;
     const ClusterState::Brief& hs = w.briefs[h];

@@ -112,6 +112,12 @@ void compute_caps_from_counts(Work& w) {
                                                       ? static_cast<int>(w.state->group_free_gpus(g))
                                                       : w.state->group_hosts_fitting(g, w.req.exclusive, w.gpn);
     }
+    if (w.skip != nullptr) {  // the counts include the degraded hosts: take theirs off, O(degraded)
+        for (auto h : *w.skip) {
+            const int leaf = ix.leaf_of_host[h];
+            if (leaf >= 0) w.leaf_cap[static_cast<std::size_t>(leaf)] -= host_units(w, h, false);
+        }
+    }
 }
 
 int take_from_leaf(const Work& w, int leaf, int units, Choice& c) {
@@ -130,6 +136,7 @@ int take_from_leaf(const Work& w, int leaf, int units, Choice& c) {
                     if (taken == units) break;
                     const ClusterState::Brief& b = w.briefs[h];
                     if (b.state != NodeState::Idle || b.unhealthy || w.gpn > b.total) continue;
+                    if (w.skip != nullptr && b.degraded) continue;
                     c.hosts.push_back(h);
                     c.gpus_per_host.push_back(w.gpn > 0 ? w.gpn : b.total);
                     ++taken;
@@ -715,8 +722,11 @@ Result<Placement> Placer::place_degraded(const ClusterState& state, const Reques
     }
     if (degraded.empty()) return place_one(state, req, policy);
     Request first = req;
+    std::vector<std::uint32_t> skip;
     if (multi) {
-        first.excluded.insert(first.excluded.end(), degraded.begin(), degraded.end());
+        skip.reserve(degraded.size());
+        for (auto h : degraded)
+            skip.push_back(h.index());
     } else {
         std::vector<std::uint8_t> is_deg(t.hosts().size(), 0);
         for (auto h : degraded)
@@ -725,7 +735,7 @@ Result<Placement> Placer::place_degraded(const ClusterState& state, const Reques
             if (is_deg[h] == 0) first.excluded.emplace_back(static_cast<HostId::Rep>(h));
         }
     }
-    auto a = place_one(state, first, policy);
+    auto a = place_one(state, first, policy, multi ? &skip : nullptr);
     if (a) {
         if (multi) {
             a->explanation += "\ndegraded: kept " + std::to_string(degraded.size()) + " degraded host(s) out ("
@@ -775,7 +785,8 @@ Result<Placement> Placer::place_degraded(const ClusterState& state, const Reques
     return b;
 }
 
-Result<Placement> Placer::place_one(const ClusterState& state, const Request& req, Policy policy) const {
+Result<Placement> Placer::place_one(const ClusterState& state, const Request& req, Policy policy,
+                                     const std::vector<std::uint32_t>* skip) const {
     const Topology& t = *topo_;
     const Index& ix = *idx_;
     if (state.fingerprint() != t.fingerprint() || state.size() != t.hosts().size()) {
@@ -791,6 +802,7 @@ Result<Placement> Placer::place_one(const ClusterState& state, const Request& re
     w.ix = &ix;
     w.state = &state;
     w.briefs = state.briefs();
+    w.skip = skip;
     w.req = req;
     w.gpn = req.gpus_per_node;
     const bool gpu_units = req.total_gpus > 0 && req.gpus_per_node == 0 && !req.exclusive && req.nodes_min <= 1

@@ -448,6 +448,59 @@ TEST(Place, DegradedHostsStayOutOfMultiNodeJobsWhileOthersFit) {
     EXPECT_EQ(s.degraded_count(), 0);
 }
 
+TEST(Place, DegradedRuleEqualsExcludingThemWhenThatFits) {
+    // The rule's first try leaves degraded hosts out through the group counts (no exclusion
+    // list); it must choose exactly what excluding them would choose.
+    std::uint64_t x = 0x9E3779B97F4A7C15ULL;
+    auto rnd = [&](int n) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        return static_cast<int>(x % static_cast<std::uint64_t>(n));
+    };
+    int compared = 0;
+    for (auto t : {three_level(4, 4, 4), testing::two_level(8, 8, 2)}) {
+        const int n = static_cast<int>(t->hosts().size());
+        for (int trial = 0; trial < 150; ++trial) {
+            ClusterState s(*t);
+            std::vector<HostId> slow;
+            for (int h = 0; h < n; ++h) {
+                const HostId id(static_cast<HostId::Rep>(h));
+                const int r = rnd(10);
+                if (r < 4) s.set_state(id, NodeState::Alloc);
+                if (r == 4) {
+                    s.set_state(id, NodeState::Mixed);
+                    s.set_free_gpus(id, 1 + rnd(7));
+                }
+                if (rnd(12) == 0) {
+                    s.set_slowdown(id, 1.1 + 0.1 * rnd(5));
+                    slow.push_back(id);
+                }
+            }
+            Request r;
+            r.nodes_min = 2 + rnd(12);
+            if (rnd(4) == 0) {
+                r.exclusive = false;
+                r.gpus_per_node = 1 + rnd(8);
+            }
+            if (rnd(5) == 0) r.max_tier = 1;
+            Request ex = r;
+            ex.avoid_degraded = false;
+            ex.excluded = slow;
+            auto want = place(*t, s, ex);
+            auto got = place(*t, s, r);
+            if (!want) continue;  // the rule's fallback: covered above
+            ASSERT_TRUE(got) << got.error().to_string();
+            EXPECT_EQ(names(*t, *got), names(*t, *want)) << "trial " << trial;
+            EXPECT_EQ(got->degraded_hosts, 0);
+            EXPECT_EQ(got->lower_bound_groups, want->lower_bound_groups);
+            EXPECT_EQ(got->max_tier, want->max_tier);
+            ++compared;
+        }
+    }
+    EXPECT_GT(compared, 100);
+}
+
 TEST(Place, DegradedFromTheStateFile) {
     auto t = three_level(1, 2, 4);
     auto s = parse_state_json(*t, R"({"hosts": {"n002": {"slowdown": 1.2}, "n003": {"state": "idle"}}})", "s.json");

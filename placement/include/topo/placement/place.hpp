@@ -147,7 +147,8 @@ public:
 private:
     [[nodiscard]] Result<Placement> place_by_cost(const ClusterState& state, const Request& req) const;
     [[nodiscard]] Result<Placement> place_degraded(const ClusterState& state, const Request& req, Policy policy) const;
-    [[nodiscard]] Result<Placement> place_one(const ClusterState& state, const Request& req, Policy policy) const;
+    [[nodiscard]] Result<Placement> place_one(const ClusterState& state, const Request& req, Policy policy,
+                                              const std::vector<std::uint32_t>* skip = nullptr) const;
     const Topology* topo_;
     std::unique_ptr<Index> idx_;
 };
