@@ -97,15 +97,6 @@ int apply_health(const Topology& topo, const PlaceOptions& o, placement::Cluster
     return kOk;
 }
 
-Result<std::string> read_file(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) return fail(Errc::Io, "cannot open " + path);
-    std::ostringstream ss;
-    ss << f.rdbuf();
-    if (f.bad()) return fail(Errc::Io, "cannot read " + path);
-    return ss.str();
-}
-
 std::string sw_label(const Switch& s) {
     return s.name.empty() ? s.guid : s.name;
 }
@@ -200,7 +191,7 @@ int run_place(const PlaceOptions& o) {
     std::vector<std::string> warnings;
     placement::ClusterState state(topo);
     if (!o.state.empty()) {
-        auto text = read_file(o.state);
+        auto text = read_text_file(o.state);
         if (!text) return report(text.error());
         const auto first = text->find_first_not_of(" \t\r\n");
         const bool json = first != std::string::npos && (*text)[first] == '{';

@@ -38,15 +38,6 @@ struct StatusOptions {
     bool json = false;
 };
 
-Result<std::string> slurp(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) return fail(Errc::Io, "cannot open " + path);
-    std::ostringstream ss;
-    ss << f.rdbuf();
-    if (f.bad()) return fail(Errc::Io, "cannot read " + path);
-    return ss.str();
-}
-
 /// `scontrol show ARGS --oneliner`, bounded (30 s), its stdout.
 Result<std::string> scontrol(const std::string& prog, const std::string& what) {
     // 256 MiB: about 200,000 job records; the time bound and this cap bound the call
@@ -65,19 +56,6 @@ std::string fmt(const char* f, double v) {
     char b[64];
     std::snprintf(b, sizeof b, f, v);
     return b;
-}
-
-std::string prom_label(const std::string& s) {
-    std::string o;
-    for (char c : s) {
-        if (c == '\\' || c == '"') o += '\\';
-        if (c == '\n') {
-            o += "\\n";
-            continue;
-        }
-        o += c;
-    }
-    return o;
 }
 
 std::string prometheus(const Topology& t, const std::vector<placement::RunningJob>& jobs, const placement::ClusterCost& c) {
@@ -100,7 +78,7 @@ std::string prometheus(const Topology& t, const std::vector<placement::RunningJo
          "# TYPE topoplace_job_slowdown_ratio gauge\n";
     for (const auto& jc : c.jobs) {
         const auto& j = jobs[jc.job];
-        s += "topoplace_job_slowdown_ratio{job=\"" + prom_label(j.id) + "\"} " + fmt("%.6g", jc.now.s_job) + "\n";
+        s += "topoplace_job_slowdown_ratio{job=\"" + health::prometheus_label(j.id) + "\"} " + fmt("%.6g", jc.now.s_job) + "\n";
     }
     return s;
 }
@@ -117,7 +95,7 @@ int run_status(const StatusOptions& o) {
     const Topology& topo = **t;
     std::vector<std::string> warnings;
 
-    auto jobs_text = o.jobs.empty() ? scontrol(o.scontrol, "jobs") : slurp(o.jobs);
+    auto jobs_text = o.jobs.empty() ? scontrol(o.scontrol, "jobs") : read_text_file(o.jobs);
     if (!jobs_text) return report(jobs_text.error());
     auto jobs = placement::parse_scontrol_jobs(topo, *jobs_text, o.jobs.empty() ? "scontrol show jobs" : o.jobs, &warnings);
     if (!jobs) return report(jobs.error());
@@ -126,7 +104,7 @@ int run_status(const StatusOptions& o) {
     placement::ClusterState state(topo);
     std::string nodes_from = "the jobs' hosts";
     if (!o.nodes.empty() || o.jobs.empty()) {
-        auto text = o.nodes.empty() ? scontrol(o.scontrol, "nodes") : slurp(o.nodes);
+        auto text = o.nodes.empty() ? scontrol(o.scontrol, "nodes") : read_text_file(o.nodes);
         if (!text) return report(text.error());
         const std::string name = o.nodes.empty() ? "scontrol show nodes" : o.nodes;
         const auto first = text->find_first_not_of(" \t\r\n");

@@ -3,6 +3,8 @@
 // Shared CLI plumbing: sysexits-style exit codes and error printing.
 
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include <topo/result.hpp>
@@ -33,6 +35,16 @@ inline int exit_code_for(const Error& e) {
         case Errc::Internal: return kSoftware;
     }
     return kSoftware;
+}
+
+/// The whole of a (small) input file: Io "cannot open PATH" / "cannot read PATH".
+inline Result<std::string> read_text_file(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) return fail(Errc::Io, "cannot open " + path);
+    std::ostringstream ss;
+    ss << f.rdbuf();
+    if (f.bad()) return fail(Errc::Io, "cannot read " + path);
+    return ss.str();
 }
 
 /// Print "topoplace: <error>" on stderr and return the exit code for it.

@@ -852,8 +852,7 @@ CheckReport run_check(const CheckOptions& opts) {
 
 namespace topo::health {
 
-namespace {
-std::string prom_escape(const std::string& s) {
+std::string prometheus_label(const std::string& s) {
     std::string o;
     for (char c : s) {
         if (c == '\\' || c == '"') o += '\\';
@@ -865,6 +864,9 @@ std::string prom_escape(const std::string& s) {
     }
     return o;
 }
+
+namespace {
+std::string prom_escape(const std::string& s) { return prometheus_label(s); }
 }  // namespace
 
 std::string prometheus_text(const CheckReport& rep, const std::string& node, std::int64_t now_unix) {

@@ -111,6 +111,9 @@ using CounterState = std::map<std::string, std::int64_t>;
 /// Run all probes within o.total_timeout; reads/writes o.state_file.
 [[nodiscard]] CheckReport run_check(const CheckOptions& o);
 
+/// A label value in Prometheus' text format: backslash, double quote and newline escaped.
+[[nodiscard]] std::string prometheus_label(const std::string& s);
+
 /// node_exporter textfile collector format: one gauge sample per probe
 /// (topoplace_health_probe_ok{node,probe}), the overall verdict, duration and time.
 [[nodiscard]] std::string prometheus_text(const CheckReport& rep, const std::string& node, std::int64_t now_unix);
