@@ -6,7 +6,8 @@
 --   TOPOPLACE_CONSTRAINT  leaf groups the engine chose: "lg_g002" or "[lg_g001*3&lg_g002*1]"
 --   TOPOPLACE_SWITCHES    Slurm leaf switches the plan spans       -> req_switch
 --   TOPOPLACE_WAIT        seconds Slurm may wait for that count     -> wait4switch
---   TOPOPLACE_EXCLUDE     hosts flagged unhealthy at submit time    -> exc_nodes (added)
+--   TOPOPLACE_EXCLUDE     hosts flagged unhealthy at submit time,   -> exc_nodes (added)
+--                         and the degraded hosts a multi-node plan leaves out (this job only)
 -- The constraint goes to `prefer` (soft): Slurm tries the chosen groups first and, when they
 -- can no longer hold the job (nodes taken or drained since submission), falls back to its
 -- own topology/tree placement bounded by the switch count. Set HARD = true to put it in
