@@ -124,7 +124,6 @@ int run_status(const StatusOptions& o) {
             }
         }
     }
-    std::map<HostId, double> degraded;
     if (!o.health_store.empty()) {
         auto store = health::Store::open(o.health_store);
         if (!store) return report(store.error());
@@ -133,17 +132,14 @@ int run_status(const StatusOptions& o) {
         for (const auto& w : hw) warnings.push_back(w);
         if (!slow) return report(slow.error());
         for (const auto& [n, s] : *slow) {
-            if (auto h = topo.find_host(n)) {
-                degraded[*h] = s;
-                state.set_slowdown(*h, s);
-            }
+            if (auto h = topo.find_host(n)) state.set_slowdown(*h, s);
         }
     }
     for (const auto& w : warnings)
         std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
 
     const placement::Placer placer(topo);
-    const auto cost = placement::assess_running(placer, state, *jobs, params, degraded);
+    const auto cost = placement::assess_running(placer, state, *jobs, params);
 
     if (!o.prometheus.empty()) {
         if (auto st = health::write_file_atomic(o.prometheus, prometheus(topo, *jobs, cost)); !st) {

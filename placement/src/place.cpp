@@ -716,23 +716,18 @@ Result<Placement> Placer::place_degraded(const ClusterState& state, const Reques
     const ClusterState::Brief* briefs = state.briefs();
     const int nmax = req.nodes_max == 0 ? req.nodes_min : req.nodes_max;
     const bool multi = std::max(req.nodes_min, nmax) > 1;
+    std::vector<std::uint32_t> skip;  // the placeable degraded hosts
     std::vector<HostId> degraded;
     for (int h = 0; h < ix.n_hosts; ++h) {
-        if (ix.leaf_of_host[static_cast<std::size_t>(h)] >= 0 && briefs[h].degraded) degraded.emplace_back(static_cast<HostId::Rep>(h));
+        if (ix.leaf_of_host[static_cast<std::size_t>(h)] < 0 || !briefs[h].degraded) continue;
+        skip.push_back(static_cast<std::uint32_t>(h));
+        degraded.emplace_back(static_cast<HostId::Rep>(h));
     }
     if (degraded.empty()) return place_one(state, req, policy);
     Request first = req;
-    std::vector<std::uint32_t> skip;
-    if (multi) {
-        skip.reserve(degraded.size());
-        for (auto h : degraded)
-            skip.push_back(h.index());
-    } else {
-        std::vector<std::uint8_t> is_deg(t.hosts().size(), 0);
-        for (auto h : degraded)
-            is_deg[h.index()] = 1;
+    if (!multi) {  // only the degraded hosts
         for (std::size_t h = 0; h < t.hosts().size(); ++h) {
-            if (is_deg[h] == 0) first.excluded.emplace_back(static_cast<HostId::Rep>(h));
+            if (!briefs[h].degraded) first.excluded.emplace_back(static_cast<HostId::Rep>(h));
         }
     }
     auto a = place_one(state, first, policy, multi ? &skip : nullptr);

@@ -19,12 +19,12 @@ int span_tier(const Topology& t, const std::vector<HostId>& hosts) {
 }
 
 perf::Slowdown slowdown_of(const Topology& t, const perf::FabricShape& shape, const perf::Params& params,
-                           const std::vector<HostId>& hosts, int gph, const std::map<HostId, double>& degraded,
+                           const std::vector<HostId>& hosts, int gph, const ClusterState& state,
                            const std::vector<std::vector<HostId>>& others) {
     perf::JobPlacement jp;
     jp.hosts = hosts;
     for (auto h : hosts) {
-        if (auto it = degraded.find(h); it != degraded.end()) jp.degraded.emplace(h, it->second);
+        if (const double s = state.at(h).slowdown; s > 1.0) jp.degraded.emplace(h, s);
     }
     if (hosts.size() < 2) {  // no network between hosts: only a degraded host slows it
         perf::Features f;
@@ -38,7 +38,7 @@ perf::Slowdown slowdown_of(const Topology& t, const perf::FabricShape& shape, co
 }  // namespace
 
 ClusterCost assess_running(const Placer& placer, const ClusterState& state, const std::vector<RunningJob>& jobs,
-                           const perf::Params& params, const std::map<HostId, double>& degraded) {
+                           const perf::Params& params) {
     const Topology& t = placer.topology();
     const perf::FabricShape shape = perf::fabric_shape(t);
     ClusterCost out;
@@ -69,7 +69,7 @@ ClusterCost assess_running(const Placer& placer, const ClusterState& state, cons
             if (k != multi_of[i]) others.push_back(multi[k]);
         }
         const int gph = std::max(1, c.gpus_per_host);
-        c.now = slowdown_of(t, shape, params, j.hosts, gph, degraded, others);
+        c.now = slowdown_of(t, shape, params, j.hosts, gph, state, others);
         // The best it could have now: its hosts given back, the cost policy's choice.
         ClusterState freed = state;
         const bool whole = j.gpus == 0 || c.gpus_per_host >= host_gpus;
@@ -89,7 +89,7 @@ ClusterCost assess_running(const Placer& placer, const ClusterState& state, cons
         req.exclusive = whole;
         req.gpus_per_node = whole ? 0 : c.gpus_per_host;
         if (auto p = placer.place(freed, req, Policy::Cost)) {
-            c.best_now = slowdown_of(t, shape, params, p->hosts, gph, degraded, others).s_job;
+            c.best_now = slowdown_of(t, shape, params, p->hosts, gph, state, others).s_job;
         }
         c.lost_gpus = c.gpus * (1.0 - 1.0 / c.now.s_job);
         c.degraded_gpus = c.gpus * c.now.s_net * (c.now.s_deg - 1.0) / c.now.s_job;

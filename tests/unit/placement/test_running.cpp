@@ -138,8 +138,9 @@ TEST(Running, CostAgainstTheBestPlacementNow) {
     EXPECT_DOUBLE_EQ(c2.degraded_gpus, 0.0);
 
     // A degraded host in it: its share is counted apart.
-    std::map<HostId, double> deg{{(*j2)[0].hosts.front(), 1.34}};
-    auto c3 = assess_running(placer, s2, *j2, params, deg);
+    ClusterState s3 = s2;
+    s3.set_slowdown((*j2)[0].hosts.front(), 1.34);
+    auto c3 = assess_running(placer, s3, *j2, params);
     EXPECT_NEAR(c3.jobs[0].now.s_deg, 1.34, 1e-9);
     EXPECT_GT(c3.degraded_gpus, 0.0);
     EXPECT_LT(c3.degraded_gpus, c3.lost_gpus);

@@ -65,9 +65,8 @@ struct ClusterCost {
 };
 
 /// Cost of every running job on `placer`'s topology. `state` is the cluster as it is
-/// (busy hosts of the jobs included); `degraded` gives the slowdown of degraded hosts.
+/// (busy hosts of the jobs included; degraded hosts with their HostState::slowdown).
 [[nodiscard]] ClusterCost assess_running(const Placer& placer, const ClusterState& state,
-                                         const std::vector<RunningJob>& jobs, const perf::Params& params,
-                                         const std::map<HostId, double>& degraded = {});
+                                         const std::vector<RunningJob>& jobs, const perf::Params& params);
 
 }  // namespace topo::placement
