@@ -26,11 +26,6 @@ perf::Slowdown slowdown_of(const Topology& t, const perf::FabricShape& shape, co
     for (auto h : hosts) {
         if (const double s = state.at(h).slowdown; s > 1.0) jp.degraded.emplace(h, s);
     }
-    if (hosts.size() < 2) {  // no network between hosts: only a degraded host slows it
-        perf::Features f;
-        for (const auto& [h, s] : jp.degraded) f.slowest_degraded = std::max(f.slowest_degraded, s);
-        return perf::slowdown(params, perf::Profile{}, f);
-    }
     const perf::Profile prof = perf::default_layout({}, static_cast<int>(hosts.size()) * gph, gph);
     return perf::slowdown(params, prof, perf::features_of(t, shape, jp, prof, gph, others));
 }

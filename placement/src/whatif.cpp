@@ -406,16 +406,11 @@ void Engine::slowdown_of(int j) {
     for (HostId h : job.hosts) {
         if (auto it = degraded_.find(h); it != degraded_.end()) jp.degraded.emplace(h, it->second);
     }
-    if (job.hosts.size() < 2) {
-        if (jp.degraded.empty()) return;
-        perf::Features f;
-        f.slowest_degraded = jp.degraded.begin()->second;
-        job.slow = perf::slowdown(*opt_.model, perf::Profile{}, f).s_deg;
-        return;
-    }
-    std::vector<std::vector<HostId>> others;
+    const bool multi = job.hosts.size() > 1;
+    if (!multi && jp.degraded.empty()) return;  // one healthy host: no network, no S_deg
+    std::vector<std::vector<HostId>> others;  // uplink sharing: a multi-node job's only
     for (const auto& [end, o] : running_) {
-        if (o != j && jobs_[static_cast<std::size_t>(o)].hosts.size() > 1) others.push_back(jobs_[static_cast<std::size_t>(o)].hosts);
+        if (multi && o != j && jobs_[static_cast<std::size_t>(o)].hosts.size() > 1) others.push_back(jobs_[static_cast<std::size_t>(o)].hosts);
     }
     const int gph = std::max(1, max_gpus_);
     jp.hosts = job.hosts;
