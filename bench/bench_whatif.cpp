@@ -15,7 +15,7 @@
 
 #include <topo/builder.hpp>
 #include <topo/cluster_spec.hpp>
-#include <topo/placement/whatif.hpp>
+#include <topo/whatif/whatif.hpp>
 
 namespace {
 

@@ -15,9 +15,8 @@
 #include <topo/health/store.hpp>
 #include <topo/hostlist.hpp>
 #include <topo/placement/place.hpp>
-#include <topo/placement/trace.hpp>
 #include <topo/placement/state.hpp>
-#include <topo/placement/trace.hpp>
+#include <topo/whatif/trace.hpp>  // parse_slurm_duration (sbatch -t syntax)
 #include <topo/perf/model.hpp>
 #include <topo/snapshot.hpp>
 

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include <topo/placement/failures.hpp>
+#include <topo/whatif/failures.hpp>
 #include <topo/perf/model.hpp>
-#include <topo/placement/report.hpp>
-#include <topo/placement/trace.hpp>
-#include <topo/placement/whatif.hpp>
+#include <topo/whatif/report.hpp>
+#include <topo/whatif/trace.hpp>
+#include <topo/whatif/whatif.hpp>
 #include <topo/snapshot.hpp>
 
 #include "commands.hpp"

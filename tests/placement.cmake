@@ -1,14 +1,12 @@
 # Unit and property tests of placement/ (place(), ClusterState parsers).
 # Included from tests/CMakeLists.txt.
-if(TARGET topo_placement)
-  file(GLOB TOPO_PLACEMENT_TEST_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/unit/placement/*.cpp)
-  add_executable(topo_placement_tests ${TOPO_PLACEMENT_TEST_SOURCES})
-  target_link_libraries(topo_placement_tests PRIVATE topo_placement topo_core GTest::gtest_main)
-  target_compile_definitions(topo_placement_tests PRIVATE TOPO_FIXTURES="${TOPO_FIXTURES}")
-  target_include_directories(topo_placement_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/unit/placement)
-  topo_target_defaults(topo_placement_tests)
-  gtest_discover_tests(topo_placement_tests DISCOVERY_MODE PRE_TEST PROPERTIES LABELS unit)
-endif()
+file(GLOB TOPO_PLACEMENT_TEST_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/unit/placement/*.cpp)
+add_executable(topo_placement_tests ${TOPO_PLACEMENT_TEST_SOURCES})
+target_link_libraries(topo_placement_tests PRIVATE topo_placement topo_core GTest::gtest_main)
+target_compile_definitions(topo_placement_tests PRIVATE TOPO_FIXTURES="${TOPO_FIXTURES}")
+target_include_directories(topo_placement_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/unit/placement)
+topo_target_defaults(topo_placement_tests)
+gtest_discover_tests(topo_placement_tests DISCOVERY_MODE PRE_TEST PROPERTIES LABELS unit)
 
 # Live Slurm 22.05 lab (64 slurmd on this machine): the slurm-tree model against
 # slurmctld's own choices on a 3-level tree, and jobs placed through topoplace.

@@ -25,7 +25,7 @@ load() {
     for t in ${TARGETS[$mod]}; do OWNER[$t]=$mod; done
   done < <(table "$1")
 }
-HEADER=([placement]=placement [perf]=perf [slurmconf]=slurm-conf [health]=health)
+HEADER=([placement]=placement [whatif]=whatif [perf]=perf [slurmconf]=slurm-conf [health]=health)
 
 # the arrows of the code, as "from to" lines
 code_arrows() {

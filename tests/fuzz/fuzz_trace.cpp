@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <string_view>
 
-#include <topo/placement/failures.hpp>
-#include <topo/placement/trace.hpp>
+#include <topo/whatif/failures.hpp>
+#include <topo/whatif/trace.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);

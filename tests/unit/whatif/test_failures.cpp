@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include <topo/placement/failures.hpp>
+#include <topo/whatif/failures.hpp>
 
 namespace {
 

@@ -10,8 +10,8 @@
 
 #include <topo/builder.hpp>
 #include <topo/cluster_spec.hpp>
-#include <topo/placement/report.hpp>
-#include <topo/placement/whatif.hpp>
+#include <topo/whatif/report.hpp>
+#include <topo/whatif/whatif.hpp>
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <set>
 #include <string>
 
-#include <topo/placement/trace.hpp>
+#include <topo/whatif/trace.hpp>
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include <topo/placement/whatif.hpp>
+#include <topo/whatif/whatif.hpp>
 #include <topo/result.hpp>
 
 namespace topo::whatif {

@@ -9,7 +9,7 @@
 #include <map>
 #include <system_error>
 
-#include <topo/placement/report.hpp>
+#include <topo/whatif/report.hpp>
 #include <topo/text_input.hpp>
 
 namespace topo::whatif {

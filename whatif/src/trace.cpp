@@ -7,7 +7,7 @@
 #include <numeric>
 #include <optional>
 
-#include <topo/placement/trace.hpp>
+#include <topo/whatif/trace.hpp>
 #include <topo/text_input.hpp>
 
 namespace topo::whatif {

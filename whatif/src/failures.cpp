@@ -7,7 +7,7 @@
 #include <optional>
 #include <regex>
 
-#include <topo/placement/failures.hpp>
+#include <topo/whatif/failures.hpp>
 #include <topo/text_input.hpp>
 
 namespace topo::whatif {

@@ -15,9 +15,9 @@
 
 #include <topo/perf/features.hpp>
 #include <topo/perf/model.hpp>
-#include <topo/placement/failures.hpp>
+#include <topo/whatif/failures.hpp>
 #include <topo/placement/place.hpp>
-#include <topo/placement/trace.hpp>
+#include <topo/whatif/trace.hpp>
 #include <topo/result.hpp>
 #include <topo/topology.hpp>
 

@@ -13,7 +13,7 @@
 #include <utility>
 
 #include <topo/placement/state.hpp>
-#include <topo/placement/whatif.hpp>
+#include <topo/whatif/whatif.hpp>
 
 namespace topo::whatif {
 
