@@ -2,9 +2,11 @@
 # Included from tests/CMakeLists.txt.
 file(GLOB TOPO_PLACEMENT_TEST_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/unit/placement/*.cpp)
 add_executable(topo_placement_tests ${TOPO_PLACEMENT_TEST_SOURCES})
-target_link_libraries(topo_placement_tests PRIVATE topo_placement topo_core GTest::gtest_main)
+target_link_libraries(topo_placement_tests PRIVATE topo_placement topo_slurmconf topo_core GTest::gtest_main)
 target_compile_definitions(topo_placement_tests PRIVATE TOPO_FIXTURES="${TOPO_FIXTURES}")
-target_include_directories(topo_placement_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/unit/placement)
+# white-box: test_slurm_view.cpp reads the Placer's index (placement/src/internal.hpp)
+target_include_directories(topo_placement_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/unit/placement
+                           ${PROJECT_SOURCE_DIR}/placement/src)
 topo_target_defaults(topo_placement_tests)
 gtest_discover_tests(topo_placement_tests DISCOVERY_MODE PRE_TEST PROPERTIES LABELS unit)
 

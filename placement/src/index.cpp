@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-// Placer::Index: the Slurm-style switch tree over leaf groups, its distances, and the
-// per-leaf host lists. Mirrors slurm-conf/src/tree.cpp (what topology.conf says) so that
-// the slurm-tree policy sees the same switches a live slurmctld would.
+// Placer::Index: the Slurm-style switch tree over leaf groups (libtopo's slurm_view(), the
+// one slurm-conf writes to topology.conf, so that the slurm-tree policy sees the switches a
+// live slurmctld would), its distances, and the per-leaf host lists.
 #include <algorithm>
 #include <deque>
 #include <limits>
 #include <map>
 #include <numeric>
 #include <set>
+
+#include <topo/slurm_view.hpp>
 
 #include "internal.hpp"
 
@@ -20,26 +22,6 @@ constexpr int kInf = std::numeric_limits<int>::max() / 4;
 std::string switch_label(const Switch& s) {
     return s.name.empty() ? s.guid : s.name;
 }
-
-struct UnionFind {
-    std::vector<int> p;
-
-    explicit UnionFind(std::size_t n) : p(n) { std::iota(p.begin(), p.end(), 0); }
-
-    int find(int x) {
-        while (p[static_cast<std::size_t>(x)] != x) {
-            p[static_cast<std::size_t>(x)] = p[static_cast<std::size_t>(p[static_cast<std::size_t>(x)])];
-            x = p[static_cast<std::size_t>(x)];
-        }
-        return x;
-    }
-
-    void unite(int a, int b) {
-        a = find(a);
-        b = find(b);
-        if (a != b) p[static_cast<std::size_t>(std::max(a, b))] = std::min(a, b);
-    }
-};
 
 }  // namespace
 
@@ -54,122 +36,44 @@ Placer::Placer(const Topology& topo) : topo_(&topo), idx_(std::make_unique<Index
     for (std::size_t h = 0; h < hosts.size(); ++h)
         ix.host_gpus[h] = static_cast<int>(hosts[h].gpus.size());
 
-    // Level 0: one leaf per group with a placeable (non-service) host.
-    std::multimap<std::uint32_t, int> phys_to_slurm;
-    for (std::uint32_t g = 0; g < topo.groups().size(); ++g) {
-        const auto& grp = topo.groups()[g];
-        std::vector<std::uint32_t> hs;
-        for (auto h : grp.hosts) {
-            if (topo.host(h).role != HostRole::Service) hs.push_back(h.index());
-        }
-        if (hs.empty()) continue;
-        std::sort(hs.begin(), hs.end());
-        const int leaf = static_cast<int>(ix.sw.size());
+    // Slurm's switch tree, as topology.conf says it (libtopo/slurm_view.hpp): the leaves are
+    // the leaf groups with a node, their hosts the placeable ones. Adapters named by GUID
+    // are placeable too (a fabric dumped without node names is still a what-if).
+    const SlurmView tree = slurm_view(topo, {.include_guid_named = true});
+    for (std::size_t i = 0; i < tree.switches.size(); ++i) {
+        const SlurmViewSwitch& v = tree.switches[i];
         Index::Sw s;
-        s.level = 0;
-        s.leaves = {leaf};
-        s.name = grp.name;
-        s.group = GroupId{g};
-        for (auto h : hs)
-            ix.leaf_of_host[h] = leaf;
-        ix.leaf_hosts.push_back(std::move(hs));
-        ix.leaf_switch_count.push_back(static_cast<int>(grp.leaves.size()));
-        for (auto l : grp.leaves)
-            phys_to_slurm.emplace(l.index(), leaf);
-        ix.sw.push_back(std::move(s));
-    }
-    ix.n_leaves = static_cast<int>(ix.sw.size());
-    for (int c : ix.leaf_switch_count)
-        ix.uniform_leaf_switches = ix.uniform_leaf_switches && c == ix.leaf_switch_count.front();
-
-    // Levels 1..max tier, merged by the set of children reached (as slurm-conf does).
-    const auto nsw = topo.switches().size();
-    std::vector<std::vector<std::uint32_t>> down(nsw);
-    int max_tier = 0;
-    for (std::uint32_t i = 0; i < nsw; ++i) {
-        max_tier = std::max(max_tier, topo.switches()[i].tier);
-        for (auto u : topo.uplinks(SwitchId{i}))
-            down[u.index()].push_back(i);
-    }
-    for (int k = 1; k <= max_tier; ++k) {
-        std::map<std::vector<int>, std::vector<std::uint32_t>> by_children;
-        for (std::uint32_t i = 0; i < nsw; ++i) {
-            if (topo.switches()[i].tier != k) continue;
-            std::set<int> ch;
-            for (auto dn : down[i]) {
-                auto [lo, hi] = phys_to_slurm.equal_range(dn);
-                for (auto it = lo; it != hi; ++it)
-                    ch.insert(it->second);
+        s.level = v.level;
+        s.group = v.group;
+        s.children.assign(v.children.begin(), v.children.end());
+        s.leaves.assign(v.leaves.begin(), v.leaves.end());
+        if (v.level == 0) {
+            s.name = topo.groups()[v.group.index()].name;
+            std::vector<std::uint32_t> hs;
+            for (auto h : v.hosts) {
+                hs.push_back(h.index());
+                ix.leaf_of_host[h.index()] = static_cast<int>(i);
             }
-            if (ch.empty()) continue;
-            by_children[std::vector<int>(ch.begin(), ch.end())].push_back(i);
-        }
-        if (by_children.empty()) break;
-        phys_to_slurm.clear();
-        for (auto& [children, phys] : by_children) {
-            Index::Sw s;
-            s.level = k;
-            s.children.assign(children.begin(), children.end());
+            ix.leaf_hosts.push_back(std::move(hs));
+            ix.leaf_switch_count.push_back(static_cast<int>(v.physical.size()));
+        } else if (v.synthetic) {
+            s.name = "root" + std::to_string(v.part);
+        } else {
             std::vector<std::string> labels;
-            for (auto p : phys)
-                labels.push_back(switch_label(topo.switches()[p]));
+            for (auto p : v.physical)
+                labels.push_back(switch_label(topo.sw(p)));
             std::sort(labels.begin(), labels.end(), [](const auto& a, const auto& b) { return natural_less(a, b); });
             s.name = labels.front();
             if (labels.size() > 1) s.name += "+" + std::to_string(labels.size() - 1);
-            const int idx = static_cast<int>(ix.sw.size());
-            for (auto p : phys)
-                phys_to_slurm.emplace(p, idx);
-            ix.sw.push_back(std::move(s));
         }
-    }
-
-    // Below-sets, connected parts, synthetic roots.
-    auto fill_leaves = [&](std::size_t from) {
-        for (std::size_t i = from; i < ix.sw.size(); ++i) {
-            if (ix.sw[i].level == 0) continue;
-            std::vector<int> l;
-            for (int c : ix.sw[i].children) {
-                const auto& cl = ix.sw[static_cast<std::size_t>(c)].leaves;
-                l.insert(l.end(), cl.begin(), cl.end());
-            }
-            std::sort(l.begin(), l.end());
-            l.erase(std::unique(l.begin(), l.end()), l.end());
-            ix.sw[i].leaves = std::move(l);
-        }
-    };
-    fill_leaves(0);
-    const std::size_t n = ix.sw.size();
-    UnionFind uf(n);
-    std::vector<bool> is_child(n, false);
-    for (std::size_t i = 0; i < n; ++i) {
-        for (int c : ix.sw[i].children) {
-            uf.unite(static_cast<int>(i), c);
-            is_child[static_cast<std::size_t>(c)] = true;
-        }
-    }
-    std::map<int, std::vector<int>> roots_of;
-    std::map<int, int> leaves_in;
-    for (std::size_t i = 0; i < n; ++i) {
-        if (!is_child[i]) roots_of[uf.find(static_cast<int>(i))].push_back(static_cast<int>(i));
-        if (ix.sw[i].level == 0) ++leaves_in[uf.find(static_cast<int>(i))];
-    }
-    for (auto& [part, roots] : roots_of) {
-        if (roots.size() < 2) continue;
-        bool covered = false;
-        for (int r : roots)
-            covered = covered || static_cast<int>(ix.sw[static_cast<std::size_t>(r)].leaves.size()) == leaves_in[part];
-        if (covered) continue;
-        Index::Sw s;
-        s.children = roots;
-        for (int r : roots)
-            s.level = std::max(s.level, ix.sw[static_cast<std::size_t>(r)].level + 1);
-        s.name = "root" + std::to_string(part);
         ix.sw.push_back(std::move(s));
     }
-    fill_leaves(n);
-    ix.component.assign(static_cast<std::size_t>(ix.n_leaves), 0);
-    for (int l = 0; l < ix.n_leaves; ++l)
-        ix.component[static_cast<std::size_t>(l)] = uf.find(l);
+    ix.n_leaves = static_cast<int>(tree.leaves);
+    for (int c : ix.leaf_switch_count)
+        ix.uniform_leaf_switches = ix.uniform_leaf_switches && c == ix.leaf_switch_count.front();
+    ix.component.assign(tree.leaves, 0);
+    for (std::size_t l = 0; l < tree.leaves; ++l)
+        ix.component[l] = static_cast<int>(tree.switches[l].part);
 
     // Parents (the last switch listing a child wins, as in Slurm's table build).
     for (std::size_t i = 0; i < ix.sw.size(); ++i) {

@@ -3,7 +3,7 @@
 // The Slurm rules behind every choice are in block.hpp and docs/slurm-conf.md.
 #include <topo/slurmconf/block.hpp>
 
-#include "slurm_nodes.hpp"
+#include <topo/slurm_view.hpp>
 
 #include <algorithm>
 #include <charconv>

@@ -2,7 +2,7 @@
 // gres.conf: Name=gpu lines with Links= from the NVLink matrix (see gres.hpp).
 #include <topo/slurmconf/gres.hpp>
 
-#include "slurm_nodes.hpp"
+#include <topo/slurm_view.hpp>
 
 #include <algorithm>
 #include <cctype>

@@ -3,7 +3,7 @@
 // Why the weights look the way they do: see nodes.hpp and docs/slurm-conf.md.
 #include <topo/slurmconf/nodes.hpp>
 
-#include "slurm_nodes.hpp"
+#include <topo/slurm_view.hpp>
 
 #include <algorithm>
 #include <map>

@@ -14,11 +14,10 @@
 // accepts, and it keeps the real one-hop-apart information.
 #include <topo/slurmconf/tree.hpp>
 
-#include "slurm_nodes.hpp"
+#include <topo/slurm_view.hpp>
 
 #include <algorithm>
 #include <map>
-#include <numeric>
 #include <set>
 #include <sstream>
 
@@ -39,20 +38,6 @@ bool valid_switch_name(const std::string& s) {
                c == '.';
     });
 }
-
-struct UnionFind {
-    std::vector<std::size_t> p;
-    explicit UnionFind(std::size_t n) : p(n) { std::iota(p.begin(), p.end(), std::size_t{0}); }
-    std::size_t find(std::size_t x) {
-        while (p[x] != x) x = p[x] = p[p[x]];
-        return x;
-    }
-    void unite(std::size_t a, std::size_t b) {
-        a = find(a);
-        b = find(b);
-        if (a != b) p[std::max(a, b)] = std::min(a, b);
-    }
-};
 
 std::string kind_name(int level, int top) {
     if (level == 0) return "leaf";
@@ -157,119 +142,37 @@ Result<Built> build(const Topology& t, const TreeOptions& o) {
         }
     }
 
-    // Level 0: one Slurm leaf per host group with at least one included host.
-    std::multimap<std::uint32_t, std::size_t> phys_to_slurm;  // physical switch -> slurm switches of the level below
-    for (const auto& g : t.groups()) {
-        TreeSwitch s;
-        s.level = 0;
-        s.group = g.name;
-        for (auto h : g.hosts) {
-            if (host_included(t.host(h), o)) s.nodes.push_back(t.host(h).name);
-        }
-        if (s.nodes.empty()) continue;
-        std::sort(s.nodes.begin(), s.nodes.end(), [](const auto& a, const auto& c) { return natural_less(a, c); });
-        s.physical = g.leaves;
-        b.hosts += s.nodes.size();
-        for (auto l : g.leaves) phys_to_slurm.emplace(l.index(), b.sw.size());
-        b.sw.push_back(std::move(s));
-    }
-    if (b.sw.empty()) {
+    // The structure: libtopo's Slurm view (slurm_view.hpp), the one placement indexes.
+    const SlurmView tree = slurm_view(t, {.include_service = o.include_service});
+    if (tree.switches.empty()) {
         return fail(Errc::InvalidArgument,
                     t.groups().empty()
                         ? "no host group in this topology (no host on any leaf switch): nothing to write; a "
                           "topology.conf without switches would stop slurmctld"
                         : "every host group holds only service hosts (use --include-service to place them)");
     }
-
-    // Down-neighbours of every switch.
-    const auto nsw = t.switches().size();
-    std::vector<std::vector<SwitchId>> down(nsw);
-    int max_tier = 0;
-    for (std::uint32_t i = 0; i < nsw; ++i) {
-        max_tier = std::max(max_tier, t.switches()[i].tier);
-        for (auto u : t.uplinks(SwitchId{i})) down[u.index()].push_back(SwitchId{i});
-    }
-
-    // Levels 1..max_tier.
-    for (int k = 1; k <= max_tier; ++k) {
-        std::map<std::vector<std::size_t>, std::vector<SwitchId>> by_children;
-        for (std::uint32_t i = 0; i < nsw; ++i) {
-            if (t.switches()[i].tier != k) continue;
-            std::set<std::size_t> ch;
-            for (auto d : down[i]) {
-                auto [lo, hi] = phys_to_slurm.equal_range(d.index());
-                for (auto it = lo; it != hi; ++it) ch.insert(it->second);
-            }
-            if (ch.empty()) continue;  // e.g. a spine above storage leaves only
-            by_children[std::vector<std::size_t>(ch.begin(), ch.end())].push_back(SwitchId{i});
-        }
-        if (by_children.empty()) break;
-        phys_to_slurm.clear();
-        for (auto& [children, phys] : by_children) {  // map order: by first child, deterministic
-            TreeSwitch s;
-            s.level = k;
-            s.children = children;
-            s.physical = phys;
-            for (auto p : phys) phys_to_slurm.emplace(p.index(), b.sw.size());
-            b.sw.push_back(std::move(s));
-        }
-    }
-
-    // Connected parts and their roots.
-    const std::size_t n = b.sw.size();
-    UnionFind uf(n);
-    std::vector<bool> is_child(n, false);
-    for (std::size_t i = 0; i < n; ++i) {
-        for (auto c : b.sw[i].children) {
-            uf.unite(i, c);
-            is_child[c] = true;
-        }
-    }
-    // Leaves below each switch (bitset as vector<bool> over leaf indexes).
-    std::size_t nleaves = 0;
-    while (nleaves < n && b.sw[nleaves].level == 0) ++nleaves;
-    std::vector<std::vector<bool>> below(n, std::vector<bool>(nleaves, false));
-    for (std::size_t i = 0; i < n; ++i) {  // children always have smaller indexes
-        if (i < nleaves) {
-            below[i][i] = true;
-        } else {
-            for (auto c : b.sw[i].children) {
-                for (std::size_t l = 0; l < nleaves; ++l) below[i][l] = below[i][l] || below[c][l];
-            }
-        }
-    }
-    std::map<std::size_t, std::vector<std::size_t>> roots_of;  // part -> roots
-    std::map<std::size_t, std::vector<std::size_t>> leaves_of;  // part -> leaves
-    for (std::size_t i = 0; i < n; ++i) {
-        if (!is_child[i]) roots_of[uf.find(i)].push_back(i);
-        if (i < nleaves) leaves_of[uf.find(i)].push_back(i);
-    }
-    std::vector<TreeSwitch> synthetic;
-    for (auto& [part, roots] : roots_of) {
-        if (roots.size() < 2) continue;
-        bool covered = false;
-        for (auto r : roots) {
-            bool all = true;
-            for (auto l : leaves_of[part]) all = all && below[r][l];
-            covered = covered || all;
-        }
-        if (covered) continue;
+    b.hosts = tree.nodes;
+    for (const auto& v : tree.switches) {
         TreeSwitch s;
-        s.synthetic = true;
-        s.children = roots;
-        for (auto r : roots) s.level = std::max(s.level, b.sw[r].level + 1);
-        synthetic.push_back(std::move(s));
+        s.level = v.level;
+        s.children = v.children;
+        s.physical = v.physical;
+        s.synthetic = v.synthetic;
+        if (v.level == 0) {
+            s.group = t.groups()[v.group.index()].name;
+            for (auto h : v.hosts) s.nodes.push_back(t.host(h).name);
+            std::sort(s.nodes.begin(), s.nodes.end(), [](const auto& a, const auto& c) { return natural_less(a, c); });
+        }
+        b.sw.push_back(std::move(s));
     }
-    std::stable_sort(synthetic.begin(), synthetic.end(), [](const auto& a, const auto& c) { return a.level < c.level; });
-    for (auto& s : synthetic) b.sw.push_back(std::move(s));
-    std::stable_sort(b.sw.begin() + static_cast<std::ptrdiff_t>(n), b.sw.end(),
-                     [](const auto& a, const auto& c) { return a.level < c.level; });
+    std::map<std::size_t, std::vector<std::size_t>> leaves_of;  // part -> leaves
+    for (std::size_t l = 0; l < tree.leaves; ++l) leaves_of[tree.switches[l].part].push_back(l);
 
     int top_level = 0;
     for (const auto& s : b.sw) top_level = std::max(top_level, s.level);
     if (top_level + 1 > kSlurmMaxTreeLevels) {
         std::vector<std::string> hs;
-        for (std::size_t l = 0; l < nleaves; ++l) hs.insert(hs.end(), b.sw[l].nodes.begin(), b.sw[l].nodes.end());
+        for (std::size_t l = 0; l < tree.leaves; ++l) hs.insert(hs.end(), b.sw[l].nodes.begin(), b.sw[l].nodes.end());
         b.warnings.push_back("the tree has " + std::to_string(top_level + 1) + " switch levels; Slurm (22.05 " +
                              "topology_tree.c) stops resolving levels after " + std::to_string(kSlurmMaxTreeLevels) +
                              " passes (\"Switch configuration is not a tree\") if the file is reordered, and " +
@@ -277,9 +180,9 @@ Result<Built> build(const Topology& t, const TreeOptions& o) {
                              compress_hostlist(hs));
     }
 
-    if (roots_of.size() > 1) {
+    if (tree.parts > 1) {
         std::ostringstream w;
-        w << "the fabric has " << roots_of.size()
+        w << "the fabric has " << tree.parts
           << " disjoint parts with no common switch; Slurm will not place one job across them:";
         for (auto& [part, leaves] : leaves_of) {
             std::vector<std::string> hs;

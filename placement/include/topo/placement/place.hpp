@@ -142,7 +142,10 @@ public:
 
     [[nodiscard]] const Topology& topology() const noexcept { return *topo_; }
 
-    struct Index;  // private
+    /// The placement indexes (defined in placement/src/internal.hpp: the engine's own files
+    /// and white-box tests, e.g. that its switch tree is slurm-conf's).
+    struct Index;
+    [[nodiscard]] const Index& index() const noexcept { return *idx_; }
 
 private:
     [[nodiscard]] Result<Placement> place_by_cost(const ClusterState& state, const Request& req) const;
