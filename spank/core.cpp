@@ -5,7 +5,9 @@
 #include <charconv>
 #include <set>
 
+#include <topo/health/slurm.hpp>
 #include <topo/hostlist.hpp>
+#include <topo/slurm_view.hpp>
 
 namespace topo::spank {
 namespace {
@@ -30,18 +32,6 @@ std::string quoted(std::string_view s) {
     }
     o += "'";
     if (s.size() > kShown) o += "...(" + std::to_string(s.size()) + " bytes)";
-    return o;
-}
-
-// Same rule as slurm-conf's features (tree.cpp sanitize_feature).
-std::string sanitize_feature(std::string_view s) {
-    std::string o;
-    o.reserve(s.size());
-    for (char c : s) {
-        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'
-                        || c == '.' || c == '-';
-        o += ok ? c : '_';
-    }
     return o;
 }
 
@@ -241,7 +231,7 @@ Result<placement::Request> make_request(const Topology& topo, const SlurmRequest
 }
 
 std::string group_feature(const Topology& topo, GroupId g) {
-    return "lg_" + sanitize_feature(topo.groups()[g.index()].name);
+    return topo::group_feature(topo.groups()[g.index()].name);
 }
 
 Plan make_plan(const Topology& topo, const placement::Placement& p, Mode mode, int wait,
@@ -462,7 +452,7 @@ GateVerdict gate_verdict(const std::optional<health::Record>& rec) {
     for (char& c : why) {
         if (static_cast<unsigned char>(c) < 0x20) c = ' ';
     }
-    v.reason = "topoplace: " + why;
+    v.reason = std::string(health::kReasonPrefix) + " " + why;
     if (!rec->source.empty()) v.reason += " (" + rec->source + ")";
     if (v.reason.size() > 200) v.reason.resize(200);
     return v;

@@ -29,6 +29,21 @@ std::string guid_hosts_warning(const Topology& t, bool include_service) {
            list + "); name them with ibnetdiscover's --node-name-map (\"0xGUID hostname\") to include them";
 }
 
+std::string feature_token(std::string_view name) {
+    std::string o;
+    o.reserve(name.size());
+    for (char c : name) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                        c == '.' || c == '-';
+        o += ok ? c : '_';
+    }
+    return o;
+}
+
+std::string group_feature(std::string_view group_name) { return "lg_" + feature_token(group_name); }
+std::string spine_feature(std::string_view switch_name) { return "sp_" + feature_token(switch_name); }
+std::string domain_feature(std::string_view domain_name) { return "nvl_" + feature_token(domain_name); }
+
 namespace {
 
 struct UnionFind {

@@ -18,17 +18,6 @@ namespace topo::slurmconf {
 
 namespace {
 
-std::string sanitize_feature(const std::string& s) {
-    std::string o;
-    o.reserve(s.size());
-    for (char c : s) {
-        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-                        c == '.' || c == '-';
-        o += ok ? c : '_';
-    }
-    return o;
-}
-
 bool host_included(const Host& h, const TreeOptions& o) { return slurm_node(h, o.include_service); }
 
 /// Connected part of every switch of the generated tree (index = part id, 0 = the
@@ -86,14 +75,14 @@ Result<NodeLines> generate_node_lines(const Topology& t, const TreeOptions& topt
         for (const auto& h : sw[i].nodes) {
             leaf_of[h] = i;
             rows[h].in_tree = true;
-            if (o.features) rows[h].feats.push_back("lg_" + sanitize_feature(sw[i].group));
+            if (o.features) rows[h].feats.push_back(group_feature(sw[i].group));
         }
     }
     if (o.features) {
         std::map<std::size_t, std::vector<std::string>> spines_of;  // level-1 parents of each leaf
         for (const auto& s : sw) {
             if (s.level != 1) continue;
-            for (auto c : s.children) spines_of[c].push_back("sp_" + sanitize_feature(s.name));
+            for (auto c : s.children) spines_of[c].push_back(spine_feature(s.name));
         }
         for (auto& [h, r] : rows) {
             for (const auto& s : spines_of[leaf_of[h]]) r.feats.push_back(s);
@@ -102,7 +91,7 @@ Result<NodeLines> generate_node_lines(const Topology& t, const TreeOptions& topt
             if (!d.multi_node) continue;
             for (auto h : d.hosts) {
                 auto it = rows.find(t.host(h).name);
-                if (it != rows.end()) it->second.feats.push_back("nvl_" + sanitize_feature(d.name));
+                if (it != rows.end()) it->second.feats.push_back(domain_feature(d.name));
             }
         }
     }

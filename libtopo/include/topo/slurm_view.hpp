@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <topo/topology.hpp>
@@ -29,6 +30,18 @@ namespace topo {
 
 /// One warning naming the GUID-named adapters left out, and the fix; empty if none.
 [[nodiscard]] std::string guid_hosts_warning(const Topology& t, bool include_service);
+
+/// Node features (slurm.conf `Features=`), one naming for everyone who writes or asks for
+/// them: `topoplace slurm-conf --features` writes them, the plugin's plan constrains a job to
+/// them, job_submit.lua passes them on. A name keeps letters, digits, '_', '.', '-'; any
+/// other character becomes '_'.
+[[nodiscard]] std::string feature_token(std::string_view name);
+/// lg_<leaf group>
+[[nodiscard]] std::string group_feature(std::string_view group_name);
+/// sp_<Slurm spine switch>
+[[nodiscard]] std::string spine_feature(std::string_view switch_name);
+/// nvl_<NVLink domain>
+[[nodiscard]] std::string domain_feature(std::string_view domain_name);
 
 struct SlurmViewSwitch {
     int level = 0;                      ///< 0 = leaf
