@@ -15,6 +15,7 @@
 #include <topo/health/store.hpp>
 #include <topo/hostlist.hpp>
 #include <topo/placement/place.hpp>
+#include <topo/placement/slurm_state.hpp>
 #include <topo/placement/state.hpp>
 #include <topo/whatif/trace.hpp>  // parse_slurm_duration (sbatch -t syntax)
 #include <topo/perf/model.hpp>

@@ -17,6 +17,7 @@
 #include <topo/hostlist.hpp>
 #include <topo/perf/model.hpp>
 #include <topo/placement/running.hpp>
+#include <topo/placement/slurm_state.hpp>
 #include <topo/placement/state.hpp>
 #include <topo/snapshot.hpp>
 

@@ -6,6 +6,8 @@
 #include <memory>
 #include <string>
 
+#include <topo/placement/slurm_state.hpp>
+
 #include <time.h>
 
 #include "slurm_compat.hpp"

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include <topo/placement/place.hpp>
+#include <topo/placement/slurm_state.hpp>
 #include <topo/placement/state.hpp>
 
 #include "fuzz_topology.hpp"

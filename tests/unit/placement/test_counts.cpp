@@ -11,6 +11,8 @@
 #include <array>
 #include <random>
 
+#include <topo/placement/slurm_state.hpp>
+
 #include "fabric.hpp"
 
 namespace topo::placement {

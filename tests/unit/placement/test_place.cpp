@@ -6,6 +6,7 @@
 #include <cmath>
 #include <set>
 
+#include <topo/placement/slurm_state.hpp>
 #include <topo/hostlist.hpp>
 
 #include "fabric.hpp"

@@ -15,6 +15,7 @@
 #include <set>
 #include <sstream>
 
+#include <topo/placement/slurm_state.hpp>
 #include <topo/cluster_spec.hpp>
 #include <topo/ib_fabric.hpp>
 

@@ -2,6 +2,8 @@
 // ClusterState parsers: scontrol --oneliner text and the JSON form.
 #include <gtest/gtest.h>
 
+#include <topo/placement/slurm_state.hpp>
+
 #include "fabric.hpp"
 
 namespace topo::placement {

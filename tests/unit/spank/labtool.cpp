@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include <topo/placement/slurm_state.hpp>
 #include <topo/health/store.hpp>
 #include <topo/hostlist.hpp>
 #include <topo/placement/place.hpp>

@@ -27,11 +27,6 @@ enum class NodeState : std::uint8_t { Idle, Mixed, Alloc, Drain, Down, Unknown }
 /// hostile file) must not reach it: gpu:446854927 asked for 7 GB (found by fuzz_state).
 inline constexpr int kMaxHostGpus = 1024;
 
-/// GPUs in a Slurm Gres= / GresUsed= value ("gpu:8(S:0-1)", "gpu:h100:4(IDX:0-3),shard:2",
-/// "(null)"), as `scontrol show nodes` and slurm_load_node give it: -1 when it has no gpu
-/// entry, kGresTooMany over kMaxHostGpus. `idx`, when given, receives the IDX: indices.
-inline constexpr int kGresTooMany = -2;
-[[nodiscard]] int gres_gpu_count(std::string_view v, std::vector<int>* idx = nullptr);
 
 struct HostState {
     NodeState state = NodeState::Idle;
@@ -176,15 +171,5 @@ private:
     mutable int degraded_ = 0;                 ///< briefs_ with degraded set
     mutable Sync sync_;
 };
-
-/// Parse `scontrol show nodes --oneliner` text. Hosts absent from the text keep their
-/// default (idle); names not in the topology are reported as warnings, not errors.
-/// Parse errors name `file` and the 1-based line.
-[[nodiscard]] Result<ClusterState> parse_scontrol_nodes(const Topology& topo, std::string_view text,
-                                                        std::string_view file,
-                                                        std::vector<std::string>* warnings = nullptr);
-/// Parse {"hosts": {"NAME": {"state": "idle|alloc|mixed|drain|down", "free_gpus": N}}}.
-[[nodiscard]] Result<ClusterState> parse_state_json(const Topology& topo, std::string_view text, std::string_view file,
-                                                    std::vector<std::string>* warnings = nullptr);
 
 }  // namespace topo::placement

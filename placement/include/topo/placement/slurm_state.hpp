@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file ClusterState from Slurm's text: `scontrol show nodes --oneliner` (and the Gres= /
+/// GresUsed= / AllocTRES= values slurm_load_node gives too), and the small JSON state. The
+/// overlay itself is state.hpp.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <topo/placement/state.hpp>
+#include <topo/result.hpp>
+#include <topo/topology.hpp>
+
+namespace topo::placement {
+
+/// GPUs in a Slurm Gres= / GresUsed= value ("gpu:8(S:0-1)", "gpu:h100:4(IDX:0-3),shard:2",
+/// "(null)"), as `scontrol show nodes` and slurm_load_node give it: -1 when it has no gpu
+/// entry, kGresTooMany over kMaxHostGpus. `idx`, when given, receives the IDX: indices.
+inline constexpr int kGresTooMany = -2;
+[[nodiscard]] int gres_gpu_count(std::string_view v, std::vector<int>* idx = nullptr);
+
+/// Parse `scontrol show nodes --oneliner` text. Hosts absent from the text keep their
+/// default (idle); names not in the topology are reported as warnings, not errors.
+/// Parse errors name `file` and the 1-based line.
+[[nodiscard]] Result<ClusterState> parse_scontrol_nodes(const Topology& topo, std::string_view text,
+                                                        std::string_view file,
+                                                        std::vector<std::string>* warnings = nullptr);
+/// Parse {"hosts": {"NAME": {"state": "idle|alloc|mixed|drain|down", "free_gpus": N}}}.
+[[nodiscard]] Result<ClusterState> parse_state_json(const Topology& topo, std::string_view text, std::string_view file,
+                                                    std::vector<std::string>* warnings = nullptr);
+
+}  // namespace topo::placement
