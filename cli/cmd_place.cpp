@@ -2,7 +2,7 @@
 // topoplace place SNAPSHOT --nodes N [--nodes-max M] [--gpus-per-node G] [--total-gpus G]
 //     [--shared] [--max-tier T] [--max-leaves L] [--nvl] [--segment S] [--rail-aligned]
 //     [--exclude HOSTLIST] [--state FILE] [--health-store DIR [--health-fail open|closed]]
-//     [--policy topo|slurm-tree|linear|cost] [--explain] [--json]
+//     [--policy topo|slurm-tree|linear|cost|spread] [--explain] [--json]
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
@@ -317,8 +317,8 @@ Runner add_place(CLI::App& app) {
         ->capture_default_str();
     sub->add_option("--model", o->model, "performance model file for --policy cost (default: the published defaults)");
     sub->add_option("--policy", o->policy, "topo (ours), slurm-tree (Slurm 22.05 topology/tree), linear, cost (topo or topo at the lowest tier, "
-                    "whichever the performance model predicts faster)")
-        ->check(CLI::IsMember({"topo", "slurm-tree", "linear", "cost"}))
+                    "whichever the performance model predicts faster), spread (round-robin over leaf groups, as --topo=spread)")
+        ->check(CLI::IsMember({"topo", "slurm-tree", "linear", "cost", "spread"}))
         ->capture_default_str();
     sub->add_flag("--explain", o->explain, "print why these hosts (and the GPU indices)");
     sub->add_flag("--json", o->json, "print one JSON object");

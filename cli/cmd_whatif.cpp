@@ -92,7 +92,7 @@ int run_whatif(const WhatifOptions& o) {
     for (std::string name; std::getline(ps, name, ',');) {
         auto p = placement::policy_from_name(name);
         if (!p) {
-            std::fprintf(stderr, "topoplace: whatif: unknown policy '%s' (topo, slurm-tree, linear, cost)\n", name.c_str());
+            std::fprintf(stderr, "topoplace: whatif: unknown policy '%s' (topo, slurm-tree, linear, cost, spread)\n", name.c_str());
             return kUsage;
         }
         so.policies.push_back(*p);
@@ -232,7 +232,7 @@ Runner add_whatif(CLI::App& app) {
                     "generated durations drawn from this runtime sample (one column 'runtime', seconds)");
     sub->add_option("--max-nodes", opts->max_nodes, "largest generated job (default min(nodes/4, 256))")
         ->check(CLI::Range(0, 1000000));
-    sub->add_option("--policies", opts->policies, "comma-separated: topo, slurm-tree, linear, cost")->capture_default_str();
+    sub->add_option("--policies", opts->policies, "comma-separated: topo, slurm-tree, linear, cost, spread")->capture_default_str();
     sub->add_option("--failures", opts->failures, "failure table (e.g. the Llama 3 405B interruption table)");
     sub->add_option("--checkpoint-interval", opts->checkpoint_interval,
                     "seconds between checkpoints (0 = none: a killed job restarts from zero)")

@@ -368,7 +368,7 @@ int decide(spank_t sp, Ctx& c) {
         }
         health.mark(*state);
         t2 = clock::now();
-        p = mode == Mode::Spread ? spread(**topo, *state, job) : placement::place(**topo, *state, job);
+        p = placement::place(**topo, *state, job, mode == Mode::Spread ? placement::Policy::Spread : placement::Policy::Topo);
         if (p || nodes_from == "rpc" || p.error().code != Errc::Busy) break;
         state.reset();  // from the cache and busy there: ask slurmctld
     }

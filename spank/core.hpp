@@ -103,11 +103,6 @@ struct Plan {
 [[nodiscard]] Plan make_plan(const Topology& topo, const placement::Placement& p, Mode mode, int wait,
                              std::vector<std::string> exclude, const Options* opts = nullptr);
 
-/// Round-robin over the leaf groups with free hosts (--topo=spread): one host per group in
-/// turn, groups in name order. Errc::Busy when fewer than nodes hosts are available.
-[[nodiscard]] Result<placement::Placement> spread(const Topology& topo, const placement::ClusterState& st,
-                                                  const placement::Request& req);
-
 /// The Slurm constraint for a plan: "lg_g002" for one group, "[lg_g001*3&lg_g002*1]"
 /// (multiple counts) for several.
 [[nodiscard]] std::string plan_constraint(const Plan& p);

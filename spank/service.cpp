@@ -293,7 +293,7 @@ ServiceReply serve(const placement::Placer& placer, const ServiceRequest& req, p
         exclude.push_back(topo.host(h).name);
     }
     health.mark(state);
-    auto p = mode == Mode::Spread ? spread(topo, state, *job) : placer.place(state, *job);
+    auto p = placer.place(state, *job, mode == Mode::Spread ? placement::Policy::Spread : placement::Policy::Topo);
     if (!p) {
         out.kind = placement_refusal(p.error().code);
         out.message = p.error().message;

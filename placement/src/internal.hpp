@@ -12,6 +12,10 @@
 
 namespace topo::placement {
 
+/// Policy::Spread (policy_spread.cpp): round-robin over the leaf groups with free hosts.
+/// Errc::Busy when fewer than nodes_min hosts are available.
+[[nodiscard]] Result<Placement> place_spread(const Topology& topo, const ClusterState& st, const Request& req);
+
 /// Built once per Topology.
 ///
 /// The switch tree is the one Slurm sees in the topology.conf that slurm-conf/ writes:

@@ -27,6 +27,8 @@ const char* policy_name(Policy p) noexcept {
             return "linear";
         case Policy::Cost:
             return "cost";
+        case Policy::Spread:
+            return "spread";
     }
     return "topo";
 }
@@ -36,7 +38,9 @@ Result<Policy> policy_from_name(std::string_view s) {
     if (s == "slurm-tree" || s == "slurm_tree" || s == "tree") return Policy::SlurmTree;
     if (s == "linear") return Policy::Linear;
     if (s == "cost") return Policy::Cost;
-    return fail(Errc::InvalidArgument, "unknown policy \"" + std::string(s) + "\" (topo, slurm-tree, linear, cost)");
+    if (s == "spread") return Policy::Spread;
+    return fail(Errc::InvalidArgument,
+                "unknown policy \"" + std::string(s) + "\" (topo, slurm-tree, linear, cost, spread)");
 }
 
 // ------------------------------------------------------------------ unit capacities
@@ -593,6 +597,8 @@ bool run_policy(Work& w, Policy policy, Choice& c) {
         case Policy::Linear:
             compute_caps(w);
             return choose_linear(w, c);
+        case Policy::Spread:  // Placer::place() runs place_spread for it
+            return false;
     }
     return false;
 }
@@ -689,6 +695,14 @@ Result<Placement> Placer::place_by_cost(const ClusterState& state, const Request
 
 Result<Placement> Placer::place(const ClusterState& state, const Request& req, Policy policy) const {
     if (policy == Policy::Cost) return place_by_cost(state, req);
+    if (policy == Policy::Spread) {
+        if (state.fingerprint() != topo_->fingerprint() || state.size() != topo_->hosts().size()) {
+            return fail(Errc::StaleState, "cluster state was built for another topology (fingerprint " +
+                                              state.fingerprint().substr(0, 12) + ", topology " +
+                                              topo_->fingerprint().substr(0, 12) + ")");
+        }
+        return place_spread(*topo_, state, req);
+    }
     if (policy == Policy::Topo && req.avoid_degraded && state.size() == topo_->hosts().size()
         && state.degraded_count() > 0) {
         return place_degraded(state, req, policy);

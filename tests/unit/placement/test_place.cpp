@@ -64,6 +64,34 @@ TEST(Place, IssueExampleTopoOneSpineTwoLeavesSlurmTreeTwoSpinesThreeLeaves) {
     EXPECT_GT(q->hop_sum, p->hop_sum);
 }
 
+TEST(Place, SpreadIsAPolicyRoundRobinOverGroups) {
+    // the plugin's --topo=spread, as a placement policy: one host per leaf group in turn
+    auto t = three_level(2, 2, 4);  // 4 leaf groups of 4 hosts
+    ClusterState s(*t);
+    auto pol = policy_from_name("spread");
+    ASSERT_TRUE(pol);
+    EXPECT_STREQ(policy_name(*pol), "spread");
+    Request r;
+    r.nodes_min = 6;
+    auto p = place(*t, s, r, *pol);
+    ASSERT_TRUE(p) << p.error().to_string();
+    EXPECT_EQ(p->policy, Policy::Spread);
+    EXPECT_EQ(p->hosts.size(), 6U);
+    EXPECT_EQ(p->groups.size(), 4U);  // 2+2+1+1, where topo would take 2 groups
+    auto topo = place(*t, s, r);
+    ASSERT_TRUE(topo);
+    EXPECT_EQ(topo->groups.size(), 2U);
+    r.nodes_min = 17;
+    auto busy = place(*t, s, r, *pol);
+    ASSERT_FALSE(busy);
+    EXPECT_EQ(busy.error().code, Errc::Busy);
+    ClusterState other(*three_level(1, 1, 2));
+    r.nodes_min = 1;
+    auto stale = place(*t, other, r, *pol);
+    ASSERT_FALSE(stale);
+    EXPECT_EQ(stale.error().code, Errc::StaleState);
+}
+
 TEST(Place, SingleLeafBestFit) {
     auto t = three_level();
     const auto s = leaf_state(*t, {3, 4, 2, 3, 0, 0, 0, 0, 2, 1, 2, 1, 4, 2, 3, 3}, 4);

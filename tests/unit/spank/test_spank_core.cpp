@@ -237,7 +237,7 @@ TEST(SpankPlan, SpreadRoundRobinsOverGroups) {
     st.at(*t.find_host("n001")).state = placement::NodeState::Alloc;
     placement::Request r;
     r.nodes_min = 6;
-    auto p = spread(t, st, r);
+    auto p = placement::place(t, st, r, placement::Policy::Spread);
     ASSERT_TRUE(p) << p.error().message;
     std::vector<std::string> names;
     for (auto h : p->hosts)
@@ -246,7 +246,7 @@ TEST(SpankPlan, SpreadRoundRobinsOverGroups) {
     EXPECT_EQ(p->groups.size(), 4u);
     EXPECT_EQ(p->max_tier, 1);
     r.nodes_min = 17;
-    auto busy = spread(t, st, r);
+    auto busy = placement::place(t, st, r, placement::Policy::Spread);
     ASSERT_FALSE(busy);
     EXPECT_EQ(busy.error().code, Errc::Busy);
 }

@@ -29,6 +29,9 @@ enum class Policy : std::uint8_t {
     /// whichever the performance model (docs/perf-model.md, default parameters) predicts
     /// runs faster; ties keep topo's (fewest leaf groups: large holes for the next job).
     Cost,
+    /// round-robin over the leaf groups with free hosts, one host per group in turn (the
+    /// plugin's --topo=spread); no switch count, NVLink domains or segments
+    Spread,
 };
 [[nodiscard]] const char* policy_name(Policy p) noexcept;
 [[nodiscard]] Result<Policy> policy_from_name(std::string_view s);
