@@ -12,6 +12,7 @@
 #include <memory>
 #include <sstream>
 
+#include <topo/health/flags.hpp>
 #include <topo/health/store.hpp>
 #include <topo/hostlist.hpp>
 #include <topo/placement/place.hpp>
@@ -52,48 +53,30 @@ struct PlaceOptions {
     bool json = false;
 };
 
-/// Mark the hosts the health store flags unhealthy. A store that was never created
-/// flags nobody (as the launch gate reads it). A refused store (tampered, unreadable):
-/// fail closed -> exit 69 with the store's error; fail open -> warn and go on.
-/// Returns kOk to go on, else the exit code.
+/// Mark the hosts the health store flags (health/flags.hpp: the reader the service and the
+/// plugin use). A store that was never created flags nobody (as the launch gate reads it). A
+/// refused store (tampered, unreadable): fail closed -> exit 69 with the store's error; fail
+/// open -> warn and go on. Returns kOk to go on, else the exit code.
 int apply_health(const Topology& topo, const PlaceOptions& o, placement::ClusterState& state) {
     if (o.health_store.empty()) return kOk;
     const auto mode = health::fail_mode_from_name(o.health_fail);
-
-    struct stat st {};
-
-    if (::lstat(o.health_store.c_str(), &st) != 0 && errno == ENOENT) {
-        std::fprintf(stderr, "topoplace: warning: health store %s does not exist; no host is flagged\n",
-                     o.health_store.c_str());
-        return kOk;
-    }
-    auto store = health::Store::open(o.health_store);
-    Result<std::vector<std::string>> bad =
-        store ? health::unhealthy_nodes(*store) : Result<std::vector<std::string>>(fail(store.error()));
-    using Degraded = std::vector<std::pair<std::string, double>>;
-    Result<Degraded> slow = store ? health::degraded_nodes(*store) : Result<Degraded>(fail(store.error()));
-    if (bad && !slow) bad = fail(slow.error());
-    if (!bad) {
+    std::vector<std::string> warnings;
+    auto flags = health::health_flags(topo, o.health_store, &warnings);
+    for (const auto& w : warnings)
+        std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
+    if (!flags) {
         if (mode == health::FailMode::Open) {
             std::fprintf(stderr, "topoplace: warning: %s (--health-fail open: placing without health flags)\n",
-                         bad.error().to_string().c_str());
+                         flags.error().to_string().c_str());
             return kOk;
         }
-        std::fprintf(stderr, "topoplace: %s (--health-fail closed)\n", bad.error().to_string().c_str());
+        std::fprintf(stderr, "topoplace: %s (--health-fail closed)\n", flags.error().to_string().c_str());
         return kUnavailable;
     }
-    for (const auto& n : *bad) {
-        auto h = topo.find_host(n);
-        if (!h) {
-            std::fprintf(stderr, "topoplace: warning: health store flags \"%s\", not a host of %s\n", n.c_str(),
-                         o.snapshot.c_str());
-            continue;
-        }
-        state.set_unhealthy(*h, true, "health store " + o.health_store);
-    }
-    for (const auto& [n, s] : *slow) {
-        if (auto h = topo.find_host(n)) state.set_slowdown(*h, s);  // degraded: placed last for multi-node jobs
-    }
+    for (const auto& n : flags->unknown)
+        std::fprintf(stderr, "topoplace: warning: health store flags \"%s\", not a host of %s\n", n.c_str(),
+                     o.snapshot.c_str());
+    state.mark_health(flags->unhealthy, flags->degraded);  // degraded: placed last for multi-node jobs
     return kOk;
 }
 

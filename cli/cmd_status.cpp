@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <topo/health/check.hpp>
+#include <topo/health/flags.hpp>
 #include <topo/health/store.hpp>
 #include <topo/hostlist.hpp>
 #include <topo/perf/model.hpp>
@@ -125,16 +126,10 @@ int run_status(const StatusOptions& o) {
             }
         }
     }
-    if (!o.health_store.empty()) {
-        auto store = health::Store::open(o.health_store);
-        if (!store) return report(store.error());
-        health::Warnings hw;
-        auto slow = health::degraded_nodes(*store, &hw);
-        for (const auto& w : hw) warnings.push_back(w);
-        if (!slow) return report(slow.error());
-        for (const auto& [n, s] : *slow) {
-            if (auto h = topo.find_host(n)) state.set_slowdown(*h, s);
-        }
+    if (!o.health_store.empty()) {  // degraded hosts' slowdown (health/flags.hpp, as place and the plugin)
+        auto flags = health::health_flags(topo, o.health_store, &warnings);
+        if (!flags) return report(flags.error());
+        state.mark_health({}, flags->degraded);
     }
     for (const auto& w : warnings)
         std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());

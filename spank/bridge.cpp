@@ -366,7 +366,7 @@ int decide(spank_t sp, Ctx& c) {
                 exclude.push_back((*topo)->host(h).name);
             }
         }
-        health.mark(*state);
+        state->mark_health(health.unhealthy, health.degraded);
         t2 = clock::now();
         p = placement::place(**topo, *state, job, mode == Mode::Spread ? placement::Policy::Spread : placement::Policy::Topo);
         if (p || nodes_from == "rpc" || p.error().code != Errc::Busy) break;
@@ -380,7 +380,7 @@ int decide(spank_t sp, Ctx& c) {
     }
     if (!p) return without_plan(c, placement_refusal(p.error().code), p.error().message);
     const auto t4 = clock::now();
-    health.exclude_degraded(**topo, *p, exclude);
+    health.exclude_degraded(**topo, p->hosts, exclude);
     Plan plan = make_plan(**topo, *p, mode, c.cfg.wait, exclude, &c.opts);
     if (auto failed = hand_off(sp, c, plan_env(plan))) return *failed;
     std::string text = plan_text(mode, plan, *p);

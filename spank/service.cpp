@@ -233,40 +233,6 @@ Result<ServiceReply> decode_reply(std::string_view s) {
     return r;
 }
 
-void HealthFlags::mark(placement::ClusterState& state) const {
-    for (const auto& [h, reason] : unhealthy) {
-        state.at(h).unhealthy = true;
-        state.at(h).reason = reason;
-    }
-    for (const auto& [h, s] : degraded)
-        state.set_slowdown(h, s);
-}
-
-void HealthFlags::exclude_degraded(const Topology& topo, const placement::Placement& p,
-                                   std::vector<std::string>& exclude) const {
-    if (p.hosts.size() < 2) return;
-    for (const auto& [h, s] : degraded) {
-        if (std::find(p.hosts.begin(), p.hosts.end(), h) == p.hosts.end()) exclude.push_back(topo.host(h).name);
-    }
-}
-
-Result<HealthFlags> health_flags(const Topology& topo, const std::string& dir, std::vector<std::string>* warnings) {
-    HealthFlags out;
-    if (dir.empty()) return out;
-    auto store = health::Store::open(dir);
-    if (!store) return fail(std::move(store).error());
-    auto recs = store->list(warnings);
-    if (!recs) return fail(std::move(recs).error());
-    for (const auto& rec : *recs) {
-        auto h = topo.find_host(rec.node);
-        if (!h) continue;
-        if (rec.verdict == health::Verdict::Unhealthy) out.unhealthy.emplace_back(*h, rec.reason);
-        if (rec.verdict == health::Verdict::Degraded)
-            out.degraded.emplace_back(*h, rec.slowdown >= 1.0 ? rec.slowdown : health::kDegradedDefaultSlowdown);
-    }
-    return out;
-}
-
 std::string plan_text(Mode mode, const Plan& plan, const placement::Placement& p) {
     std::string text = std::string(mode_name(mode)) + ": " + compress_hostlist(plan.hosts) + " -> constraint "
                        + plan_constraint(plan) + ", switches " + std::to_string(plan.switches) + "@"
@@ -292,14 +258,14 @@ ServiceReply serve(const placement::Placer& placer, const ServiceRequest& req, p
         job->excluded.push_back(h);
         exclude.push_back(topo.host(h).name);
     }
-    health.mark(state);
+    state.mark_health(health.unhealthy, health.degraded);
     auto p = placer.place(state, *job, mode == Mode::Spread ? placement::Policy::Spread : placement::Policy::Topo);
     if (!p) {
         out.kind = placement_refusal(p.error().code);
         out.message = p.error().message;
         return out;
     }
-    health.exclude_degraded(topo, *p, exclude);
+    health.exclude_degraded(topo, p->hosts, exclude);
     const Plan plan = make_plan(topo, *p, mode, req.wait, exclude, &req.opts);
     out.kind = ServiceReply::Kind::Planned;
     for (auto& kv : plan_env(plan))

@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include <topo/health/flags.hpp>
 #include <topo/placement/place.hpp>
 #include <topo/placement/state.hpp>
 #include <topo/result.hpp>
@@ -70,23 +71,10 @@ struct FeedCounters {
 [[nodiscard]] std::string encode_reply(const ServiceReply& r);
 [[nodiscard]] Result<ServiceReply> decode_reply(std::string_view s);
 
-/// What the health store says about the topology's hosts.
-struct HealthFlags {
-    std::vector<std::pair<HostId, std::string>> unhealthy;  ///< with the record's reason
-    std::vector<std::pair<HostId, double>> degraded;        ///< with the slowdown (issue 16 item 5)
-    /// Mark `state`: unhealthy hosts (with their reason) and degraded hosts' slowdown.
-    void mark(placement::ClusterState& state) const;
-    /// For a multi-node job placed on `p`: the degraded hosts it does not use, by name,
-    /// appended to `exclude` (the plan's TOPOPLACE_EXCLUDE, this job's exc_nodes only), so
-    /// that Slurm, picking hosts inside the plan's leaf groups, cannot pick them either.
-    void exclude_degraded(const Topology& topo, const placement::Placement& p, std::vector<std::string>& exclude) const;
-};
-
-/// The hosts the health store flags unhealthy or degraded. The store's one rule for every
-/// reader (health/store.hpp): a store not created yet flags none, entries that are not
-/// records are ignored; each such case adds a line to `warnings` when given.
-[[nodiscard]] Result<HealthFlags> health_flags(const Topology& topo, const std::string& store_dir,
-                                               std::vector<std::string>* warnings = nullptr);
+/// What the health store says about the topology's hosts: health/flags.hpp, read the same
+/// way by `topoplace place`, the service and the plugin.
+using health::health_flags;
+using health::HealthFlags;
 
 /// The --topo-explain text of a plan (without the cost figures).
 [[nodiscard]] std::string plan_text(Mode mode, const Plan& plan, const placement::Placement& p);

@@ -213,6 +213,14 @@ void ClusterState::set_slowdown(HostId h, double slowdown) {
     brief_host(h.index());              // but of the host's Brief
 }
 
+void ClusterState::mark_health(std::span<const std::pair<HostId, std::string>> unhealthy,
+                               std::span<const std::pair<HostId, double>> degraded) {
+    for (const auto& [h, reason] : unhealthy)
+        set_unhealthy(h, true, reason);
+    for (const auto& [h, s] : degraded)
+        set_slowdown(h, s);
+}
+
 void ClusterState::set_busy_gpus(HostId h, std::vector<int> busy) {
     hosts_.at(h.index()).busy_gpus = std::move(busy);  // not part of the counts
     brief_host(h.index());                             // but of the host's Brief

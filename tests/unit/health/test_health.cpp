@@ -14,6 +14,7 @@
 #include <topo/builder.hpp>
 #include <topo/cluster_spec.hpp>
 #include <topo/health/check.hpp>
+#include <topo/health/flags.hpp>
 #include <topo/health/slurm.hpp>
 #include <topo/health/store.hpp>
 #include <topo/health/trust.hpp>
@@ -820,6 +821,51 @@ TEST(HealthStore, RoundTripListRemove) {
     for ([[maybe_unused]] auto& e : fs::directory_iterator(d.dir))
         ++files;
     EXPECT_EQ(files, 1);
+}
+
+TEST(HealthFlags, OneReaderForPlaceServiceAndPlugin) {
+    TopologyBuilder b;
+    ASSERT_TRUE(load_cluster_spec(std::string(TOPO_FIXTURES) + "/specs/dgx-h100-3tier.yaml", b));
+    auto t = std::move(b).freeze();
+    ASSERT_TRUE(t);
+    const StoreOptions trust{::geteuid(), false};
+    StoreDir d;
+    // not created yet: nobody flagged, one warning
+    std::vector<std::string> w;
+    auto none = health_flags(**t, d.dir, &w, trust);
+    ASSERT_TRUE(none) << none.error().to_string();
+    EXPECT_TRUE(none->unhealthy.empty() && none->degraded.empty());
+    ASSERT_EQ(w.size(), 1U);
+    EXPECT_NE(w[0].find("no health store at"), std::string::npos);
+    EXPECT_FALSE(fs::exists(d.dir)) << "a reader never creates the store";
+    Store s = d.open();
+    ASSERT_TRUE(s.put(rec("dgx002", Verdict::Unhealthy, "xid 79")));
+    Record slow = rec("dgx003", Verdict::Degraded, "ib: rate");
+    slow.slowdown = 1.2;
+    ASSERT_TRUE(s.put(slow));
+    ASSERT_TRUE(s.put(rec("dgx004", Verdict::Degraded, "operator")));  // no estimate
+    ASSERT_TRUE(s.put(rec("dgx005", Verdict::Healthy, "ok")));
+    ASSERT_TRUE(s.put(rec("login1", Verdict::Unhealthy, "x")));  // not a host of the topology
+    auto f = health_flags(**t, d.dir, nullptr, trust);
+    ASSERT_TRUE(f) << f.error().to_string();
+    ASSERT_EQ(f->unhealthy.size(), 1U);
+    EXPECT_EQ((**t).host(f->unhealthy[0].first).name, "dgx002");
+    EXPECT_EQ(f->unhealthy[0].second, "xid 79");
+    ASSERT_EQ(f->degraded.size(), 2U);
+    EXPECT_DOUBLE_EQ(f->degraded[0].second, 1.2);
+    EXPECT_DOUBLE_EQ(f->degraded[1].second, kDegradedDefaultSlowdown);
+    EXPECT_EQ(f->unknown, std::vector<std::string>{"login1"});
+    // a multi-node job on dgx001,dgx004 excludes the degraded host it does not use
+    std::vector<std::string> ex;
+    const std::vector<HostId> used{*(**t).find_host("dgx001"), *(**t).find_host("dgx004")};
+    f->exclude_degraded(**t, used, ex);
+    EXPECT_EQ(ex, std::vector<std::string>{"dgx003"});
+    ex.clear();
+    f->exclude_degraded(**t, std::span(used).first(1), ex);  // one node: nothing
+    EXPECT_TRUE(ex.empty());
+    // a tampered record refuses the whole read
+    ASSERT_EQ(::chmod((d.dir + "/dgx002").c_str(), 0666), 0);
+    EXPECT_FALSE(health_flags(**t, d.dir, nullptr, trust));
 }
 
 TEST(HealthStore, DegradedRecordRoundTripAndRules) {

@@ -151,7 +151,7 @@ TEST(Service, DecidesAsThePluginDoes) {
     EXPECT_EQ(rep.text, plan_text(Mode::Pack, plan, *p));
     // an unhealthy host of that plan is excluded and named
     const HostId sick = p->hosts.front();
-    auto rep2 = serve(placer, req, st, HealthFlags{{{sick, "xid 79"}}, {}});
+    auto rep2 = serve(placer, req, st, HealthFlags{{{sick, "xid 79"}}, {}, {}});
     ASSERT_EQ(rep2.kind, K::Planned);
     EXPECT_EQ(rep2.text.find(t.host(sick).name + ","), std::string::npos);
     bool excluded = false;
@@ -170,7 +170,7 @@ TEST(Service, DecidesAsThePluginDoes) {
     // named in the text, and in this job's exclude list (Slurm picks hosts inside the plan's
     // leaf groups: it must not pick it either); a one-node job may have it
     const HostId slow = p->hosts.back();
-    const HealthFlags deg{{}, {{slow, 1.3}}};
+    const HealthFlags deg{{}, {{slow, 1.3}}, {}};
     auto rep3 = serve(placer, req, st, deg);
     ASSERT_EQ(rep3.kind, K::Planned) << rep3.message;
     EXPECT_NE(rep3.text.find("degraded: kept 1 degraded host(s) out (" + t.host(slow).name + ")"), std::string::npos)

@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -91,6 +93,10 @@ public:
     void set_unhealthy(HostId h, bool unhealthy, std::string reason = {});
     /// Mark a host degraded (slowdown > 1) or not (1); values below 1 or not finite read as 1.
     void set_slowdown(HostId h, double slowdown);
+    /// The health store's flags (health::health_flags() reads them, one way for every
+    /// reader): unhealthy hosts with their reason, degraded hosts with their slowdown.
+    void mark_health(std::span<const std::pair<HostId, std::string>> unhealthy,
+                     std::span<const std::pair<HostId, double>> degraded);
     void set_busy_gpus(HostId h, std::vector<int> busy);
 
     /// Hosts of topology group `g` that can take one more node of a request: exclusive

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file What the health store says about a topology's hosts, read one way for every reader
+/// that places jobs: `topoplace place` and `status`, the placement service and the plugin's
+/// own decision. The store's one rule applies (store.hpp): a store not created yet flags
+/// nobody, entries that are not records are ignored, each with a warning; a tampered record
+/// fails the whole read (what the reader then does is its fail mode: the CLI's
+/// --health-fail, the plugin's on_error).
+
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <topo/health/store.hpp>
+#include <topo/result.hpp>
+#include <topo/topology.hpp>
+
+namespace topo::health {
+
+struct HealthFlags {
+    std::vector<std::pair<HostId, std::string>> unhealthy;  ///< with the record's reason; never placed
+    std::vector<std::pair<HostId, double>> degraded;        ///< with the slowdown (issue 16 item 5)
+    std::vector<std::string> unknown;                       ///< records naming no host of the topology
+
+    /// For a multi-node job on `used`: the degraded hosts it does not use, by name, appended
+    /// to `exclude` (the plan's TOPOPLACE_EXCLUDE, that job's exc_nodes only), so that Slurm,
+    /// picking hosts inside the plan's leaf groups, cannot pick them either.
+    void exclude_degraded(const Topology& topo, std::span<const HostId> used, std::vector<std::string>& exclude) const;
+};
+
+/// The hosts the store at `store_dir` flags unhealthy or degraded (a degraded record without
+/// an estimate reads kDegradedDefaultSlowdown). An empty `store_dir` flags nobody. `opts`:
+/// the store's trust (Store::open; tests trust their own uid).
+[[nodiscard]] Result<HealthFlags> health_flags(const Topology& topo, const std::string& store_dir,
+                                               std::vector<std::string>* warnings = nullptr, StoreOptions opts = {});
+
+}  // namespace topo::health
