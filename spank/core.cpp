@@ -5,6 +5,7 @@
 #include <charconv>
 #include <set>
 
+#include <topo/enum_names.hpp>
 #include <topo/health/slurm.hpp>
 #include <topo/hostlist.hpp>
 #include <topo/slurm_view.hpp>
@@ -83,23 +84,16 @@ std::optional<int> gres_gpus(std::string_view v) {
 
 }  // namespace
 
-const char* mode_name(Mode m) noexcept {
-    switch (m) {
-        case Mode::Pack:
-            return "pack";
-        case Mode::Spread:
-            return "spread";
-        case Mode::Off:
-            return "off";
-    }
-    return "off";
-}
+namespace {
+constexpr std::array<const char*, 3> kModeNames{"pack", "spread", "off"};
+static_assert(kModeNames.size() == static_cast<std::size_t>(Mode::Off) + 1);
+}  // namespace
+
+const char* mode_name(Mode m) noexcept { return enum_name(m, kModeNames, "off"); }
 
 Result<Mode> parse_mode(const char* optarg) {
     std::string_view s = optarg != nullptr ? optarg : "";
-    if (s == "pack") return Mode::Pack;
-    if (s == "spread") return Mode::Spread;
-    if (s == "off") return Mode::Off;
+    if (auto m = enum_from_name<Mode>(s, kModeNames)) return *m;
     return fail(Errc::InvalidArgument, "--topo=" + quoted(s) + ": expected pack, spread or off");
 }
 

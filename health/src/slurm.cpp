@@ -2,6 +2,7 @@
 // Drain / resume through the real scontrol, with topoplace's own reason prefix.
 #include <cstdlib>
 
+#include <topo/enum_names.hpp>
 #include <topo/health/check.hpp>
 #include <topo/health/slurm.hpp>
 
@@ -159,19 +160,12 @@ Status Scontrol::resume(const std::string& node) const {
     return Ok{};
 }
 
-const char* action_name(Action a) noexcept {
-    switch (a) {
-        case Action::None:
-            return "none";
-        case Action::Drained:
-            return "drained";
-        case Action::Resumed:
-            return "resumed";
-        case Action::KeptManualDrain:
-            return "kept-manual-drain";
-    }
-    return "none";
-}
+namespace {
+constexpr std::array<const char*, 4> kActionNames{"none", "drained", "resumed", "kept-manual-drain"};
+static_assert(kActionNames.size() == static_cast<std::size_t>(Action::KeptManualDrain) + 1);
+}  // namespace
+
+const char* action_name(Action a) noexcept { return enum_name(a, kActionNames, "none"); }
 
 Result<Action> apply_lifecycle(const Scontrol& sc, const SlurmNode& node, bool healthy, const std::string& reason) {
     if (node.drained() && !node.ours()) return Action::KeptManualDrain;  // never touch another drain

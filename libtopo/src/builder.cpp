@@ -129,15 +129,8 @@ void TopologyBuilder::apply_node_description(const std::string& host, const Node
 
 void TopologyBuilder::apply_node_description(const std::string& host, NodeDescription&& node) {
     add_host(host);
-    for (const auto& g : node.gpus) {
-        Gpu gpu;
-        gpu.index = g.index;
-        gpu.model = g.model;
-        gpu.pci_bus = g.pci_bus;
-        gpu.uuid = g.uuid;
-        gpu.numa = g.numa;
-        add_gpu(host, gpu);
-    }
+    for (const auto& g : node.gpus)
+        add_gpu(host, Gpu{.index = g.index, .model = g.model, .pci_bus = g.pci_bus, .uuid = g.uuid, .numa = g.numa});
     for (const auto& n : node.nics) {
         Nic nic;
         nic.name = n.name;

@@ -664,13 +664,8 @@ private:
 };
 
 void apply(const Plan& plan, TopologyBuilder& b) {
-    for (const auto& s : plan.switches) {
-        Switch sw;
-        sw.guid = s;
-        sw.name = s;
-        sw.provenance = Provenance::Declared;
-        b.add_switch(std::move(sw));
-    }
+    for (const auto& s : plan.switches)
+        b.add_switch(Switch{.guid = s, .name = s, .provenance = Provenance::Declared});
     for (const auto& l : plan.links) {
         b.add_switch_link(l.a, l.port_a, l.b, l.port_b, plan.link_gbps, plan.link_rate,
                           LinkKind::Declared);
@@ -684,14 +679,10 @@ void apply(const Plan& plan, TopologyBuilder& b) {
             b.add_gpu(h.name, std::move(g));
         }
         for (const auto& n : h.nics) {
-            Nic nic;
-            nic.name = n.name;
-            nic.rail = n.rail;
-            nic.rate_gbps = n.gbps;
-            nic.rate = n.rate;
-            nic.leaf_port = n.leaf_port;
-            nic.provenance = Provenance::Declared;
-            b.add_nic(h.name, std::move(nic), n.leaf);
+            b.add_nic(h.name,
+                      Nic{.name = n.name, .leaf_port = n.leaf_port, .rail = n.rail, .rate_gbps = n.gbps, .rate = n.rate,
+                          .provenance = Provenance::Declared},
+                      n.leaf);
         }
     }
     for (const auto& d : plan.domains) {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <topo/text_input.hpp>
 #include <topo/hostlist.hpp>
 
 #include <algorithm>
@@ -18,16 +19,6 @@ bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 
 bool is_space(char c) noexcept {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
-std::string_view trim_ws(std::string_view s) noexcept {
-    while (!s.empty() && is_space(s.front())) {
-        s.remove_prefix(1);
-    }
-    while (!s.empty() && is_space(s.back())) {
-        s.remove_suffix(1);
-    }
-    return s;
 }
 
 std::string pad_number(std::uint64_t v, std::size_t width) {
@@ -80,7 +71,7 @@ Result<std::uint64_t> parse_number(std::string_view s, std::string_view expr) {
 // Parse "1-3,5,007-010" (the text between brackets).
 Result<std::vector<Range>> parse_group(std::string_view body, std::string_view expr) {
     std::vector<Range> out;
-    if (trim_ws(body).empty()) {
+    if (trim(body).empty()) {
         return hostlist_error(expr, "empty brackets");
     }
     std::size_t pos = 0;
@@ -89,13 +80,13 @@ Result<std::vector<Range>> parse_group(std::string_view body, std::string_view e
         if (comma == std::string_view::npos) {
             comma = body.size();
         }
-        std::string_view item = trim_ws(body.substr(pos, comma - pos));
+        std::string_view item = trim(body.substr(pos, comma - pos));
         if (item.empty()) {
             return hostlist_error(expr, "empty range in brackets");
         }
         Range r;
         std::size_t dash = item.find('-');
-        std::string_view lo_s = trim_ws(item.substr(0, dash));
+        std::string_view lo_s = trim(item.substr(0, dash));
         auto lo = parse_number(lo_s, expr);
         if (!lo) {
             return fail(lo.error());
@@ -104,7 +95,7 @@ Result<std::vector<Range>> parse_group(std::string_view body, std::string_view e
         // Slurm: the width of a range is the number of digits of its low end.
         r.width = lo_s.size();
         if (dash != std::string_view::npos) {
-            auto hi = parse_number(trim_ws(item.substr(dash + 1)), expr);
+            auto hi = parse_number(trim(item.substr(dash + 1)), expr);
             if (!hi) {
                 return fail(hi.error());
             }

@@ -55,6 +55,7 @@
 #include <string_view>
 #include <vector>
 
+#include <topo/text_input.hpp>
 #include <topo/builder.hpp>
 #include <topo/hostlist.hpp>
 #include <topo/ib_fabric.hpp>
@@ -63,14 +64,8 @@ namespace topo {
 
 namespace {
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 bool contains_ci(std::string_view hay, std::string_view needle) {
-    return lower(hay).find(lower(needle)) != std::string::npos;
+    return ascii_lower(hay).find(ascii_lower(needle)) != std::string::npos;
 }
 
 std::vector<std::string_view> words(std::string_view s) {
@@ -103,7 +98,7 @@ bool is_factory_description(std::string_view d) {
 }
 
 bool is_generic_host(std::string_view h) {
-    const std::string l = lower(h);
+    const std::string l = ascii_lower(h);
     for (std::string_view g : {"localhost", "localhost.localdomain", "localdomain", "ubuntu", "debian", "centos",
                                "rhel", "rocky", "linux", "(none)", "none", "unknown"}) {
         if (l == g) return true;

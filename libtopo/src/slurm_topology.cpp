@@ -18,14 +18,6 @@
 namespace topo {
 namespace {
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) {
-        return static_cast<char>(std::tolower(c));
-    });
-    return out;
-}
-
 std::string where(const std::string& file, int line) {
     std::string out = file;
     if (line > 0) {
@@ -93,7 +85,7 @@ Result<std::vector<KeyValue>> tokenize_line(std::string_view line,
         if (key.empty()) {
             return fail(Errc::Parse, "missing key before '='", file, lineno);
         }
-        out.push_back({lower(key), std::string(key), std::move(value)});
+        out.push_back({ascii_lower(key), std::string(key), std::move(value)});
     }
     return out;
 }
@@ -886,7 +878,7 @@ Result<std::vector<SlurmTopology>> load_slurm_topology(const std::string& path,
     if (!text) {
         return fail(text.error());
     }
-    auto ends = [&](std::string_view suf) { return lower(path).ends_with(suf); };
+    auto ends = [&](std::string_view suf) { return ascii_lower(path).ends_with(suf); };
     std::string_view head = trim(*text);
     bool yaml = ends(".yaml") || ends(".yml") || ends(".yaml.gz") || ends(".yml.gz")
                 || head.starts_with("---") || head.starts_with("- ");
@@ -950,26 +942,14 @@ Status import_slurm_topology(const SlurmTopology& t, TopologyBuilder& b) {
             // not in the file, so one declared switch above them all stands for it.
             const bool joined = t.blocks.size() > 1;
             const std::string root = "blocks:" + (t.name.empty() ? std::string("fabric") : t.name);
-            if (joined) {
-                Switch top;
-                top.guid = root;
-                top.name = root;
-                top.provenance = Provenance::Declared;
-                b.add_switch(std::move(top));
-            }
+            if (joined) b.add_switch(Switch{.guid = root, .name = root, .provenance = Provenance::Declared});
             for (const auto& blk : t.blocks) {
-                Switch sw;
-                sw.guid = "block:" + blk.name;
-                sw.name = blk.name;
-                sw.provenance = Provenance::Declared;
-                b.add_switch(std::move(sw));
+                b.add_switch(Switch{.guid = "block:" + blk.name, .name = blk.name, .provenance = Provenance::Declared});
                 if (joined) b.add_switch_link(root, 0, "block:" + blk.name, 0, 0.0, {}, LinkKind::Declared);
                 for (const auto& n : blk.nodes) {
                     b.add_host(n, HostRole::Compute, {}, Provenance::Declared);
-                    Nic nic;
-                    nic.guid = "slurm:" + n + ":block:" + blk.name;
-                    nic.provenance = Provenance::Declared;
-                    b.add_nic(n, std::move(nic), "block:" + blk.name);
+                    b.add_nic(n, Nic{.guid = "slurm:" + n + ":block:" + blk.name, .provenance = Provenance::Declared},
+                              "block:" + blk.name);
                 }
                 b.add_nvl_domain(blk.name, blk.nodes);
             }

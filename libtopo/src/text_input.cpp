@@ -141,6 +141,22 @@ std::string_view trim(std::string_view s) noexcept {
     return s.substr(b, e - b + 1);
 }
 
+std::string ascii_lower(std::string_view s) {
+    std::string o(s);
+    for (char& c : o) {
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    }
+    return o;
+}
+
+std::string ascii_upper(std::string_view s) {
+    std::string o(s);
+    for (char& c : o) {
+        if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+    }
+    return o;
+}
+
 std::vector<std::string_view> split_words(std::string_view s) {
     std::vector<std::string_view> out;
     std::size_t i = 0;

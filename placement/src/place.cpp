@@ -9,6 +9,7 @@
 
 #include <cstdio>
 
+#include <topo/enum_names.hpp>
 #include <topo/hostlist.hpp>
 #include <topo/perf/features.hpp>
 #include <topo/placement/place.hpp>
@@ -17,28 +18,16 @@
 
 namespace topo::placement {
 
-const char* policy_name(Policy p) noexcept {
-    switch (p) {
-        case Policy::Topo:
-            return "topo";
-        case Policy::SlurmTree:
-            return "slurm-tree";
-        case Policy::Linear:
-            return "linear";
-        case Policy::Cost:
-            return "cost";
-        case Policy::Spread:
-            return "spread";
-    }
-    return "topo";
-}
+namespace {
+constexpr std::array<const char*, 5> kPolicyNames{"topo", "slurm-tree", "linear", "cost", "spread"};
+static_assert(kPolicyNames.size() == static_cast<std::size_t>(Policy::Spread) + 1);
+}  // namespace
+
+const char* policy_name(Policy p) noexcept { return enum_name(p, kPolicyNames, "topo"); }
 
 Result<Policy> policy_from_name(std::string_view s) {
-    if (s == "topo") return Policy::Topo;
-    if (s == "slurm-tree" || s == "slurm_tree" || s == "tree") return Policy::SlurmTree;
-    if (s == "linear") return Policy::Linear;
-    if (s == "cost") return Policy::Cost;
-    if (s == "spread") return Policy::Spread;
+    if (s == "slurm_tree" || s == "tree") return Policy::SlurmTree;  // accepted spellings
+    if (auto p = enum_from_name<Policy>(s, kPolicyNames)) return *p;
     return fail(Errc::InvalidArgument,
                 "unknown policy \"" + std::string(s) + "\" (topo, slurm-tree, linear, cost, spread)");
 }

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <charconv>
 
+#include <topo/text_input.hpp>
 #include <topo/hostlist.hpp>
 #include <topo/placement/running.hpp>
 #include <topo/placement/slurm_state.hpp>
@@ -17,21 +18,6 @@
 namespace topo::placement {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-        s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-        s.remove_suffix(1);
-    return s;
-}
-
-std::string upper(std::string_view s) {
-    std::string o(s);
-    for (auto& c : o)
-        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return o;
-}
 
 /// "Key=" at position i of a token boundary: letters/digits/'/'/'_' then '='.
 bool is_key_at(std::string_view line, std::size_t i) {
@@ -162,7 +148,7 @@ int tres_gpu_count(std::string_view v) {
 
 /// Map a Slurm state string ("IDLE+DRAIN", "MIXED", "DOWN*", "ALLOCATED+COMPLETING").
 NodeState map_state(std::string_view text, std::string* note) {
-    std::string s = upper(trim(text));
+    std::string s = ascii_upper(trim(text));
     bool not_responding = false;
     if (!s.empty()
         && (s.back() == '*' || s.back() == '~' || s.back() == '#' || s.back() == '!' || s.back() == '%'
@@ -486,7 +472,7 @@ Result<std::vector<RunningJob>> parse_scontrol_jobs(const Topology& topo, std::s
             }
         }
         if (j.id.empty()) return fail(Errc::Parse, "JobId= is empty", f, r.line);
-        if (upper(state) != "RUNNING") continue;
+        if (ascii_upper(state) != "RUNNING") continue;
         if (j.nodelist.empty() || j.nodelist == "(null)") {
             return fail(Errc::Parse, "running job " + j.id + " has no NodeList=", f, r.line);
         }

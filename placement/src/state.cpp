@@ -6,29 +6,19 @@
 #include <cmath>
 #include <charconv>
 
+#include <topo/enum_names.hpp>
 #include <topo/hostlist.hpp>
 #include <topo/placement/running.hpp>
 #include <topo/placement/state.hpp>
 
 namespace topo::placement {
 
-const char* node_state_name(NodeState s) noexcept {
-    switch (s) {
-        case NodeState::Idle:
-            return "idle";
-        case NodeState::Mixed:
-            return "mixed";
-        case NodeState::Alloc:
-            return "alloc";
-        case NodeState::Drain:
-            return "drain";
-        case NodeState::Down:
-            return "down";
-        case NodeState::Unknown:
-            return "unknown";
-    }
-    return "unknown";
-}
+namespace {
+constexpr std::array<const char*, 6> kNodeStateNames{"idle", "mixed", "alloc", "drain", "down", "unknown"};
+static_assert(kNodeStateNames.size() == static_cast<std::size_t>(NodeState::Unknown) + 1);
+}  // namespace
+
+const char* node_state_name(NodeState s) noexcept { return enum_name(s, kNodeStateNames, "unknown"); }
 
 // ------------------------------------------------------------------ group counts
 

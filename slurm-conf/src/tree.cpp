@@ -153,11 +153,7 @@ Result<Built> build(const Topology& t, const TreeOptions& o) {
     }
     b.hosts = tree.nodes;
     for (const auto& v : tree.switches) {
-        TreeSwitch s;
-        s.level = v.level;
-        s.children = v.children;
-        s.physical = v.physical;
-        s.synthetic = v.synthetic;
+        TreeSwitch s{.level = v.level, .children = v.children, .physical = v.physical, .synthetic = v.synthetic};
         if (v.level == 0) {
             s.group = t.groups()[v.group.index()].name;
             for (auto h : v.hosts) s.nodes.push_back(t.host(h).name);

@@ -14,13 +14,6 @@ namespace topo::whatif {
 
 namespace {
 
-std::string lower(std::string_view s) {
-    std::string o(s);
-    for (auto& c : o)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return o;
-}
-
 std::vector<std::string_view> split_csv(std::string_view s) {
     std::vector<std::string_view> out;
     std::size_t b = 0;
@@ -69,7 +62,7 @@ Status finish_model(FailureModel& m, const std::string& src, int line) {
 }  // namespace
 
 bool category_takes_node_down(std::string_view category) noexcept {
-    std::string c = lower(category);
+    std::string c = ascii_lower(category);
     return !(c == "dependency" || c == "software" || c == "unknown");
 }
 
@@ -87,7 +80,7 @@ Result<FailureModel> parse_failure_table(std::string_view text, const std::strin
         if (s.front() != '#') break;
         comments += std::string(s) + "\n";
         // Generic directives.
-        std::string ls = lower(s);
+        std::string ls = ascii_lower(s);
         auto directive = [&](const char* key) -> std::optional<double> {
             std::string k = std::string("# ") + key + ":";
             if (ls.rfind(k, 0) != 0) return std::nullopt;
@@ -104,7 +97,7 @@ Result<FailureModel> parse_failure_table(std::string_view text, const std::strin
     auto head = split_csv(lines[h]);
     std::map<std::string, int> col;
     for (std::size_t i = 0; i < head.size(); ++i)
-        col.emplace(lower(head[i]), static_cast<int>(i));
+        col.emplace(ascii_lower(head[i]), static_cast<int>(i));
     auto has = [&](const char* n) { return col.count(n) != 0; };
 
     auto rows = [&](auto&& fn) -> Status {
@@ -161,7 +154,7 @@ Result<FailureModel> parse_failure_table(std::string_view text, const std::strin
         const int c_value = col["value"];
         std::map<std::string, std::pair<std::string, int>> kv;
         auto st = rows([&](const std::vector<std::string_view>& f, int line) -> Status {
-            kv[lower(f[static_cast<std::size_t>(c_metric)])] = {std::string(f[static_cast<std::size_t>(c_value)]),
+            kv[ascii_lower(f[static_cast<std::size_t>(c_metric)])] = {std::string(f[static_cast<std::size_t>(c_value)]),
                                                                 line};
             return Ok{};
         });

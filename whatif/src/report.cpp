@@ -134,15 +134,16 @@ std::string nice(double v) {
     return fmt("%.2f", v);
 }
 
+/// Every plot's frame: width, height and the left, right, top and bottom margins (px).
+struct PlotFrame {
+    double w, h, l, r, t, b;
+};
+constexpr PlotFrame kPlot{640, 300, 60, 150, 30, 45};
+
 std::string line_chart(const std::string& id, const std::string& title, const std::string& xlabel,
                        const std::string& ylabel, const std::vector<Series>& series, double xmax, double ymax,
                        bool steps) {
-    const double W = 640;
-    const double H = 300;
-    const double L = 60;
-    const double R = 150;
-    const double T = 30;
-    const double B = 45;
+    const auto [W, H, L, R, T, B] = kPlot;
     if (xmax <= 0) xmax = 1;
     if (ymax <= 0) ymax = 1;
     // Round the x range up to 4 ticks of a 1/2/2.5/5 x 10^k step.
@@ -227,12 +228,7 @@ std::string groups_chart(const Replay& r) {
         }
         if (any) bounds.push_back(static_cast<int>(b));
     }
-    const double W = 640;
-    const double H = 300;
-    const double L = 60;
-    const double R = 150;
-    const double T = 30;
-    const double B = 45;
+    const auto [W, H, L, R, T, B] = kPlot;
     std::string title = "Leaf groups spanned per multi-node placement vs the lower bound";
     std::string s =
         "<svg id=\"groups\" class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"300\" "

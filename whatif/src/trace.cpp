@@ -46,13 +46,6 @@ std::optional<long long> to_int(std::string_view s) {
     return v;
 }
 
-std::string lower(std::string_view s) {
-    std::string o(s);
-    for (auto& c : o)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return o;
-}
-
 /// Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).
 long long days_from_civil(long long y, unsigned m, unsigned d) {
     y -= m <= 2 ? 1 : 0;
@@ -132,7 +125,7 @@ std::map<std::string, int> columns(std::string_view header, char sep) {
     std::map<std::string, int> m;
     auto f = split(header, sep);
     for (std::size_t i = 0; i < f.size(); ++i)
-        m.emplace(lower(trim(f[i])), static_cast<int>(i));
+        m.emplace(ascii_lower(trim(f[i])), static_cast<int>(i));
     return m;
 }
 
@@ -508,7 +501,7 @@ Result<Trace> read_trace_file(const std::string& path) {
 Result<std::vector<double>> parse_runtime_samples(std::string_view text, const std::string& source) {
     Lines l = lines_of(text);
     if (l.header >= l.all.size()) return parse_error(source, 1, "empty runtime sample");
-    auto head = lower(trim(l.all[l.header]));
+    auto head = ascii_lower(trim(l.all[l.header]));
     if (head != "runtime" && head != "duration_s") {
         return parse_error(source, static_cast<int>(l.header) + 1,
                            "runtime sample header must be 'runtime' or 'duration_s'");

@@ -25,5 +25,8 @@ namespace topo {
 [[nodiscard]] bool looks_binary(std::string_view text) noexcept;
 /// Trim ASCII whitespace.
 [[nodiscard]] std::string_view trim(std::string_view s) noexcept;
+/// ASCII case mapping (locale-independent: other bytes are kept).
+[[nodiscard]] std::string ascii_lower(std::string_view s);
+[[nodiscard]] std::string ascii_upper(std::string_view s);
 
 }  // namespace topo
