@@ -568,6 +568,14 @@ bool choose_topo_nvl(Work& w, Choice& c) {
     return true;
 }
 
+/// Unit capacities on the state as it is now (not the ideal, empty cluster), over the whole
+/// cluster (no NVLink domain chosen).
+void caps_now(Work& w) {
+    w.ideal = false;
+    w.restrict_domain = -1;
+    compute_caps(w);
+}
+
 bool run_policy(Work& w, Policy policy, Choice& c) {
     const bool nvl = w.req.one_nvl_domain && w.nodes > 1 && w.mode != UnitMode::Gpus;
     switch (policy) {
@@ -854,9 +862,7 @@ Result<Placement> Placer::place_one(const ClusterState& state, const Request& re
         // same and the scan is at most one pass per host.
         w.nodes = nmin;
         w.demand = w.mode == UnitMode::Segments ? nmin / w.seg : nmin;
-        w.ideal = false;
-        w.restrict_domain = -1;
-        compute_caps(w);
+        caps_now(w);
         long cap = 0;
         for (int c : w.leaf_cap)
             cap += c;
@@ -914,9 +920,7 @@ Result<Placement> Placer::place_one(const ClusterState& state, const Request& re
         compute_caps(w);
         return fail(Errc::Unsatisfiable, std::string(policy_name(policy)) + ": " + unsatisfiable_reason(w));
     }
-    w.ideal = false;
-    w.restrict_domain = -1;
-    compute_caps(w);
+    caps_now(w);
     long free = 0;
     for (auto u : w.host_units)
         free += u;

@@ -69,6 +69,14 @@ protected:
     void TearDown() override { fs::remove_all(dir_); }
     std::string path(const std::string& name) const { return dir_ + "/" + name; }
 
+    /// `good` with the payload byte at `frac` of the payload (after the header) XOR `bit`.
+    static std::string flip_payload(const std::string& good, double frac, char bit) {
+        const std::size_t h = kSnapshotBinHeader;
+        std::string bad = good;
+        bad[h + static_cast<std::size_t>(static_cast<double>(good.size() - h) * frac)] ^= bit;
+        return bad;
+    }
+
     /// JSON -> file -> compile -> load the .bin: same fingerprint, same JSON bytes.
     void expect_round_trip(const Topology& t, const std::string& what) {
         SCOPED_TRACE(what);
@@ -193,15 +201,13 @@ TEST_F(SnapshotBin, CorruptPayloadIsACleanError) {
     ASSERT_TRUE(t);
     const FileStamp st{1, 2, 3, 4, 5};
     const std::string good = to_snapshot_bin(*t, st);
-    const std::size_t h = kSnapshotBinHeader;
     // a flipped payload byte: the checksum refuses it
-    std::string bad = good;
-    bad[h + (good.size() - h) / 2] ^= 0x40;
-    auto r = from_snapshot_bin(bad, st, "x.bin");
+    auto r = from_snapshot_bin(flip_payload(good, 0.5, 0x40), st, "x.bin");
     ASSERT_FALSE(r);
     EXPECT_NE(r.error().message.find("checksum"), std::string::npos) << r.error().message;
     // with the checksum fixed up, the decoder and the fingerprint must refuse it (or, for a
     // byte that changes nothing the model hashes, e.g. a warning text, load the same model)
+    const std::size_t h = kSnapshotBinHeader;
     int refused = 0;
     int loaded = 0;
     for (std::size_t i = h; i < good.size(); i += 1 + (good.size() - h) / 1500) {
@@ -238,10 +244,8 @@ TEST_F(SnapshotBin, ChecksumModeTakesTheRecordedFingerprintOnly) {
     ASSERT_TRUE(t);
     const FileStamp st{1, 2, 3, 4, 5};
     const std::string good = to_snapshot_bin(*t, st);
-    const std::size_t h = kSnapshotBinHeader;
     // the payload checksum and the stamp still refuse in Checksum mode
-    std::string bad = good;
-    bad[h + (good.size() - h) / 3] ^= 0x08;
+    const std::string bad = flip_payload(good, 1.0 / 3, 0x08);
     auto r = from_snapshot_bin(bad, st, "x.bin", BinCheck::Checksum);
     ASSERT_FALSE(r);
     EXPECT_NE(r.error().message.find("checksum"), std::string::npos) << r.error().message;

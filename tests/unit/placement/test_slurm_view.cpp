@@ -81,6 +81,20 @@ std::vector<Case> fixtures() {
     return out;
 }
 
+/// f(name, topology) on every fixture, each under its own trace; the number of fixtures.
+template <class F>
+int for_each_fixture(F&& f) {
+    int n = 0;
+    for (const auto& c : fixtures()) {
+        SCOPED_TRACE(c.name);
+        EXPECT_TRUE(c.topo);
+        if (!c.topo) continue;
+        f(c.name, *c.topo);
+        ++n;
+    }
+    return n;
+}
+
 std::vector<std::string> host_names(const Topology& t, const std::vector<HostId>& hs) {
     std::vector<std::string> n;
     for (auto h : hs) n.push_back(t.host(h).name);
@@ -89,19 +103,15 @@ std::vector<std::string> host_names(const Topology& t, const std::vector<HostId>
 }
 
 TEST(SlurmView, GeneratedTopologyConfParsedBackIsTheView) {
-    int checked = 0;
-    for (const auto& c : fixtures()) {
-        SCOPED_TRACE(c.name);
-        ASSERT_TRUE(c.topo);
-        const Topology& t = *c.topo;
+    const int checked = for_each_fixture([](const std::string& name, const Topology& t) {
         const SlurmView view = slurm_view(t);
         auto gen = slurmconf::generate_tree_conf(t);
         if (view.switches.empty()) {
             EXPECT_FALSE(gen) << "no Slurm node, yet a topology.conf";
-            continue;
+            return;
         }
         ASSERT_TRUE(gen) << gen.error().to_string();
-        auto parsed = parse_topology_conf(gen->text, c.name + " (generated)");
+        auto parsed = parse_topology_conf(gen->text, name + " (generated)");
         ASSERT_TRUE(parsed) << parsed.error().to_string();
         ASSERT_EQ(parsed->switches.size(), view.switches.size());
         std::map<std::string, std::size_t> index_of;
@@ -133,8 +143,7 @@ TEST(SlurmView, GeneratedTopologyConfParsedBackIsTheView) {
         std::set<std::size_t> parts;
         for (std::size_t i = 0; i < part.size(); ++i) parts.insert(find(i));
         EXPECT_EQ(parts.size(), view.parts);
-        ++checked;
-    }
+    });
     EXPECT_GE(checked, 25);
 }
 
@@ -148,11 +157,7 @@ TEST(SlurmView, HandMadeFabricHasASyntheticRootAndTwoParts) {
 }
 
 TEST(SlurmView, PlacerIndexesTheView) {
-    int checked = 0;
-    for (const auto& c : fixtures()) {
-        SCOPED_TRACE(c.name);
-        ASSERT_TRUE(c.topo);
-        const Topology& t = *c.topo;
+    const int checked = for_each_fixture([](const std::string&, const Topology& t) {
         // the placer also places adapters named by GUID (slurm_view.hpp); the tree is the same
         const SlurmView view = slurm_view(t, {.include_guid_named = true});
         const Placer placer(t);
@@ -177,8 +182,7 @@ TEST(SlurmView, PlacerIndexesTheView) {
         if (!guid_named) {
             EXPECT_EQ(slurm_view(t).switches.size(), ix.sw.size());
         }
-        ++checked;
-    }
+    });
     EXPECT_GE(checked, 25);
 }
 
