@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
     using namespace topo::cli;
     CLI::App app{"topoplace: topology-aware placement for GPU clusters on Slurm"};
     app.require_subcommand(1);
-    app.set_version_flag("--version", "topoplace 0.1.0");
+    app.set_version_flag("--version", "topoplace " TOPO_VERSION);
     std::map<CLI::App*, Runner> runners;
     auto add = [&](Runner r) { runners.emplace(app.get_subcommands({}).back(), std::move(r)); };
     add(add_discover(app));
@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
     // The front door: `--version` alone prints one line; an unknown command names itself and
     // lists the commands (CLI11 would print nothing, or the top-level help for `X --help`).
     if (argc == 2 && std::string_view(argv[1]) == "--version") {
-        std::printf("topoplace 0.1.0\n");
+        std::printf("topoplace %s\n", TOPO_VERSION);
         return 0;
     }
     if (argc >= 2 && argv[1][0] != '-') {

@@ -16,6 +16,7 @@
 #include <map>
 #include <optional>
 
+#include <topo/errno_text.hpp>
 #include <topo/health/store.hpp>
 #include <topo/hostlist.hpp>
 
@@ -282,7 +283,7 @@ Status wait_io(int fd, short events, std::chrono::steady_clock::time_point deadl
         pollfd p{fd, events, 0};
         const int r = ::poll(&p, 1, static_cast<int>(left));
         if (r < 0 && errno == EINTR) continue;
-        if (r < 0) return fail(Errc::Io, std::string("poll: ") + std::strerror(errno));
+        if (r < 0) return fail(Errc::Io, std::string("poll: ") + errno_text(errno));
         if (r == 0) return fail(Errc::Io, "timed out");
         return Ok{};
     }
@@ -299,7 +300,7 @@ Status send_all(int fd, std::string_view data, std::chrono::steady_clock::time_p
         } else if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
             if (auto st = wait_io(fd, POLLOUT, deadline); !st) return st;
         } else {
-            return fail(Errc::Io, std::string("send: ") + std::strerror(errno));
+            return fail(Errc::Io, std::string("send: ") + errno_text(errno));
         }
     }
     return Ok{};
@@ -320,7 +321,7 @@ Result<std::string> recv_all(int fd, std::chrono::steady_clock::time_point deadl
         } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
             if (auto st = wait_io(fd, POLLIN, deadline); !st) return fail(std::move(st).error());
         } else {
-            return fail(Errc::Io, std::string("recv: ") + std::strerror(errno));
+            return fail(Errc::Io, std::string("recv: ") + errno_text(errno));
         }
     }
 }
@@ -453,7 +454,7 @@ Result<ServiceReply> call_service(const std::string& socket_path, const ServiceR
     if (socket_path.size() >= sizeof addr.sun_path) return fail(Errc::InvalidArgument, "socket path too long");
     std::memcpy(addr.sun_path, socket_path.c_str(), socket_path.size() + 1);
     const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-    if (fd < 0) return fail(Errc::Io, std::string("socket: ") + std::strerror(errno));
+    if (fd < 0) return fail(Errc::Io, std::string("socket: ") + errno_text(errno));
     struct Closer {
         int fd;
         ~Closer() { ::close(fd); }
@@ -462,12 +463,12 @@ Result<ServiceReply> call_service(const std::string& socket_path, const ServiceR
     if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
         // A Unix socket's connect does not wait: EAGAIN is a full listen backlog.
         if (errno == EAGAIN) return fail(Errc::Io, socket_path + ": the service's backlog is full");
-        if (errno != EINPROGRESS) return fail(Errc::Io, socket_path + ": " + std::strerror(errno));
+        if (errno != EINPROGRESS) return fail(Errc::Io, socket_path + ": " + errno_text(errno));
         if (auto w = wait_io(fd, POLLOUT, deadline); !w) return fail(Errc::Io, socket_path + ": " + w.error().message);
         int err = 0;
         socklen_t len = sizeof err;
         if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err != 0)
-            return fail(Errc::Io, socket_path + ": " + std::strerror(err != 0 ? err : errno));
+            return fail(Errc::Io, socket_path + ": " + errno_text(err != 0 ? err : errno));
     }
     ucred peer{};
     socklen_t plen = sizeof peer;

@@ -20,7 +20,7 @@
 #include <topo/atomic_file.hpp>
 #include <topo/health/trust.hpp>
 
-#include "errno_text.hpp"
+#include <topo/errno_text.hpp>
 #include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>

@@ -10,7 +10,7 @@
 
 #include <topo/health/check.hpp>
 
-#include "errno_text.hpp"
+#include <topo/errno_text.hpp>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/wait.h>
@@ -57,7 +57,7 @@ ProcResult run_process(const std::vector<std::string>& argv, std::chrono::millis
     int pfd[2];
     if (::pipe2(pfd, O_CLOEXEC) != 0) {
         res.started = false;
-        res.out = std::string("pipe: ") + detail::errno_text(errno);
+        res.out = std::string("pipe: ") + errno_text(errno);
         return res;
     }
     std::vector<char*> args;
@@ -69,7 +69,7 @@ ProcResult run_process(const std::vector<std::string>& argv, std::chrono::millis
     pid_t pid = ::fork();
     if (pid < 0) {
         res.started = false;
-        res.out = std::string("fork: ") + detail::errno_text(errno);
+        res.out = std::string("fork: ") + errno_text(errno);
         ::close(pfd[0]);
         ::close(pfd[1]);
         return res;

@@ -15,7 +15,7 @@
 #include <topo/atomic_file.hpp>
 #include <topo/health/trust.hpp>
 
-#include "errno_text.hpp"
+#include <topo/errno_text.hpp>
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -27,7 +27,6 @@ namespace {
 
 constexpr std::string_view kMagic = "topoplace-health 1";
 
-using detail::errno_text;
 
 constexpr std::string_view kWhat = "health store";
 constexpr std::size_t kMaxRecordBytes = 65536;

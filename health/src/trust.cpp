@@ -8,14 +8,13 @@
 
 #include <topo/health/trust.hpp>
 
-#include "errno_text.hpp"
+#include <topo/errno_text.hpp>
 #include <unistd.h>
 
 namespace topo::health {
 
 namespace {
 
-using detail::errno_text;
 
 /// Symbolic links followed above one object: the kernel's own limit (ELOOP).
 constexpr int kMaxLinks = 40;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <topo/errno_text.hpp>
 #include <topo/atomic_file.hpp>
 
 #include <fcntl.h>
@@ -13,7 +14,6 @@
 namespace topo {
 namespace {
 
-std::string errno_str(int e) { return std::strerror(e); }
 
 const char* kind_of(mode_t m) {
     if (S_ISLNK(m)) return "a symbolic link";
@@ -38,7 +38,7 @@ Status write_file_atomic(const std::string& path, std::string_view content, mode
                         path);
         }
     } else if (errno != ENOENT) {
-        return fail(Errc::Io, "cannot stat: " + errno_str(errno), path);
+        return fail(Errc::Io, "cannot stat: " + errno_text(errno), path);
     }
     const auto slash = path.rfind('/');
     const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
@@ -47,12 +47,12 @@ Status write_file_atomic(const std::string& path, std::string_view content, mode
     std::vector<char> buf(tmpl.begin(), tmpl.end());
     buf.push_back('\0');
     const int fd = ::mkostemp(buf.data(), O_CLOEXEC);
-    if (fd < 0) return fail(Errc::Io, "cannot create a temporary file in " + dir + ": " + errno_str(errno), path);
+    if (fd < 0) return fail(Errc::Io, "cannot create a temporary file in " + dir + ": " + errno_text(errno), path);
     const std::string tmp(buf.data());
     auto abandon = [&](int e, const char* what) {
         ::close(fd);
         ::unlink(tmp.c_str());
-        return fail(Errc::Io, std::string(what) + ": " + errno_str(e), path);
+        return fail(Errc::Io, std::string(what) + ": " + errno_text(e), path);
     };
     std::size_t off = 0;
     while (off < content.size()) {
@@ -66,12 +66,12 @@ Status write_file_atomic(const std::string& path, std::string_view content, mode
     if (::close(fd) != 0) {
         const int e = errno;
         ::unlink(tmp.c_str());
-        return fail(Errc::Io, "write failed: " + errno_str(e), path);
+        return fail(Errc::Io, "write failed: " + errno_text(e), path);
     }
     if (::rename(tmp.c_str(), path.c_str()) != 0) {
         const int e = errno;
         ::unlink(tmp.c_str());
-        return fail(Errc::Io, "rename failed: " + errno_str(e), path);
+        return fail(Errc::Io, "rename failed: " + errno_text(e), path);
     }
     // The rename itself durable (a crash right after leaves the new file, not none).
     if (const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dfd >= 0) {

@@ -42,7 +42,6 @@ std::string_view strip(std::string_view s) noexcept {
     return s;
 }
 
-bool starts_with(std::string_view s, std::string_view p) noexcept { return s.substr(0, p.size()) == p; }
 
 struct Line {
     std::string_view text;  // stripped of CR and surrounding blanks
@@ -434,7 +433,7 @@ bool is_header_key(std::string_view t) noexcept {
 
 bool is_node_header(std::string_view t) noexcept {
     for (std::string_view w : {"Switch", "Ca", "Rt"}) {
-        if (starts_with(t, w) && t.size() > w.size() &&
+        if (std::string_view(t).starts_with(w) && t.size() > w.size() &&
             (is_space(t[w.size()]) || std::isdigit(static_cast<unsigned char>(t[w.size()])) != 0)) {
             return true;
         }
@@ -720,7 +719,7 @@ Result<IbFabric> parse_ports(const std::vector<Line>& lines, const std::string& 
     for (const auto& l : lines) {
         std::string_view t = l.text;
         if (t.empty() || t.front() == '#') continue;
-        if (starts_with(t, "DR path")) {
+        if (std::string_view(t).starts_with("DR path")) {
             std::string path;
             DrEntry e;
             if (parse_dr_line(t, path, e)) {
@@ -864,7 +863,7 @@ bool is_ports_format(const std::vector<Line>& lines) {
     int looked = 0;
     for (const auto& l : lines) {
         if (l.text.empty() || l.text.front() == '#') continue;
-        if (starts_with(l.text, "DR path")) return true;
+        if (std::string_view(l.text).starts_with("DR path")) return true;
         if (is_ports_line(l.text)) return true;
         if (is_node_header(l.text) || is_header_key(l.text)) return false;
         // "[3]..." is a port line of the default layout; "[root@host ~]# ..." a prompt.

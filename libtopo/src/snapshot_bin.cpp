@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The compiled snapshot: the JSON tables' primary facts in a binary encoding, rebuilt
 // through TopologyAccess::finish like the JSON loader (docs/snapshot.md "Compiled form").
+#include <topo/errno_text.hpp>
 #include <topo/snapshot_bin.hpp>
 
 #include <topo/atomic_file.hpp>
@@ -127,7 +128,6 @@ std::uint32_t index_at(std::uint32_t v, std::size_t size, const char* what) {
     return v;
 }
 
-std::string errno_text() { return std::strerror(errno); }
 
 FileStamp stamp_from(const struct stat& st) {
     FileStamp s;
@@ -143,7 +143,7 @@ FileStamp stamp_from(const struct stat& st) {
 
 Result<FileStamp> stamp_of(const std::string& path) {
     struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) return fail(Errc::Io, "cannot stat: " + errno_text(), path);
+    if (::stat(path.c_str(), &st) != 0) return fail(Errc::Io, "cannot stat: " + errno_text(errno), path);
     return stamp_from(st);
 }
 
@@ -445,13 +445,13 @@ Result<TopologyPtr> load_snapshot_bin(const std::string& json_path, const std::s
     auto stamp = stamp_of(json_path);
     if (!stamp) return fail(std::move(stamp).error());
     const int fd = ::open(bin_path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0) return fail(errno == ENOENT ? Errc::NotFound : Errc::Io, "cannot open: " + errno_text(), bin_path);
+    if (fd < 0) return fail(errno == ENOENT ? Errc::NotFound : Errc::Io, "cannot open: " + errno_text(errno), bin_path);
     struct Closer {
         int fd;
         ~Closer() { ::close(fd); }
     } closer{fd};
     struct stat st {};
-    if (::fstat(fd, &st) != 0) return fail(Errc::Io, "cannot stat: " + errno_text(), bin_path);
+    if (::fstat(fd, &st) != 0) return fail(Errc::Io, "cannot stat: " + errno_text(errno), bin_path);
     if (!S_ISREG(st.st_mode)) return fail(Errc::Unsupported, "not a regular file; not trusted", bin_path);
     if (st.st_uid != trusted_uid) {
         return fail(Errc::Unsupported,
@@ -468,7 +468,7 @@ Result<TopologyPtr> load_snapshot_bin(const std::string& json_path, const std::s
     while (off < bytes.size()) {
         const auto n = ::read(fd, bytes.data() + off, bytes.size() - off);
         if (n < 0 && errno == EINTR) continue;
-        if (n < 0) return fail(Errc::Io, "read failed: " + errno_text(), bin_path);
+        if (n < 0) return fail(Errc::Io, "read failed: " + errno_text(errno), bin_path);
         if (n == 0) break;
         off += static_cast<std::size_t>(n);
     }

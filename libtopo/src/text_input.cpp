@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <topo/errno_text.hpp>
 #include <topo/text_input.hpp>
 
 #include <topo/atomic_file.hpp>
@@ -29,7 +30,7 @@ struct GzCloser {
 Result<std::string> gunzip_file(const std::string& path, std::size_t max_bytes) {
     std::unique_ptr<gzFile_s, GzCloser> gz(gzopen(path.c_str(), "rb"));
     if (!gz) {
-        return fail(Errc::Io, std::string("cannot open: ") + std::strerror(errno), path);
+        return fail(Errc::Io, std::string("cannot open: ") + errno_text(errno), path);
     }
     std::string out;
     std::string buf(1 << 16, '\0');
@@ -62,7 +63,7 @@ Result<std::string> gunzip_file(const std::string& path, std::size_t max_bytes) 
 Result<std::string> read_text_file(const std::string& path, std::size_t max_bytes) {
     std::unique_ptr<std::FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
     if (!f) {
-        return fail(Errc::Io, std::string("cannot open: ") + std::strerror(errno), path);
+        return fail(Errc::Io, std::string("cannot open: ") + errno_text(errno), path);
     }
     unsigned char magic[2] = {0, 0};
     const std::size_t got = std::fread(magic, 1, 2, f.get());

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include <topo/errno_text.hpp>
 #include <topo/hwloc_reader.hpp>
 #include <topo/text_input.hpp>
 #include <topo/topology.hpp>
@@ -34,10 +35,6 @@ using HwlocHandle = std::unique_ptr<hwloc_topology, HwlocDeleter>;
 constexpr unsigned kVendorNvidia = 0x10de;
 constexpr unsigned kVendorAmd = 0x1002;
 
-std::string errno_text() {
-    return std::error_code(errno, std::generic_category()).message();
-}
-
 std::optional<Error> check_api_version() {
     const unsigned runtime = hwloc_get_api_version();
     if ((runtime >> 16) != (HWLOC_API_VERSION >> 16)) {
@@ -52,7 +49,7 @@ std::optional<Error> check_api_version() {
 Result<HwlocHandle> new_topology() {
     hwloc_topology_t raw = nullptr;
     if (hwloc_topology_init(&raw) != 0) {
-        return fail(Errc::Internal, std::string("hwloc_topology_init failed: ") + errno_text());
+        return fail(Errc::Internal, std::string("hwloc_topology_init failed: ") + errno_text(errno));
     }
     HwlocHandle t(raw);
     // Keep every bridge: PIX/PXB are told apart by counting them.
@@ -67,10 +64,6 @@ std::string info(hwloc_obj_t obj, const char* name) {
 
 std::string str(const char* s) {
     return s != nullptr ? std::string(s) : std::string();
-}
-
-bool starts_with(std::string_view s, std::string_view p) {
-    return s.substr(0, p.size()) == p;
 }
 
 std::string pci_bus_id(hwloc_obj_t pci) {
@@ -102,11 +95,11 @@ std::optional<int> gpu_osdev_rank(hwloc_obj_t os) {
     }
     const std::string name = str(os->name);
     const std::string sub = str(os->subtype);
-    if (starts_with(name, "nvml") || sub == "NVML") return 0;
-    if (starts_with(name, "rsmi") || sub == "RSMI") return 1;
-    if (starts_with(name, "cuda") || sub == "CUDA") return 2;
-    if (starts_with(name, "ze") || sub == "LevelZero") return 3;
-    if (starts_with(name, "opencl") || sub == "OpenCL") return 4;
+    if (std::string_view(name).starts_with("nvml") || sub == "NVML") return 0;
+    if (std::string_view(name).starts_with("rsmi") || sub == "RSMI") return 1;
+    if (std::string_view(name).starts_with("cuda") || sub == "CUDA") return 2;
+    if (std::string_view(name).starts_with("ze") || sub == "LevelZero") return 3;
+    if (std::string_view(name).starts_with("opencl") || sub == "OpenCL") return 4;
     return std::nullopt;
 }
 
@@ -116,8 +109,8 @@ std::optional<int> nic_osdev_rank(hwloc_obj_t os) {
     const std::string sub = str(os->subtype);
     if (os->attr->osdev.type == HWLOC_OBJ_OSDEV_OPENFABRICS) return 0;
     if (os->attr->osdev.type == HWLOC_OBJ_OSDEV_NETWORK) {
-        if (starts_with(name, "hsi") || sub == "Slingshot") return 1;
-        if (starts_with(name, "ib")) return 2;
+        if (std::string_view(name).starts_with("hsi") || sub == "Slingshot") return 1;
+        if (std::string_view(name).starts_with("ib")) return 2;
     }
     return std::nullopt;
 }
@@ -132,7 +125,7 @@ bool pci_looks_like_gpu(hwloc_obj_t pci) {
 
 /// "248a:0703:001e:39fe" or "0x248a0703001e39fe" -> "0x248a0703001e39fe".
 std::string normalize_guid_text(std::string_view s) {
-    if (starts_with(s, "0x") || starts_with(s, "0X")) s.remove_prefix(2);
+    if (std::string_view(s).starts_with("0x") || std::string_view(s).starts_with("0X")) s.remove_prefix(2);
     std::string hex;
     for (char c : s) {
         if (c == ':') continue;
@@ -618,10 +611,10 @@ Result<NodeDescription> read_hwloc_xml(const std::string& path) {
     if (!topo) return fail(topo.error());
     // The buffer length includes the terminating NUL, as hwloc_topology_export_xmlbuffer() gives it.
     if (hwloc_topology_set_xmlbuffer(topo->get(), xml.c_str(), static_cast<int>(xml.size() + 1)) != 0) {
-        return fail(Errc::Parse, std::string("hwloc cannot read the XML: ") + errno_text(), path);
+        return fail(Errc::Parse, std::string("hwloc cannot read the XML: ") + errno_text(errno), path);
     }
     if (hwloc_topology_load(topo->get()) != 0) {
-        return fail(Errc::Parse, "not a valid hwloc XML topology (hwloc cannot load it: " + errno_text() + ")", path);
+        return fail(Errc::Parse, "not a valid hwloc XML topology (hwloc cannot load it: " + errno_text(errno) + ")", path);
     }
     NodeDescription nd = describe(topo->get(), path);
     nd.warnings.insert(nd.warnings.begin(), warnings.begin(), warnings.end());
@@ -633,7 +626,7 @@ Result<NodeDescription> read_hwloc_live() {
     auto topo = new_topology();
     if (!topo) return fail(topo.error());
     if (hwloc_topology_load(topo->get()) != 0) {
-        return fail(Errc::Io, std::string("hwloc cannot discover this machine: ") + errno_text());
+        return fail(Errc::Io, std::string("hwloc cannot discover this machine: ") + errno_text(errno));
     }
     return describe(topo->get(), "hwloc:live");
 }
