@@ -8,6 +8,7 @@
 #include <topo/enum_names.hpp>
 #include <topo/health/slurm.hpp>
 #include <topo/hostlist.hpp>
+#include <topo/placement/slurm_state.hpp>
 #include <topo/slurm_view.hpp>
 
 namespace topo::spank {
@@ -46,40 +47,6 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
         a = b + 1;
     }
     return out;
-}
-
-/// "[type:]N" (--gpus-per-node, --gpus) -> N.
-std::optional<int> gpu_count(std::string_view v) {
-    auto c = v.rfind(':');
-    auto n = strict_int(c == std::string_view::npos ? v : v.substr(c + 1), 0, 1'000'000);
-    if (!n) return std::nullopt;
-    return static_cast<int>(*n);
-}
-
-/// "gpu:8", "gres:gpu:h100:8", "gres/gpu:8", lists -> the gpu count, 0 when no gpu entry.
-std::optional<int> gres_gpus(std::string_view v) {
-    int total = 0;
-    for (auto item : split(v, ',')) {
-        if (item.starts_with("gres:")) item.remove_prefix(5);
-        if (item.starts_with("gres/")) item.remove_prefix(5);
-        if (item != "gpu" && !item.starts_with("gpu:")) continue;
-        if (item == "gpu") {
-            total += 1;
-            continue;
-        }
-        auto parts = split(item, ':');
-        auto last = parts.back();
-        auto n = strict_int(last, 0, 1'000'000);
-        if (!n) {
-            if (parts.size() == 2) {  // "gpu:h100": a type, count 1
-                total += 1;
-                continue;
-            }
-            return std::nullopt;
-        }
-        total += static_cast<int>(*n);
-    }
-    return total;
 }
 
 }  // namespace
@@ -196,16 +163,16 @@ Result<placement::Request> make_request(const Topology& topo, const SlurmRequest
         r.nodes_max = *hi == *lo ? 0 : static_cast<int>(*hi);
     }
     if (!sr.gpus_per_node.empty()) {
-        auto n = gpu_count(sr.gpus_per_node);
+        auto n = placement::request_gpu_count(sr.gpus_per_node);
         if (!n) return fail(Errc::InvalidArgument, "--gpus-per-node=" + quoted(sr.gpus_per_node) + ": not a GPU count");
         r.gpus_per_node = *n;
     } else if (!sr.gres.empty()) {
-        auto n = gres_gpus(sr.gres);
+        auto n = placement::request_gres_gpus(sr.gres);
         if (!n) return fail(Errc::InvalidArgument, "--gres=" + quoted(sr.gres) + ": not a GPU count");
         r.gpus_per_node = *n;
     }
     if (!sr.gpus.empty()) {
-        auto n = gpu_count(sr.gpus);
+        auto n = placement::request_gpu_count(sr.gpus);
         if (!n) return fail(Errc::InvalidArgument, "--gpus=" + quoted(sr.gpus) + ": not a GPU count");
         r.total_gpus = *n;
     }

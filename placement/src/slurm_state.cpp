@@ -397,6 +397,50 @@ Result<ClusterState> parse_state_json(const Topology& topo, std::string_view tex
 
 int gres_gpu_count(std::string_view v, std::vector<int>* idx) { return gres_count(v, idx); }
 
+namespace {
+
+/// Digits only, no sign or blanks, 0..1000000.
+std::optional<int> option_count(std::string_view s) {
+    if (s.empty() || s.size() > 12) return std::nullopt;
+    if (!std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; })) return std::nullopt;
+    long v = 0;
+    std::from_chars(s.data(), s.data() + s.size(), v);
+    if (v > 1'000'000) return std::nullopt;
+    return static_cast<int>(v);
+}
+
+}  // namespace
+
+std::optional<int> request_gpu_count(std::string_view v) {
+    const auto c = v.rfind(':');
+    return option_count(c == std::string_view::npos ? v : v.substr(c + 1));
+}
+
+std::optional<int> request_gres_gpus(std::string_view v) {
+    int total = 0;
+    while (true) {
+        const auto comma = v.find(',');
+        std::string_view item = v.substr(0, comma);
+        if (item.starts_with("gres:") || item.starts_with("gres/")) item.remove_prefix(5);
+        if (item == "gpu") {
+            total += 1;
+        } else if (item.starts_with("gpu:")) {
+            const auto last = item.substr(item.rfind(':') + 1);
+            const bool typed = item.find(':') != item.rfind(':');  // gpu:TYPE:N
+            if (auto n = option_count(last)) {
+                total += *n;
+            } else if (!typed) {  // "gpu:h100": a type, count 1
+                total += 1;
+            } else {
+                return std::nullopt;
+            }
+        }
+        if (comma == std::string_view::npos) break;
+        v.remove_prefix(comma + 1);
+    }
+    return total;
+}
+
 }  // namespace topo::placement
 
 // ------------------------------------------------------------------ scontrol show jobs

@@ -138,3 +138,26 @@ TEST(State, GresIdxBombIsCountedNotExpanded) {
 
 }  // namespace
 }  // namespace topo::placement
+
+namespace topo::placement {
+namespace {
+
+TEST(SlurmGres, RequestSideCounts) {
+    // the job's options (sbatch --gpus-per-node / --gpus / --gres), beside the node side above
+    EXPECT_EQ(request_gpu_count("8"), 8);
+    EXPECT_EQ(request_gpu_count("h100:4"), 4);
+    EXPECT_FALSE(request_gpu_count("h100"));
+    EXPECT_FALSE(request_gpu_count("-1"));
+    EXPECT_FALSE(request_gpu_count("1000001"));
+    EXPECT_EQ(request_gres_gpus("gpu:8"), 8);
+    EXPECT_EQ(request_gres_gpus("gres:gpu:h100:8"), 8);
+    EXPECT_EQ(request_gres_gpus("gres/gpu:2,gres/gpu:h100:3"), 5);
+    EXPECT_EQ(request_gres_gpus("gpu"), 1);
+    EXPECT_EQ(request_gres_gpus("gpu:h100"), 1);
+    EXPECT_EQ(request_gres_gpus("shard:4,license:x"), 0);
+    EXPECT_FALSE(request_gres_gpus("gpu:h100:x"));
+    EXPECT_FALSE(request_gres_gpus("gpu:h100:99999999"));
+}
+
+}  // namespace
+}  // namespace topo::placement

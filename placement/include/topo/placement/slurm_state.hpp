@@ -4,6 +4,7 @@
 /// GresUsed= / AllocTRES= values slurm_load_node gives too), and the small JSON state. The
 /// overlay itself is state.hpp.
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,13 @@ namespace topo::placement {
 /// "(null)"), as `scontrol show nodes` and slurm_load_node give it: -1 when it has no gpu
 /// entry, kGresTooMany over kMaxHostGpus. `idx`, when given, receives the IDX: indices.
 inline constexpr int kGresTooMany = -2;
+
+/// The job's side of the same grammars (sbatch options, as the plugin reads them):
+/// "[type:]N" (--gpus-per-node, --gpus) -> N; nullopt when not a count (0..1000000).
+[[nodiscard]] std::optional<int> request_gpu_count(std::string_view v);
+/// --gres: "gpu:8", "gres:gpu:h100:8", "gres/gpu:8", "gpu" (one), "gpu:h100" (one), lists
+/// -> the summed gpu count, 0 when no gpu entry; nullopt for a bad count.
+[[nodiscard]] std::optional<int> request_gres_gpus(std::string_view v);
 [[nodiscard]] int gres_gpu_count(std::string_view v, std::vector<int>* idx = nullptr);
 
 /// Parse `scontrol show nodes --oneliner` text. Hosts absent from the text keep their
