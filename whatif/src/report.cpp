@@ -143,7 +143,7 @@ constexpr PlotFrame kPlot{640, 300, 60, 150, 30, 45};
 std::string line_chart(const std::string& id, const std::string& title, const std::string& xlabel,
                        const std::string& ylabel, const std::vector<Series>& series, double xmax, double ymax,
                        bool steps) {
-    const auto [W, H, L, R, T, B] = kPlot;
+    const double W = kPlot.w, H = kPlot.h, L = kPlot.l, R = kPlot.r, T = kPlot.t, B = kPlot.b;
     if (xmax <= 0) xmax = 1;
     if (ymax <= 0) ymax = 1;
     // Round the x range up to 4 ticks of a 1/2/2.5/5 x 10^k step.
@@ -228,7 +228,7 @@ std::string groups_chart(const Replay& r) {
         }
         if (any) bounds.push_back(static_cast<int>(b));
     }
-    const auto [W, H, L, R, T, B] = kPlot;
+    const double W = kPlot.w, H = kPlot.h, L = kPlot.l, R = kPlot.r, T = kPlot.t, B = kPlot.b;
     std::string title = "Leaf groups spanned per multi-node placement vs the lower bound";
     std::string s =
         "<svg id=\"groups\" class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"300\" "
