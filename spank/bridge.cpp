@@ -530,25 +530,21 @@ int topo_spank_job_prolog(spank_t /*sp*/, int ac, char** av) noexcept {
             slurm_error("topoplace: launch gate: SLURMD_NODENAME not set");
             return strict ? -1 : 0;
         }
-        auto store = health::Store::open(cfg->health);
-        if (!store) {
-            slurm_error("topoplace: launch gate on %s: %s", node, store.error().to_string().c_str());
-            return strict ? -1 : 0;
-        }
-        health::Warnings warns;
-        auto rec = store->get(node, &warns);
+        // health::gate(): the store's rules, the verdict and the drain reason, as `topoplace
+        // health gate` (a degraded node is allowed); on_error=fail is its fail-closed mode
+        const health::GateDecision d =
+            health::gate(cfg->health, node, strict ? health::FailMode::Closed : health::FailMode::Open);
         // a store not created yet (every launch until the first check) or a stray entry
-        for (const auto& w : warns) slurm_debug("topoplace: launch gate on %s: %s", node, w.c_str());
-        if (!rec) {
-            slurm_error("topoplace: launch gate on %s: %s", node, rec.error().to_string().c_str());
-            return strict ? -1 : 0;
+        for (const auto& w : d.warnings) slurm_debug("topoplace: launch gate on %s: %s", node, w.c_str());
+        if (d.store_error) {
+            slurm_error("topoplace: launch gate on %s: %s", node, d.message.c_str());
+            return d.allow ? 0 : -1;
         }
-        const GateVerdict v = gate_verdict(*rec);
-        if (v.allow) return 0;
-        slurm_error("topoplace: job %s refused on node %s: %s", job != nullptr ? job : "?", node, v.reason.c_str());
+        if (d.allow) return 0;
+        slurm_error("topoplace: job %s refused on node %s: %s", job != nullptr ? job : "?", node, d.drain_reason.c_str());
         if (cfg->drain) {
             // Drain with our reason first; Slurm's own "Prolog error" drain then keeps it.
-            if (const int e = compat::drain_node(node, v.reason.c_str()); e != 0)
+            if (const int e = compat::drain_node(node, d.drain_reason.c_str()); e != 0)
                 slurm_error("topoplace: cannot drain %s: %s", node, slurm_strerror(e));
         }
         return -1;

@@ -337,18 +337,4 @@ Result<TaskEnv> task_env(const Topology& topo, std::string_view host, const std:
     return env;
 }
 
-GateVerdict gate_verdict(const std::optional<health::Record>& rec) {
-    GateVerdict v;
-    if (!rec || rec->verdict == health::Verdict::Healthy) return v;
-    v.allow = false;
-    std::string why = rec->reason.empty() ? "flagged unhealthy" : rec->reason;
-    for (char& c : why) {
-        if (static_cast<unsigned char>(c) < 0x20) c = ' ';
-    }
-    v.reason = std::string(health::kReasonPrefix) + " " + why;
-    if (!rec->source.empty()) v.reason += " (" + rec->source + ")";
-    if (v.reason.size() > 200) v.reason.resize(200);
-    return v;
-}
-
 }  // namespace topo::spank

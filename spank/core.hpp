@@ -125,12 +125,4 @@ struct TaskEnv {
 [[nodiscard]] Result<TaskEnv> task_env(const Topology& topo, std::string_view host, const std::vector<int>& gpus,
                                        const std::vector<std::string>& job_hosts);
 
-/// The launch gate's decision from a health record (nullopt record = no record = healthy).
-struct GateVerdict {
-    bool allow = true;
-    std::string reason;  ///< "topoplace: <reason>" when !allow
-};
-
-[[nodiscard]] GateVerdict gate_verdict(const std::optional<health::Record>& rec);
-
 }  // namespace topo::spank

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <string>
 
+#include <topo/health/slurm.hpp>
 #include <topo/health/store.hpp>
 
 #include <topo/atomic_file.hpp>
@@ -367,8 +368,20 @@ GateDecision gate(const std::string& dir, std::string_view node, FailMode mode, 
         d.allow = false;
         d.message =
             "node " + std::string(node) + " is unhealthy since " + std::to_string((*r)->since) + ": " + (*r)->reason;
+        d.drain_reason = drain_reason(**r);
     }
     return d;
+}
+
+std::string drain_reason(const Record& rec) {
+    std::string why = rec.reason.empty() ? "flagged unhealthy" : rec.reason;
+    for (char& c : why) {
+        if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+    }
+    std::string out = std::string(kReasonPrefix) + " " + why;
+    if (!rec.source.empty()) out += " (" + rec.source + ")";
+    if (out.size() > 200) out.resize(200);
+    return out;
 }
 
 Result<std::vector<std::pair<std::string, double>>> degraded_nodes(const Store& store, Warnings* warnings) {

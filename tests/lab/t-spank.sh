@@ -624,6 +624,14 @@ reason=$(sinfo -h -N -n $sv -o '%T|%E' | head -1)
 if [ $rc != 0 ] && [[ "$reason" == drain*"|topoplace: gpu 3 xid 79 (operator)" ]]; then
   ok "gate, srun job: srun fails (rc=$rc: $(tail -1 <<<"$out" | cut -c1-80)), $sv drained with the topoplace reason"
 else bad "gate, srun job on a flagged node" "rc=$rc out=$out sinfo=$reason"; fi
+# a degraded node is not refused: the gate is health::gate(), as `topoplace health gate`
+# (issue 16: degraded hosts are kept out of multi-node jobs by placement, never drained)
+dv=n061; "$TOPOPLACE" health flag $dv --degraded --slowdown 1.2 --reason "ib: half rate" --store "$HEALTH" >/dev/null 2>&1
+out=$(timeout 60 srun -N1 -w $dv hostname 2>&1); rc=$?
+reason=$(sinfo -h -N -n $dv -o '%T|%E' | head -1)
+if [ $rc = 0 ] && [ "$out" = "$dv" ] && [[ "$reason" != drain* ]]; then ok "gate: degraded $dv runs an srun job and is not drained ($reason)"
+else bad "gate: a degraded node runs jobs" "rc=$rc out=$out sinfo=$reason"; fi
+"$TOPOPLACE" health clear $dv --store "$HEALTH" >/dev/null 2>&1
 # --no-requeue batch job onto a flagged node
 nv=n062; "$LABTOOL" flag "$HEALTH" $nv "manual: fan failure"
 j=$(sbatch --parsable --no-requeue -w $nv -o "$WORK/norq.out" --wrap 'echo ran')

@@ -87,11 +87,9 @@ int main(int argc, char** argv) {
         bool allow = true;
         for (int i = 0; i < n; ++i) {
             auto t0 = std::chrono::steady_clock::now();
-            auto s = health::Store::open(a[1]);
-            if (!s) return die(s.error().to_string());
-            auto rec = s->get(a[2]);
-            if (!rec) return die(rec.error().to_string());
-            allow = spank::gate_verdict(*rec).allow;
+            const auto d = health::gate(a[1], a[2], health::FailMode::Closed);  // as the job prolog
+            if (d.store_error) return die(d.message);
+            allow = d.allow;
             us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
         }
         std::sort(us.begin(), us.end());

@@ -295,22 +295,20 @@ TEST(SpankTaskEnv, GpuLists) {
 }
 
 // ------------------------------------------------------------------ launch gate
-TEST(SpankGate, Verdicts) {
-    EXPECT_TRUE(gate_verdict(std::nullopt).allow);
-    health::Record ok;
-    ok.node = "n001";
-    EXPECT_TRUE(gate_verdict(ok).allow);
+// The plugin's job prolog decides with health::gate() (health/store.hpp), as `topoplace
+// health gate` does: the drain reason, and a degraded node allowed.
+TEST(SpankGate, DrainReason) {
     health::Record bad;
     bad.node = "n001";
     bad.verdict = health::Verdict::Unhealthy;
     bad.reason = "ib port mlx5_1 down\nsecond line";
     bad.source = "operator";
-    auto v = gate_verdict(bad);
-    EXPECT_FALSE(v.allow);
-    EXPECT_EQ(v.reason, "topoplace: ib port mlx5_1 down second line (operator)");
+    EXPECT_EQ(health::drain_reason(bad), "topoplace: ib port mlx5_1 down second line (operator)");
     bad.reason.clear();
     bad.source.clear();
-    EXPECT_EQ(gate_verdict(bad).reason, "topoplace: flagged unhealthy");
+    EXPECT_EQ(health::drain_reason(bad), "topoplace: flagged unhealthy");
+    bad.reason = std::string(500, 'x');
+    EXPECT_EQ(health::drain_reason(bad).size(), 200U);
 }
 
 // Through the real store the gate reads (health/ part).
@@ -329,16 +327,16 @@ TEST(SpankGate, ThroughTheHealthStore) {
     r.reason = "gpu 3 xid 79";
     r.source = "check";
     ASSERT_TRUE(store->put(r));
-    auto reader = health::Store::open(dir.string());
-    ASSERT_TRUE(reader);
-    auto got = reader->get("n007");
-    ASSERT_TRUE(got) << got.error().to_string();
-    auto v = gate_verdict(*got);
+    r.node = "n009";
+    r.verdict = health::Verdict::Degraded;
+    r.reason = "ib: rate";
+    ASSERT_TRUE(store->put(r));
+    auto v = health::gate(dir.string(), "n007", health::FailMode::Closed);
     EXPECT_FALSE(v.allow);
-    EXPECT_EQ(v.reason, "topoplace: gpu 3 xid 79 (check)");
-    auto none = reader->get("n008");
-    ASSERT_TRUE(none);
-    EXPECT_TRUE(gate_verdict(*none).allow);
+    EXPECT_FALSE(v.store_error);
+    EXPECT_EQ(v.drain_reason, "topoplace: gpu 3 xid 79 (check)");
+    EXPECT_TRUE(health::gate(dir.string(), "n008", health::FailMode::Closed).allow);  // no record
+    EXPECT_TRUE(health::gate(dir.string(), "n009", health::FailMode::Closed).allow);  // degraded: allowed
     fs::remove_all(dir);
 }
 

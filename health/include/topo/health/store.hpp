@@ -116,12 +116,19 @@ struct GateDecision {
     bool allow = true;         ///< may a job start on this node?
     bool store_error = false;  ///< true when the decision comes from the fail mode
     std::string message;       ///< why not / the store error (empty when allowed cleanly)
+    std::string drain_reason;  ///< refused by a record: drain_reason() of it (for scontrol)
     Warnings warnings;         ///< store not created yet, the node's entry is not a record
 };
 
+/// The Reason= a node refused by its record is drained with: "topoplace: <reason>
+/// (<source>)", one printable line of at most 200 bytes (kReasonPrefix: the lifecycle
+/// resumes only drains that start with it).
+[[nodiscard]] std::string drain_reason(const Record& rec);
+
 /// Open `dir`, read the record of `node`, decide with `mode` when the store cannot be
-/// trusted. No record (or no store yet) = healthy. The SPANK launch gate calls this on
-/// every launch.
+/// trusted. No record (or no store yet) = healthy; a degraded node is allowed (it is kept
+/// out of multi-node jobs by placement, not refused). The SPANK launch gate (the job
+/// prolog) and `topoplace health gate` call this.
 [[nodiscard]] GateDecision gate(const std::string& dir, std::string_view node, FailMode mode, StoreOptions opts = {});
 
 /// Names of the nodes whose record is Unhealthy, sorted. Placement never chooses them.
