@@ -627,7 +627,7 @@ else bad "gate, srun job on a flagged node" "rc=$rc out=$out sinfo=$reason"; fi
 # a degraded node is not refused: the gate is health::gate(), as `topoplace health gate`
 # (issue 16: degraded hosts are kept out of multi-node jobs by placement, never drained)
 dv=n061; "$TOPOPLACE" health flag $dv --degraded --slowdown 1.2 --reason "ib: half rate" --store "$HEALTH" >/dev/null 2>&1
-out=$(timeout 60 srun -N1 -w $dv hostname 2>&1); rc=$?
+out=$(timeout 60 srun -N1 -w $dv printenv SLURMD_NODENAME 2>&1); rc=$?  # every slurmd runs on this one host
 reason=$(sinfo -h -N -n $dv -o '%T|%E' | head -1)
 if [ $rc = 0 ] && [ "$out" = "$dv" ] && [[ "$reason" != drain* ]]; then ok "gate: degraded $dv runs an srun job and is not drained ($reason)"
 else bad "gate: a degraded node runs jobs" "rc=$rc out=$out sinfo=$reason"; fi
