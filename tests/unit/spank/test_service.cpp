@@ -340,6 +340,10 @@ TEST(ServiceServer, SilentConnectionsDoNotDelayOthers) {
         EXPECT_EQ(::read(c, &b, 1), 0);
         ::close(c);
     }
+    // The loop copies the server's counters after step() returns, and step() closes (or
+    // answers) first: give the copy up to 2 s under load, the bound itself is unchanged.
+    for (int i = 0; i < 200 && (s.answered.load() < 5 || s.dropped.load() < 40); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
     EXPECT_GE(s.answered.load(), 5);
     EXPECT_GE(s.dropped.load(), 40);
 }
