@@ -117,7 +117,7 @@ nlohmann::json record_json(const h::Record& r) {
     nlohmann::json j = {{"node", r.node},     {"verdict", h::verdict_name(r.verdict)},
                         {"reason", r.reason}, {"source", r.source},
                         {"since", r.since},   {"last_check", r.last_check}};
-    if (r.verdict == h::Verdict::Degraded) j["slowdown"] = r.slowdown >= 1 ? r.slowdown : h::kDegradedDefaultSlowdown;
+    if (r.verdict == h::Verdict::Degraded) j["slowdown"] = h::degraded_slowdown(r);
     return j;
 }
 

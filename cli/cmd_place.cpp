@@ -80,10 +80,6 @@ int apply_health(const Topology& topo, const PlaceOptions& o, placement::Cluster
     return kOk;
 }
 
-std::string sw_label(const Switch& s) {
-    return s.name.empty() ? s.guid : s.name;
-}
-
 nlohmann::json to_json(const Topology& t, const placement::Placement& p) {
     nlohmann::json hosts = nlohmann::json::array();
     std::vector<std::string> names;
@@ -93,7 +89,7 @@ nlohmann::json to_json(const Topology& t, const placement::Placement& p) {
     }
     nlohmann::json leaves = nlohmann::json::array();
     for (auto l : p.leaves)
-        leaves.push_back(sw_label(t.sw(l)));
+        leaves.push_back(switch_label(t.sw(l)));
     nlohmann::json groups = nlohmann::json::array();
     for (auto g : p.groups)
         groups.push_back(t.groups()[g.index()].name);
@@ -132,7 +128,7 @@ void print_text(const Topology& t, const placement::Placement& p, bool explain) 
         groups.push_back(t.groups()[g.index()].name);
     std::vector<std::string> leaves;
     for (auto l : p.leaves)
-        leaves.push_back(sw_label(t.sw(l)));
+        leaves.push_back(switch_label(t.sw(l)));
     std::printf("Policy=%s NodeList=%s NumNodes=%zu Gpus=%d\n", placement::policy_name(p.policy),
                 compress_hostlist(names).c_str(), p.hosts.size(), p.total_gpus);
     std::printf("   LeafGroups=%zu LowerBound=%d Groups=%s\n", p.groups.size(), p.lower_bound_groups,

@@ -38,8 +38,6 @@ std::vector<std::string> group_host_names(const Topology& t, const LeafGroup& g)
     return out;
 }
 
-std::string switch_label(const Switch& s) { return s.name.empty() ? s.guid : s.name; }
-
 nlohmann::json to_json(const Topology& t) {
     const Summary s = t.summary();
     nlohmann::json groups = nlohmann::json::array();

@@ -33,7 +33,7 @@ Result<HealthFlags> health_flags(const Topology& topo, const std::string& dir, s
         }
         if (rec.verdict == Verdict::Unhealthy) out.unhealthy.emplace_back(*h, rec.reason);
         if (rec.verdict == Verdict::Degraded)
-            out.degraded.emplace_back(*h, rec.slowdown >= 1.0 ? rec.slowdown : kDegradedDefaultSlowdown);
+            out.degraded.emplace_back(*h, degraded_slowdown(rec));
     }
     return out;
 }

@@ -389,7 +389,7 @@ Result<std::vector<std::pair<std::string, double>>> degraded_nodes(const Store& 
     if (!l) return fail(l.error());
     std::vector<std::pair<std::string, double>> out;
     for (const auto& r : *l) {
-        if (r.verdict == Verdict::Degraded) out.emplace_back(r.node, r.slowdown >= 1.0 ? r.slowdown : kDegradedDefaultSlowdown);
+        if (r.verdict == Verdict::Degraded) out.emplace_back(r.node, degraded_slowdown(r));
     }
     return out;
 }

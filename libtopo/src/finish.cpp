@@ -247,7 +247,7 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
                               "are read as empty leaves (tier 0), not a tier above the spines: ";
             for (std::size_t k = 0; k < empty_leaves.size() && k < 3; ++k) {
                 const Switch& sw = t.switches_[empty_leaves[k].index()];
-                msg += (k > 0 ? ", " : "") + (sw.name.empty() ? sw.guid : sw.name);
+                msg += (k > 0 ? ", " : "") + switch_label(sw);
             }
             if (empty_leaves.size() > 3) msg += ", ...";
             t.warnings_.push_back(std::move(msg));
@@ -432,7 +432,7 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
                     break;
                 }
                 const Switch& sw = t.switches_[leaf.index()];
-                msg += (k > 1 ? "; " : "") + (sw.name.empty() ? sw.guid : sw.name) + " (" +
+                msg += (k > 1 ? "; " : "") + switch_label(sw) + " (" +
                        (by_position ? "NICs" : leaf_label.at(leaf)) + " of " + std::to_string(c.first) +
                        " host(s), plus " + std::to_string(c.second) + " other host(s))";
             }

@@ -12,14 +12,23 @@
 
 namespace topo {
 
+namespace {
+
+/// A host a job may run on: not a service host, unless service hosts are asked for.
+bool placeable(const Host& h, bool include_service) noexcept {
+    return include_service || h.role != HostRole::Service;
+}
+
+}  // namespace
+
 bool slurm_node(const Host& h, bool include_service) noexcept {
-    return (include_service || h.role != HostRole::Service) && !is_guid_host_name(h.name);
+    return placeable(h, include_service) && !is_guid_host_name(h.name);
 }
 
 std::string guid_hosts_warning(const Topology& t, bool include_service) {
     std::vector<std::string> left;
     for (const auto& h : t.hosts()) {
-        if ((include_service || h.role != HostRole::Service) && is_guid_host_name(h.name)) left.push_back(h.name);
+        if (placeable(h, include_service) && is_guid_host_name(h.name)) left.push_back(h.name);
     }
     if (left.empty()) return {};
     std::string list;
@@ -88,10 +97,8 @@ SlurmView slurm_view(const Topology& t, const SlurmViewOptions& opt) {
         s.group = GroupId{g};
         for (auto h : grp.hosts) {
             const Host& host = t.host(h);
-            if (slurm_node(host, opt.include_service) ||
-                (opt.include_guid_named && (opt.include_service || host.role != HostRole::Service))) {
+            if (placeable(host, opt.include_service) && (opt.include_guid_named || !is_guid_host_name(host.name)))
                 s.hosts.push_back(h);
-            }
         }
         if (s.hosts.empty()) continue;
         std::sort(s.hosts.begin(), s.hosts.end());

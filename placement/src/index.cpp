@@ -5,9 +5,7 @@
 #include <algorithm>
 #include <deque>
 #include <limits>
-#include <map>
 #include <numeric>
-#include <set>
 
 #include <topo/slurm_view.hpp>
 
@@ -18,10 +16,6 @@ namespace topo::placement {
 namespace {
 
 constexpr int kInf = std::numeric_limits<int>::max() / 4;
-
-std::string switch_label(const Switch& s) {
-    return s.name.empty() ? s.guid : s.name;
-}
 
 }  // namespace
 

@@ -691,17 +691,15 @@ Result<Placement> Placer::place_by_cost(const ClusterState& state, const Request
 }
 
 Result<Placement> Placer::place(const ClusterState& state, const Request& req, Policy policy) const {
-    if (policy == Policy::Cost) return place_by_cost(state, req);
-    if (policy == Policy::Spread) {
-        if (state.fingerprint() != topo_->fingerprint() || state.size() != topo_->hosts().size()) {
-            return fail(Errc::StaleState, "cluster state was built for another topology (fingerprint " +
-                                              state.fingerprint().substr(0, 12) + ", topology " +
-                                              topo_->fingerprint().substr(0, 12) + ")");
-        }
-        return place_spread(*topo_, state, req);
+    // every policy and path below reads `state` by this topology's host ids
+    if (state.fingerprint() != topo_->fingerprint() || state.size() != topo_->hosts().size()) {
+        return fail(Errc::StaleState, "cluster state was built for another topology (fingerprint "
+                                          + state.fingerprint().substr(0, 12) + ", topology "
+                                          + topo_->fingerprint().substr(0, 12) + ")");
     }
-    if (policy == Policy::Topo && req.avoid_degraded && state.size() == topo_->hosts().size()
-        && state.degraded_count() > 0) {
+    if (policy == Policy::Cost) return place_by_cost(state, req);
+    if (policy == Policy::Spread) return place_spread(*topo_, state, req);
+    if (policy == Policy::Topo && req.avoid_degraded && state.degraded_count() > 0) {
         return place_degraded(state, req, policy);
     }
     return place_one(state, req, policy);
@@ -795,11 +793,6 @@ Result<Placement> Placer::place_one(const ClusterState& state, const Request& re
                                      const std::vector<std::uint32_t>* skip) const {
     const Topology& t = *topo_;
     const Index& ix = *idx_;
-    if (state.fingerprint() != t.fingerprint() || state.size() != t.hosts().size()) {
-        return fail(Errc::StaleState, "cluster state was built for another topology (fingerprint "
-                                          + state.fingerprint().substr(0, 12) + ", topology "
-                                          + t.fingerprint().substr(0, 12) + ")");
-    }
     if (req.gpus_per_node < 0 || req.total_gpus < 0 || req.segment < 0 || req.max_leaves < 0 || req.max_tier < -1) {
         return fail(Errc::InvalidArgument, "negative GPU, segment, tier or leaf count in the request");
     }

@@ -350,23 +350,15 @@ Result<ClusterState> parse_state_json(const Topology& topo, std::string_view tex
                     line);
             }
         }
-        if (v.contains("free_gpus")) {
-            if (!v["free_gpus"].is_number_integer() || v["free_gpus"].get<long long>() < 0
-                || v["free_gpus"].get<long long>() > kMaxHostGpus) {
+        for (auto [key, out] : {std::pair{"free_gpus", &hs.free_gpus}, std::pair{"total_gpus", &hs.total_gpus}}) {
+            if (!v.contains(key)) continue;
+            const auto& n = v[key];
+            if (!n.is_number_integer() || n.get<long long>() < 0 || n.get<long long>() > kMaxHostGpus) {
                 return fail(Errc::Parse,
-                            "host \"" + name + "\": \"free_gpus\" must be an integer 0.." + std::to_string(kMaxHostGpus), f,
-                            line);
+                            "host \"" + name + "\": \"" + key + "\" must be an integer 0.." + std::to_string(kMaxHostGpus),
+                            f, line);
             }
-            hs.free_gpus = static_cast<int>(v["free_gpus"].get<long long>());
-        }
-        if (v.contains("total_gpus")) {
-            if (!v["total_gpus"].is_number_integer() || v["total_gpus"].get<long long>() < 0
-                || v["total_gpus"].get<long long>() > kMaxHostGpus) {
-                return fail(Errc::Parse,
-                            "host \"" + name + "\": \"total_gpus\" must be an integer 0.." + std::to_string(kMaxHostGpus), f,
-                            line);
-            }
-            hs.total_gpus = static_cast<int>(v["total_gpus"].get<long long>());
+            *out = static_cast<int>(n.get<long long>());
         }
         if (v.contains("unhealthy")) {
             if (!v["unhealthy"].is_boolean()) {

@@ -29,8 +29,6 @@ namespace {
 
 bool host_included(const Host& h, const TreeOptions& o) { return slurm_node(h, o.include_service); }
 
-std::string switch_label(const Switch& s) { return s.name.empty() ? s.guid : s.name; }
-
 bool valid_switch_name(const std::string& s) {
     if (s.empty()) return false;
     return std::all_of(s.begin(), s.end(), [](char c) {

@@ -52,6 +52,11 @@ struct Switch {
     Provenance provenance = Provenance::Discovered;
 };
 
+/// How a switch is named to people: its short name, else its GUID.
+[[nodiscard]] inline const std::string& switch_label(const Switch& s) noexcept {
+    return s.name.empty() ? s.guid : s.name;
+}
+
 struct Nic {
     std::string name;     ///< device name on the host, e.g. "mlx5_0"; may be empty
     std::string guid;     ///< port/CA GUID, may be empty

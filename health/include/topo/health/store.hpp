@@ -140,6 +140,11 @@ struct GateDecision {
 /// slower), so the placer, the service and `topoplace place` agree.
 inline constexpr double kDegradedDefaultSlowdown = 1.1;
 
+/// The slowdown a reader takes for a degraded record: its estimate, else the default.
+[[nodiscard]] inline double degraded_slowdown(const Record& r) noexcept {
+    return r.slowdown >= 1.0 ? r.slowdown : kDegradedDefaultSlowdown;
+}
+
 /// (node, slowdown) of the nodes whose record is Degraded, sorted by node; a record
 /// without an estimate reads kDegradedDefaultSlowdown. Errors and warnings: those of
 /// Store::list().
