@@ -24,7 +24,7 @@ std::optional<long> strict_int(std::string_view s, long lo, long hi) {
     return v;
 }
 
-std::string quoted(std::string_view s) {
+std::string quote_arg(std::string_view s) {
     // Keep messages one printable, short line whatever the input: a user's 100 KB option
     // value would otherwise be a 100 KB line in slurmd's log at every step (issue 17).
     constexpr std::size_t kShown = 64;
@@ -61,20 +61,20 @@ const char* mode_name(Mode m) noexcept { return enum_name(m, kModeNames, "off");
 Result<Mode> parse_mode(const char* optarg) {
     std::string_view s = optarg != nullptr ? optarg : "";
     if (auto m = enum_from_name<Mode>(s, kModeNames)) return *m;
-    return fail(Errc::InvalidArgument, "--topo=" + quoted(s) + ": expected pack, spread or off");
+    return fail(Errc::InvalidArgument, "--topo=" + quote_arg(s) + ": expected pack, spread or off");
 }
 
 Result<int> parse_max_tier(const char* optarg) {
     std::string_view s = optarg != nullptr ? optarg : "";
     auto v = strict_int(s, 0, 15);
-    if (!v) return fail(Errc::InvalidArgument, "--topo-max-tier=" + quoted(s) + ": expected an integer 0..15");
+    if (!v) return fail(Errc::InvalidArgument, "--topo-max-tier=" + quote_arg(s) + ": expected an integer 0..15");
     return static_cast<int>(*v);
 }
 
 Result<int> parse_segment(const char* optarg) {
     std::string_view s = optarg != nullptr ? optarg : "";
     auto v = strict_int(s, 1, 65536);
-    if (!v) return fail(Errc::InvalidArgument, "--topo-segment=" + quoted(s) + ": expected an integer 1..65536");
+    if (!v) return fail(Errc::InvalidArgument, "--topo-segment=" + quote_arg(s) + ": expected an integer 1..65536");
     return static_cast<int>(*v);
 }
 
@@ -83,7 +83,7 @@ Result<Config> parse_config(const std::vector<std::string>& args) {
     std::set<std::string> seen;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        auto where = "plugstack argument " + std::to_string(i + 1) + " " + quoted(a) + ": ";
+        auto where = "plugstack argument " + std::to_string(i + 1) + " " + quote_arg(a) + ": ";
         auto eq = a.find('=');
         if (eq == std::string::npos || eq == 0) return fail(Errc::InvalidArgument, where + "expected key=value");
         std::string key = a.substr(0, eq);
@@ -158,22 +158,22 @@ Result<placement::Request> make_request(const Topology& topo, const SlurmRequest
         std::optional<long> hi = lo;
         if (dash != std::string::npos) hi = strict_int(std::string_view(sr.nodes).substr(dash + 1), 1, 1'000'000);
         if (!lo || !hi || *hi < *lo)
-            return fail(Errc::InvalidArgument, "--nodes=" + quoted(sr.nodes) + ": not a node count");
+            return fail(Errc::InvalidArgument, "--nodes=" + quote_arg(sr.nodes) + ": not a node count");
         r.nodes_min = static_cast<int>(*lo);
         r.nodes_max = *hi == *lo ? 0 : static_cast<int>(*hi);
     }
     if (!sr.gpus_per_node.empty()) {
         auto n = placement::request_gpu_count(sr.gpus_per_node);
-        if (!n) return fail(Errc::InvalidArgument, "--gpus-per-node=" + quoted(sr.gpus_per_node) + ": not a GPU count");
+        if (!n) return fail(Errc::InvalidArgument, "--gpus-per-node=" + quote_arg(sr.gpus_per_node) + ": not a GPU count");
         r.gpus_per_node = *n;
     } else if (!sr.gres.empty()) {
         auto n = placement::request_gres_gpus(sr.gres);
-        if (!n) return fail(Errc::InvalidArgument, "--gres=" + quoted(sr.gres) + ": not a GPU count");
+        if (!n) return fail(Errc::InvalidArgument, "--gres=" + quote_arg(sr.gres) + ": not a GPU count");
         r.gpus_per_node = *n;
     }
     if (!sr.gpus.empty()) {
         auto n = placement::request_gpu_count(sr.gpus);
-        if (!n) return fail(Errc::InvalidArgument, "--gpus=" + quoted(sr.gpus) + ": not a GPU count");
+        if (!n) return fail(Errc::InvalidArgument, "--gpus=" + quote_arg(sr.gpus) + ": not a GPU count");
         r.total_gpus = *n;
     }
     r.exclusive = !sr.exclusive.empty() && sr.exclusive != "oversubscribe";
@@ -183,7 +183,7 @@ Result<placement::Request> make_request(const Topology& topo, const SlurmRequest
     if (!sr.exclude.empty()) {
         auto names = expand_hostlist(sr.exclude);
         if (!names)
-            return fail(Errc::InvalidArgument, "--exclude=" + quoted(sr.exclude) + ": " + names.error().message);
+            return fail(Errc::InvalidArgument, "--exclude=" + quote_arg(sr.exclude) + ": " + names.error().message);
         for (const auto& n : *names) {
             if (auto h = topo.find_host(n)) r.excluded.push_back(*h);
         }
@@ -254,7 +254,7 @@ Result<std::vector<int>> parse_gpu_list(std::string_view s) {
         auto dash = item.find('-');
         auto a = strict_int(item.substr(0, dash), 0, 4095);
         auto b = dash == std::string_view::npos ? a : strict_int(item.substr(dash + 1), 0, 4095);
-        if (!a || !b || *b < *a) return fail(Errc::Parse, "GPU list " + quoted(s) + ": bad item " + quoted(item));
+        if (!a || !b || *b < *a) return fail(Errc::Parse, "GPU list " + quote_arg(s) + ": bad item " + quote_arg(item));
         for (long i = *a; i <= *b; ++i)
             out.push_back(static_cast<int>(i));
     }
@@ -266,7 +266,7 @@ Result<std::vector<int>> parse_gpu_list(std::string_view s) {
 Result<TaskEnv> task_env(const Topology& topo, std::string_view host, const std::vector<int>& gpus,
                          const std::vector<std::string>& job_hosts) {
     auto h = topo.find_host(host);
-    if (!h) return fail(Errc::NotFound, "host " + quoted(host) + " is not in the snapshot");
+    if (!h) return fail(Errc::NotFound, "host " + quote_arg(host) + " is not in the snapshot");
     TaskEnv env;
     const Host& hr = topo.host(*h);
     if (!gpus.empty()) {
