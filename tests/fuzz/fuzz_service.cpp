@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The placement service's wire format (spank/service.hpp): topoplace-nodefeed runs as root
+// The placement service's wire format (spank/core/service.hpp): topoplace-nodefeed runs as root
 // and reads requests from any local user. Any input is a request or a Parse error, never a
 // crash; a request that decodes re-encodes to the same request; serving it on a small fixed
 // topology gives a reply that decodes. Replies from a (fake) service decode or are refused.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The placement service of topoplace-nodefeed and the plugin's client (spank/service.hpp):
+// The placement service of topoplace-nodefeed and the plugin's client (spank/core/service.hpp):
 // the wire format both ways and every way it is refused, the service's decision against the
 // plugin's own (same engine, health exclusions), and the client's bounded exchange over a
 // real Unix socket (served by a thread of this test; the plugin itself starts none).

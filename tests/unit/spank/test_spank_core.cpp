@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The Slurm-free logic of the SPANK plugin (spank/core.hpp) on the lab fabric
+// The Slurm-free logic of the SPANK plugin (spank/core/core.hpp) on the lab fabric
 // (tests/fixtures/lab: 4 leaves x 4 hosts, 2 HCAs each, 8 GPUs with GPU0-3 next to mlx5_0
 // and GPU4-7 next to mlx5_1).
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The plugin's per-user node-state cache (spank/state_cache.hpp, plugstack state_cache=S):
+// The plugin's per-user node-state cache (spank/core/state_cache.hpp, plugstack state_cache=S):
 // what is kept, what a decision marks taken, and every reason a file is not used.
 #include <gtest/gtest.h>
 
@@ -318,7 +318,9 @@ TEST_F(CacheFile, FeedRoundTripModeAndOwner) {
     ASSERT_EQ(::symlink(path.c_str(), link.c_str()), 0);
     EXPECT_FALSE(read_state_feed(link.string(), t, 3, now + kSec, nullptr, me));
     // the plugin's default owner is root
-    if (me != 0) EXPECT_FALSE(read_state_feed(path, t, 3, now + kSec));
+    if (me != 0) {
+        EXPECT_FALSE(read_state_feed(path, t, 3, now + kSec));
+    }
 }
 
 TEST(StateCache, FeedPlugstackArguments) {

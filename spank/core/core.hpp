@@ -3,7 +3,7 @@
 /// \file The Slurm-free part of the topoplace SPANK plugin: plugstack arguments, --topo-*
 /// option values, the job request as Slurm's option strings, the hand-off plan, the per-task
 /// rail environment and the launch-gate verdict. Everything here is pure (no Slurm symbol,
-/// no global state) so that it is unit-tested without a cluster; bridge.cpp wires it to Slurm.
+/// no global state) so that it is unit-tested without a cluster; ../plugin/ wires it to Slurm.
 
 #include <cstdint>
 #include <map>

@@ -31,30 +31,10 @@
 #include <topo/result.hpp>
 #include <topo/topology.hpp>
 
-#include "core.hpp"
+#include "decider.hpp"
 
 namespace topo::spank {
 
-struct ServiceRequest {
-    std::string snapshot;  ///< the plugin's snapshot= (the service answers only for its own)
-    std::string health;    ///< the plugin's health= (likewise: the same store, or no answer)
-    SlurmRequest sr;
-    Options opts;          ///< opts.mode is the effective mode
-    int wait = 300;
-};
-
-struct ServiceReply {
-    enum class Kind { Planned, Unsupported, Invalid, Never, Busy, Refused };
-    Kind kind = Kind::Refused;
-    std::string message;                                     ///< why (all but Planned)
-    std::vector<std::pair<std::string, std::string>> env;    ///< Planned: spank_job_control_setenv
-    std::string text;                                        ///< Planned: the --topo-explain line
-};
-
-/// What a request that gets no plan is told, the same in the service and in the plugin:
-/// from make_request's error (Unsupported or Invalid) or from the engine's (Never or Busy).
-[[nodiscard]] const char* reply_kind_name(ServiceReply::Kind k) noexcept;
-[[nodiscard]] ServiceReply::Kind request_refusal(Errc code) noexcept;
 
 /// topoplace-nodefeed's own figures, for --metrics (Prometheus textfile).
 struct FeedCounters {
@@ -64,27 +44,12 @@ struct FeedCounters {
     long long last_read_unix = 0;
 };
 [[nodiscard]] std::string feed_metrics_text(const FeedCounters& c);
-[[nodiscard]] ServiceReply::Kind placement_refusal(Errc code) noexcept;
+[[nodiscard]] const char* reply_kind_name(ServiceReply::Kind k) noexcept;
 
 [[nodiscard]] Result<std::string> encode_request(const ServiceRequest& r);
 [[nodiscard]] Result<ServiceRequest> decode_request(std::string_view s);
 [[nodiscard]] std::string encode_reply(const ServiceReply& r);
 [[nodiscard]] Result<ServiceReply> decode_reply(std::string_view s);
-
-/// What the health store says about the topology's hosts: health/flags.hpp, read the same
-/// way by `topoplace place`, the service and the plugin.
-using health::health_flags;
-using health::HealthFlags;
-
-/// The --topo-explain text of a plan (without the cost figures).
-[[nodiscard]] std::string plan_text(Mode mode, const Plan& plan, const placement::Placement& p);
-
-/// The service's answer to one request on a state (health marks not yet applied): the same
-/// request building, health exclusions, engine and plan as the plugin's in-process decision.
-/// `placer` holds the placement indexes of the topology, built once (the service keeps one;
-/// the plugin's own decision builds them at every submission through place()).
-[[nodiscard]] ServiceReply serve(const placement::Placer& placer, const ServiceRequest& req,
-                                 placement::ClusterState state, const HealthFlags& health);
 
 /// Socket helpers of both ends (non-blocking sockets, poll until `deadline`).
 [[nodiscard]] Status wait_io(int fd, short events, std::chrono::steady_clock::time_point deadline);

@@ -190,20 +190,33 @@ int main(int argc, char** argv) {
             } else {
                 fc.unhealthy = static_cast<int>(bad->unhealthy.size());
                 fc.degraded = static_cast<int>(bad->degraded.size());
-                rep = serve(*placer, *req, *state, *bad);
-                const auto now = std::chrono::steady_clock::now();
-                if (rep.kind == ServiceReply::Kind::Busy && now - last_reread >= kRereadEvery) {
-                    last_reread = now;
-                    const std::int64_t tf = realtime_ns();
-                    if (auto fresh = load_node_state(*topo)) {
-                        state = std::move(*fresh);
-                        last_full_ns = tf;
-                        ++full_reads;
-                        ++rereads;
-                        if (write_state_feed(output, *topo, *state, tf)) ++writes;
-                        rep = serve(*placer, *req, *state, *bad);
-                    }
-                }
+                // the state in memory, then (on a busy answer) one fresh read: the Decider's rule,
+                // as in the plugin; the fresh read at most once per kRereadEvery
+                const Decider decider({{"memory",
+                                        [&]() -> Result<SourcedState> {
+                                            if (!state) return fail(Errc::NotFound, "no node state yet");
+                                            return SourcedState{*state, "memory", last_full_ns};
+                                        }},
+                                       {"re-read", [&]() -> Result<SourcedState> {
+                                            const auto now = std::chrono::steady_clock::now();
+                                            if (now - last_reread < kRereadEvery)
+                                                return fail(Errc::Busy, "slurmctld was read less than a second ago");
+                                            last_reread = now;
+                                            const std::int64_t tf = realtime_ns();
+                                            auto fresh = load_node_state(*topo);
+                                            if (!fresh) return fail(std::move(fresh).error());
+                                            state = *fresh;
+                                            last_full_ns = tf;
+                                            ++full_reads;
+                                            ++rereads;
+                                            if (write_state_feed(output, *topo, *state, tf)) ++writes;
+                                            return SourcedState{std::move(*fresh), "re-read", tf};
+                                        }}});
+                auto decided = decider.decide(*placer, *req, *bad);
+                if (decided)
+                    rep = std::move(decided->decision.reply);
+                else
+                    rep.message = decided.error().message;
             }
         }
         ++fc.replies[reply_kind_name(rep.kind)];

@@ -121,15 +121,6 @@ std::string feed_metrics_text(const FeedCounters& c) {
     return s;
 }
 
-ServiceReply::Kind request_refusal(Errc code) noexcept {
-    return code == Errc::Unsupported ? ServiceReply::Kind::Unsupported : ServiceReply::Kind::Invalid;
-}
-
-ServiceReply::Kind placement_refusal(Errc code) noexcept {
-    return code == Errc::Unsatisfiable || code == Errc::InvalidArgument ? ServiceReply::Kind::Never
-                                                                        : ServiceReply::Kind::Busy;
-}
-
 Result<std::string> encode_request(const ServiceRequest& r) {
     const std::pair<const char*, const std::string*> fields[] = {
         {"snapshot", &r.snapshot},       {"health", &r.health},          {"nodes", &r.sr.nodes},         {"gpus_per_node", &r.sr.gpus_per_node},
@@ -232,47 +223,6 @@ Result<ServiceReply> decode_reply(std::string_view s) {
     if (!kind) return fail(Errc::Parse, "reply: no kind");
     if (r.kind == ServiceReply::Kind::Planned && r.env.empty()) return fail(Errc::Parse, "reply: a plan without env");
     return r;
-}
-
-std::string plan_text(Mode mode, const Plan& plan, const placement::Placement& p) {
-    std::string text = std::string(mode_name(mode)) + ": " + compress_hostlist(plan.hosts) + " -> constraint "
-                       + plan_constraint(plan) + ", switches " + std::to_string(plan.switches) + "@"
-                       + std::to_string(plan.wait) + "s, tier " + std::to_string(plan.tier);
-    if (!plan.exclude.empty()) text += ", exclude " + compress_hostlist(plan.exclude);
-    if (!p.explanation.empty()) text += "; " + p.explanation;
-    return text;
-}
-
-ServiceReply serve(const placement::Placer& placer, const ServiceRequest& req, placement::ClusterState state,
-                   const HealthFlags& health) {
-    const Topology& topo = placer.topology();
-    ServiceReply out;
-    const Mode mode = req.opts.mode.value_or(Mode::Pack);
-    auto job = make_request(topo, req.sr, req.opts);
-    if (!job) {
-        out.kind = request_refusal(job.error().code);
-        out.message = job.error().message;
-        return out;
-    }
-    std::vector<std::string> exclude;
-    for (const auto& [h, reason] : health.unhealthy) {
-        job->excluded.push_back(h);
-        exclude.push_back(topo.host(h).name);
-    }
-    state.mark_health(health.unhealthy, health.degraded);
-    auto p = placer.place(state, *job, mode == Mode::Spread ? placement::Policy::Spread : placement::Policy::Topo);
-    if (!p) {
-        out.kind = placement_refusal(p.error().code);
-        out.message = p.error().message;
-        return out;
-    }
-    health.exclude_degraded(topo, p->hosts, exclude);
-    const Plan plan = make_plan(topo, *p, mode, req.wait, exclude, &req.opts);
-    out.kind = ServiceReply::Kind::Planned;
-    for (auto& kv : plan_env(plan))
-        if (!kv.second.empty()) out.env.push_back(std::move(kv));
-    out.text = plan_text(mode, plan, *p);
-    return out;
 }
 
 Status wait_io(int fd, short events, std::chrono::steady_clock::time_point deadline) {

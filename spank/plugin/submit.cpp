@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: Apache-2.0
+// sbatch, salloc and srun (S_CTX_ALLOCATOR, S_CTX_LOCAL): the placement decision, made in the
+// submitting process before the job reaches slurmctld, and its hand-off to job_submit.lua
+// through job-control variables. The decision itself is the core's Decider (decider.hpp),
+// the one the placement service makes: this file reads the request, offers the Decider its
+// state sources and hands the answer to Slurm.
+#include "shell.h"
+#include "shell.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include "decider.hpp"
+#include "service.hpp"
+#include "slurm_compat.hpp"
+#include "slurm_nodes.hpp"
+#include "state_cache.hpp"
+
+using namespace topo;
+using namespace topo::spank;
+using namespace topo::spank::plugin;
+
+namespace {
+
+/// on_error policy for a plugin-side failure in allocator/local context.
+int on_error(const Ctx& c, const std::string& what) {
+    if (c.cfg.on_error == OnError::Fail) {
+        slurm_error("topoplace: %s (on_error=fail: job refused)", what.c_str());
+        return -1;
+    }
+    slurm_error("topoplace: %s (on_error=warn: job submitted without topology placement)", what.c_str());
+    return 0;
+}
+
+/// The request being built by sbatch/salloc/srun (read-only use of the exported `opt` and
+/// slurm_option_get(); see docs/spank.md "Reading the request").
+using option_get_f = char* (*)(void*, const char*);
+using xfree_f = void (*)(void**);
+
+std::optional<SlurmRequest> read_request() {
+    void* opt = dlsym(RTLD_DEFAULT, "opt");
+    auto get = reinterpret_cast<option_get_f>(dlsym(RTLD_DEFAULT, "slurm_option_get"));
+    auto xf = reinterpret_cast<xfree_f>(dlsym(RTLD_DEFAULT, "slurm_xfree"));
+    if (opt == nullptr || get == nullptr) return std::nullopt;
+    auto one = [&](const char* name) {
+        std::string s;
+        if (char* v = get(opt, name)) {
+            s = v;
+            if (xf != nullptr) xf(reinterpret_cast<void**>(&v));
+        }
+        return s;
+    };
+    SlurmRequest r;
+    r.nodes = one("nodes");
+    r.gpus_per_node = one("gpus-per-node");
+    r.gres = one("gres");
+    r.gpus = one("gpus");
+    r.exclusive = one("exclusive");
+    r.nodelist = one("nodelist");
+    r.exclude = one("exclude");
+    return r;
+}
+
+void explain(const Ctx& c, const std::string& text) {
+    if (c.opts.explain)
+        slurm_spank_log("topoplace: %s", text.c_str());
+    else
+        slurm_verbose("topoplace: %s", text.c_str());
+}
+
+/// The user's state cache file for this cluster and topology ("" = state_cache off, or no
+/// private directory for it).
+std::string state_cache_path(const Ctx& c, const Topology& topo) {
+    if (c.cfg.state_cache <= 0) return {};
+    std::string why;
+    const auto dir = state_cache_dir(::getuid(), std::getenv("XDG_RUNTIME_DIR"), "/run/user", "/tmp", &why);
+    if (dir.empty()) {
+        slurm_debug("topoplace: no state cache: %s", why.c_str());
+        return {};
+    }
+    const char* conf = std::getenv("SLURM_CONF");
+    return state_cache_file(dir, conf != nullptr ? conf : "", topo.fingerprint());
+}
+
+constexpr int kServiceTimeoutMs = 500;  // the whole exchange; then the plugin decides itself
+
+/// A request that gets no plan, decided in-process or by the service: refused before
+/// submission (invalid, can never fit) or submitted without a plan (unsupported, busy).
+int without_plan(const Ctx& c, ServiceReply::Kind kind, const std::string& why) {
+    switch (kind) {
+        case ServiceReply::Kind::Invalid:
+            slurm_error("topoplace: %s", why.c_str());
+            return -1;
+        case ServiceReply::Kind::Never:
+            slurm_error("topoplace: the request can never be placed: %s", why.c_str());
+            return -1;
+        case ServiceReply::Kind::Busy:
+            // no plan; Slurm's own topology decides when nodes free up
+            explain(c, "no placement fits now (" + why + "); the job is left to Slurm's topology/tree");
+            return 0;
+        default:  // Unsupported (e.g. -w: the user chose the nodes)
+            explain(c, why);
+            return 0;
+    }
+}
+
+/// Hand a plan's variables to slurmctld (job_submit.lua reads them): 0 when all are set,
+/// else on_error's answer.
+int hand_off(spank_t sp, const Ctx& c, const std::vector<std::pair<std::string, std::string>>& env) {
+    for (const auto& [k, v] : env) {
+        if (v.empty()) continue;
+        if (spank_job_control_setenv(sp, k.c_str(), v.c_str(), 1) != ESPANK_SUCCESS) {
+            return on_error(c, "spank_job_control_setenv(" + k + ") failed");
+        }
+    }
+    return 0;
+}
+
+/// What Slurm gets for a reply: the plan handed off, or the refusal.
+int answer(spank_t sp, const Ctx& c, const ServiceReply& rep, const std::string& cost) {
+    if (rep.kind != ServiceReply::Kind::Planned) return without_plan(c, rep.kind, rep.message);
+    if (const int rc = hand_off(sp, c, rep.env); rc != 0) return rc;
+    explain(c, rep.text + " [ms: " + cost + "]");
+    return 0;
+}
+
+std::string ms(double v) { return std::to_string(v).substr(0, 5); }
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// A state read from a file (the user's cache or the shared feed), with its age for
+/// --topo-explain and its read time for the cache write.
+template <class Read>
+Result<SourcedState> state_file(const char* label, Read read) {
+    const std::int64_t now = realtime_ns();
+    double age = 0;
+    auto r = read(now, &age);
+    if (!r) return fail(std::move(r).error());
+    return SourcedState{std::move(*r), std::string(label) + " " + std::to_string(age).substr(0, 4) + " s",
+                        now - static_cast<std::int64_t>(age * 1e9)};
+}
+
+int decide(spank_t sp, Ctx& c) {
+    const Mode mode = effective_mode(c);
+    if (mode == Mode::Off) {
+        if (c.opts.explain) explain(c, "placement off for this job");
+        return 0;
+    }
+    if (c.cfg.snapshot.empty()) return on_error(c, "no snapshot= in plugstack.conf");
+    auto sr = read_request();
+    if (!sr) return on_error(c, "cannot read the job request (no exported opt/slurm_option_get in this client)");
+    ServiceRequest q;
+    q.snapshot = c.cfg.snapshot;
+    q.health = c.cfg.health;
+    q.sr = *sr;
+    q.opts = c.opts;
+    q.opts.mode = mode;
+    q.wait = c.cfg.wait;
+    const auto t0 = std::chrono::steady_clock::now();
+
+    // The placement service (service=, topoplace-nodefeed --socket): the same decision, made
+    // by a process that holds the model and the node state in memory. No answer worth taking
+    // (no service, another snapshot, a timeout, a malformed reply): decide here.
+    if (!c.cfg.service.empty()) {
+        auto rep = call_service(c.cfg.service, q, kServiceTimeoutMs);
+        if (rep && rep->kind != ServiceReply::Kind::Refused) return answer(sp, c, *rep, "service " + ms(ms_since(t0)));
+        slurm_debug("topoplace: service not used: %s", rep ? rep->message.c_str() : rep.error().to_string().c_str());
+    }
+
+    bool from_bin = false;
+    auto topo = load_model(c.cfg.snapshot, &from_bin);
+    if (!topo) return on_error(c, "cannot load snapshot: " + topo.error().to_string());
+    const placement::Placer placer(**topo);
+    const double snapshot_ms = ms_since(t0);
+
+    // unhealthy hosts from the health store: excluded from the job, flagged in the state
+    auto t1 = std::chrono::steady_clock::now();
+    HealthFlags health;
+    if (!c.cfg.health.empty()) {
+        std::vector<std::string> warns;
+        auto flags = health_flags(**topo, c.cfg.health, &warns);
+        for (const auto& w : warns) slurm_verbose("topoplace: %s", w.c_str());
+        if (!flags) return on_error(c, "health store: " + flags.error().to_string());
+        health = std::move(*flags);
+    }
+    const double health_ms = ms_since(t1);
+
+    // Node state, in the Decider's order: the user's recent copy (state_cache=S,
+    // state_cache.hpp), the shared feed (state_feed=, topoplace-nodefeed: the node table as
+    // slurmctld had it at most state_feed_age seconds ago), one slurm_load_node RPC. A busy
+    // answer on the cache or the feed is decided again on the RPC's fresh state.
+    const std::string cache_path = state_cache_path(c, **topo);
+    std::vector<StateSource> sources;
+    if (!cache_path.empty()) {
+        sources.push_back({"cache",
+                           [&] {
+                               return state_file("cached", [&](std::int64_t now, double* age) {
+                                   return read_state_cache(cache_path, **topo, ::getuid(), c.cfg.state_cache, now,
+                                                           age);
+                               });
+                           },
+                           true});
+    }
+    if (!c.cfg.state_feed.empty()) {
+        sources.push_back({"feed", [&] {
+                               return state_file("feed", [&](std::int64_t now, double* age) {
+                                   return read_state_feed(c.cfg.state_feed, **topo, c.cfg.state_feed_age, now, age);
+                               });
+                           }});
+    }
+    sources.push_back({"rpc", [&]() -> Result<SourcedState> {
+                           const std::int64_t taken = realtime_ns();
+                           auto st = load_node_state(**topo);
+                           if (!st) return fail(std::move(st).error());
+                           return SourcedState{std::move(*st), "rpc", taken};
+                       }});
+    const Decider decider(std::move(sources), [](const std::string& why) { slurm_debug("topoplace: %s", why.c_str()); });
+    auto out = decider.decide(placer, q, health);
+    if (!out) return on_error(c, out.error().to_string());
+    const Decision& d = out->decision;
+
+    // the next submission of this user sees this decision's hosts taken
+    auto t3 = std::chrono::steady_clock::now();
+    if (!cache_path.empty() && out->state && (d.placement || out->fresh)) {
+        const bool exclusive = d.request && d.request->exclusive;
+        if (auto w = write_state_cache(cache_path, **topo, out->state->state, d.placement ? &*d.placement : nullptr,
+                                       exclusive, out->state->taken_ns);
+            !w)
+            slurm_debug("topoplace: state cache not written: %s", w.error().to_string().c_str());
+    }
+    // the decision's own cost, per step (docs/spank.md "Cost"; t-spank.sh section 7 prints it)
+    std::string cost = "snapshot " + ms(snapshot_ms) + (from_bin ? " (compiled)" : " (json)") + ", health "
+                       + ms(health_ms);
+    if (out->state)
+        cost += ", nodes " + ms(out->state_ms) + " (" + out->state->from + (out->retried ? " after a busy answer" : "")
+                + "), place " + ms(out->place_ms);
+    if (!cache_path.empty()) cost += ", cache write " + ms(ms_since(t3));
+    return answer(sp, c, d.reply, cost);
+}
+
+}  // namespace
+
+extern "C" {
+
+int topo_submit_decide(spank_t sp, int local) noexcept {
+    return guarded("init_post_opt", [&]() -> int {
+        Ctx* c = configured();
+        if (c == nullptr) return 0;
+        if (!c->opt_error.empty()) return -1;
+        // srun inside an allocation creates a step: the nodes are already chosen
+        const bool in_allocation = std::getenv("SLURM_JOB_ID") != nullptr;  // NOLINT(concurrency-mt-unsafe)
+        if (local != 0 && in_allocation) return 0;
+        try {
+            return decide(sp, *c);
+        } catch (const std::exception& e) {
+            return on_error(*c, std::string("internal error: ") + e.what());
+        }
+    });
+}
+
+}  // extern "C"

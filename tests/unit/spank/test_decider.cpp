@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: Apache-2.0
+// The Decider (spank/core/decider.hpp): the one decision of the plugin and the service, and
+// the one rule both follow for where the node state comes from: sources in order, a busy
+// answer on any source but the last decided once more on the last (fresh) one. Sources here
+// are counted lambdas over states of the lab fabric; the plugin's are its cache, the feed and
+// the RPC (lab.spank checks those live), the service's its memory and a re-read.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include <topo/builder.hpp>
+#include <topo/cluster_spec.hpp>
+
+#include "decider.hpp"
+
+namespace {
+
+using namespace topo;
+using namespace topo::spank;
+using K = ServiceReply::Kind;
+
+const TopologyPtr& lab() {
+    static TopologyPtr t = [] {
+        TopologyBuilder b;
+        auto s = load_cluster_spec(std::string(TOPO_FIXTURES) + "/lab/lab-3tier.spec.yaml", b);
+        EXPECT_TRUE(s) << s.error().to_string();
+        auto f = std::move(b).freeze();
+        EXPECT_TRUE(f) << f.error().to_string();
+        return *f;
+    }();
+    return t;
+}
+
+ServiceRequest request(const char* nodes) {
+    ServiceRequest r;
+    r.sr.nodes = nodes;
+    r.sr.exclusive = "exclusive";
+    r.opts.mode = Mode::Pack;
+    return r;
+}
+
+placement::ClusterState all_taken(const Topology& t) {
+    placement::ClusterState st(t);
+    for (std::uint32_t h = 0; h < t.hosts().size(); ++h) st.set_state(HostId{h}, placement::NodeState::Alloc);
+    return st;
+}
+
+/// A source that counts its reads and gives `state` (or fails with `err`).
+struct Counted {
+    std::string name;
+    std::optional<placement::ClusterState> state;
+    Error err{Errc::NotFound, "nothing here"};
+    int reads = 0;
+    bool missing_is_normal = false;
+    StateSource source() {
+        return {name,
+                [this]() -> Result<SourcedState> {
+                    ++reads;
+                    if (!state) return fail(err);
+                    return SourcedState{*state, name, 42};
+                },
+                missing_is_normal};
+    }
+};
+
+struct Notes {
+    std::vector<std::string> lines;
+    std::function<void(const std::string&)> sink() {
+        return [this](const std::string& s) { lines.push_back(s); };
+    }
+};
+
+TEST(Decider, TakesTheFirstSourceThatReads) {
+    const Topology& t = *lab();
+    const placement::Placer placer(t);
+    Counted cache{"cache", std::nullopt, Error(Errc::NotFound, "no cache file"), 0, true};
+    Counted feed{"feed", std::nullopt, Error(Errc::Io, "feed older than 3 s")};
+    Counted rpc{"rpc", placement::ClusterState(t)};
+    Notes notes;
+    const Decider d({cache.source(), feed.source(), rpc.source()}, notes.sink());
+    auto out = d.decide(placer, request("4"), {});
+    ASSERT_TRUE(out) << out.error().to_string();
+    EXPECT_EQ(out->decision.reply.kind, K::Planned) << out->decision.reply.message;
+    ASSERT_TRUE(out->state);
+    EXPECT_EQ(out->state->from, "rpc");
+    EXPECT_TRUE(out->fresh);
+    EXPECT_FALSE(out->retried);
+    EXPECT_EQ(cache.reads + feed.reads + rpc.reads, 3);
+    // a missing cache is normal (silent); a feed that cannot be used is said once
+    ASSERT_EQ(notes.lines.size(), 1U);
+    EXPECT_NE(notes.lines[0].find("state feed not used: "), std::string::npos) << notes.lines[0];
+    EXPECT_NE(notes.lines[0].find("older than 3 s"), std::string::npos) << notes.lines[0];
+    // the same decision as decide_on()/serve() on that state
+    EXPECT_EQ(out->decision.reply.env, serve(placer, request("4"), placement::ClusterState(t), {}).env);
+    ASSERT_TRUE(out->decision.placement);
+    ASSERT_TRUE(out->decision.request);
+    EXPECT_TRUE(out->decision.request->exclusive);
+}
+
+TEST(Decider, BusyOnAStaleStateIsDecidedOnceMoreOnAFreshRead) {
+    const Topology& t = *lab();
+    const placement::Placer placer(t);
+    Counted cache{"cached 2.0 s", all_taken(t)};  // holds jobs that have ended since
+    Counted feed{"feed", placement::ClusterState(t)};
+    Counted rpc{"rpc", placement::ClusterState(t)};
+    const Decider d({cache.source(), feed.source(), rpc.source()});
+    auto out = d.decide(placer, request("4"), {});
+    ASSERT_TRUE(out) << out.error().to_string();
+    EXPECT_EQ(out->decision.reply.kind, K::Planned) << out->decision.reply.message;
+    EXPECT_EQ(out->state->from, "rpc");  // the last source, not the next one
+    EXPECT_TRUE(out->fresh);
+    EXPECT_TRUE(out->retried);
+    EXPECT_EQ(cache.reads, 1);
+    EXPECT_EQ(feed.reads, 0);
+    EXPECT_EQ(rpc.reads, 1);
+}
+
+TEST(Decider, BusyOnTheFreshStateIsTheAnswer) {
+    const Topology& t = *lab();
+    const placement::Placer placer(t);
+    Counted rpc{"rpc", all_taken(t)};
+    const Decider d({rpc.source()});
+    auto out = d.decide(placer, request("4"), {});
+    ASSERT_TRUE(out);
+    EXPECT_EQ(out->decision.reply.kind, K::Busy);
+    EXPECT_FALSE(out->retried);
+    EXPECT_EQ(rpc.reads, 1);
+    EXPECT_FALSE(out->decision.placement);
+}
+
+TEST(Decider, AFailedFreshReadLeavesTheBusyAnswer) {
+    const Topology& t = *lab();
+    const placement::Placer placer(t);
+    Counted memory{"memory", all_taken(t)};
+    Counted reread{"re-read", std::nullopt, Error(Errc::Busy, "slurmctld was read less than a second ago")};
+    Notes notes;
+    const Decider d({memory.source(), reread.source()}, notes.sink());
+    auto out = d.decide(placer, request("4"), {});
+    ASSERT_TRUE(out);
+    EXPECT_EQ(out->decision.reply.kind, K::Busy);
+    EXPECT_EQ(out->state->from, "memory");
+    EXPECT_FALSE(out->fresh);
+    EXPECT_FALSE(out->retried);
+    EXPECT_EQ(reread.reads, 1);
+    ASSERT_EQ(notes.lines.size(), 1U);
+    EXPECT_NE(notes.lines[0].find("state re-read not used"), std::string::npos) << notes.lines[0];
+}
+
+TEST(Decider, AnInvalidRequestReadsNoState) {
+    const Topology& t = *lab();
+    const placement::Placer placer(t);
+    Counted rpc{"rpc", placement::ClusterState(t)};
+    const Decider d({rpc.source()});
+    auto out = d.decide(placer, request("x"), {});
+    ASSERT_TRUE(out);
+    EXPECT_EQ(out->decision.reply.kind, K::Invalid);
+    EXPECT_FALSE(out->state);
+    EXPECT_EQ(rpc.reads, 0);
+    auto chosen = request("2");
+    chosen.sr.nodelist = "n[001-002]";
+    auto out2 = d.decide(placer, chosen, {});
+    ASSERT_TRUE(out2);
+    EXPECT_EQ(out2->decision.reply.kind, K::Unsupported);
+    EXPECT_EQ(rpc.reads, 0);
+}
+
+TEST(Decider, NoStateAtAllIsAnErrorNamingTheLastSource) {
+    const Topology& t = *lab();
+    const placement::Placer placer(t);
+    Counted cache{"cache", std::nullopt, Error(Errc::NotFound, "no cache file"), 0, true};
+    Counted rpc{"rpc", std::nullopt, Error(Errc::Io, "slurm_load_node: Unable to contact slurm controller")};
+    const Decider d({cache.source(), rpc.source()});
+    auto out = d.decide(placer, request("4"), {});
+    ASSERT_FALSE(out);
+    EXPECT_NE(out.error().message.find("Unable to contact"), std::string::npos) << out.error().to_string();
+}
+
+TEST(Decider, TheStateDecidedOnCarriesTheHealthMarks) {
+    const Topology& t = *lab();
+    const placement::Placer placer(t);
+    Counted rpc{"rpc", placement::ClusterState(t)};
+    const Decider d({rpc.source()});
+    const HostId sick{0};
+    auto out = d.decide(placer, request("4"), HealthFlags{{{sick, "xid 79"}}, {}, {}});
+    ASSERT_TRUE(out);
+    ASSERT_EQ(out->decision.reply.kind, K::Planned);
+    EXPECT_FALSE(out->state->state.available(sick));  // what the plugin caches is what was decided on
+    for (HostId h : out->decision.placement->hosts) EXPECT_NE(h, sick);
+    bool named = false;
+    for (const auto& [k, v] : out->decision.reply.env) named |= k == "TOPOPLACE_EXCLUDE" && v == t.host(sick).name;
+    EXPECT_TRUE(named);
+}
+
+}  // namespace
