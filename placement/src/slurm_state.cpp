@@ -268,7 +268,7 @@ Result<ClusterState> parse_scontrol_nodes(const Topology& topo, std::string_view
             continue;
         }
         ++records;
-        HostState& hs = cs.at(*h);
+        HostState hs = cs.at(*h);
         std::string note;
         hs.state = map_state(state_text, &note);
         hs.reason = !reason.empty() ? reason : note;
@@ -284,6 +284,7 @@ Result<ClusterState> parse_scontrol_nodes(const Topology& topo, std::string_view
         } else {
             hs.free_gpus = -1;
         }
+        cs.set(*h, std::move(hs));
     }
     (void)records;
     return cs;
@@ -326,7 +327,7 @@ Result<ClusterState> parse_state_json(const Topology& topo, std::string_view tex
             unknown_host(warnings, f, line, name);
             continue;
         }
-        HostState& hs = cs.at(*h);
+        HostState hs = cs.at(*h);
         if (v.contains("state")) {
             if (!v["state"].is_string()) {
                 return fail(Errc::Parse, "host \"" + name + "\": \"state\" must be a string", f, line);
@@ -383,6 +384,7 @@ Result<ClusterState> parse_state_json(const Topology& topo, std::string_view tex
         }
         if (v.contains("reason") && v["reason"].is_string()) hs.reason = v["reason"].get<std::string>();
         if (hs.state == NodeState::Alloc && !v.contains("free_gpus")) hs.free_gpus = 0;
+        cs.set(*h, std::move(hs));
     }
     return cs;
 }

@@ -53,7 +53,6 @@ ClusterState::ClusterState(const Topology& topo) : hosts_(topo.hosts().size()), 
     avail_by_free_.assign(ng * static_cast<std::size_t>(width_), 0);
     free_sum_.assign(ng, 0);
     idle_hosts_.assign(ng, 0);
-    dirty_.assign(ng, 0);
     briefs_.resize(hosts_.size());
     for (std::size_t h = 0; h < hosts_.size(); ++h) {
         add(h, +1);
@@ -61,7 +60,7 @@ ClusterState::ClusterState(const Topology& topo) : hosts_(topo.hosts().size()), 
     }
 }
 
-void ClusterState::brief_host(std::size_t h) const {
+void ClusterState::brief_host(std::size_t h) {
     const HostState& hs = hosts_[h];
     Brief& b = briefs_[h];
     const int total = std::min(hs.total_gpus >= 0 ? hs.total_gpus : layout_->topo_gpus[h], Brief::kMaxGpus);
@@ -75,15 +74,9 @@ void ClusterState::brief_host(std::size_t h) const {
     b.degraded = deg;
 }
 
-int ClusterState::degraded_count() const {
-    refresh();
-    return degraded_;
-}
+int ClusterState::degraded_count() const { return degraded_; }
 
-const ClusterState::Brief* ClusterState::briefs() const {
-    refresh();
-    return briefs_.data();
-}
+const ClusterState::Brief* ClusterState::briefs() const { return briefs_.data(); }
 
 void ClusterState::count_host(std::size_t h, int sign, std::vector<int>& idle, std::vector<int>& avail, long& free,
                               std::size_t base, int* idle_hosts) const {
@@ -104,72 +97,42 @@ void ClusterState::count_host(std::size_t h, int sign, std::vector<int>& idle, s
 
 void ClusterState::add(std::size_t h, int sign) {
     const int g = layout_->group_of_host[h];
-    if (g < 0 || dirty_[static_cast<std::size_t>(g)] != 0) return;  // a dirty group is recounted anyway
+    if (g < 0) return;
     const auto gi = static_cast<std::size_t>(g);
     count_host(h, sign, idle_by_total_, avail_by_free_, free_sum_[gi], gi * static_cast<std::size_t>(width_),
                &idle_hosts_[gi]);
 }
 
-void ClusterState::mark_dirty(std::size_t h) {
-    const int g = layout_->group_of_host[h];
-    if (g < 0) return;
-    dirty_[static_cast<std::size_t>(g)] = 1;
-    sync_.dirty.store(true, std::memory_order_release);
-}
-
-void ClusterState::ensure_width(int total) const {
+void ClusterState::ensure_width(int total) {
     if (total < width_) return;
     // Rare (scontrol Gres= larger than any host of the snapshot): widen, recount all.
     width_ = total + 1;
-    const std::size_t ng = layout_->members.size();
-    idle_by_total_.assign(ng * static_cast<std::size_t>(width_), 0);
-    avail_by_free_.assign(ng * static_cast<std::size_t>(width_), 0);
-    free_sum_.assign(ng, 0);
-    std::fill(dirty_.begin(), dirty_.end(), std::uint8_t{1});
-    sync_.dirty.store(true, std::memory_order_release);
+    recount_all();
 }
 
-void ClusterState::refresh() const {
-    if (!sync_.dirty.load(std::memory_order_acquire)) return;
-    const std::lock_guard<std::mutex> lock(sync_.m);
-    if (!sync_.dirty.load(std::memory_order_relaxed)) return;
-    int max_total = 0;
-    for (std::size_t g = 0; g < dirty_.size(); ++g) {
-        if (dirty_[g] == 0) continue;
-        for (auto h : layout_->members[g]) {
-            const auto& hs = hosts_[h];
-            max_total = std::max(max_total, hs.total_gpus >= 0 ? hs.total_gpus : layout_->topo_gpus[h]);
-        }
-    }
-    ensure_width(max_total);
+void ClusterState::recount_all() {
+    const std::size_t ng = layout_->members.size();
     const auto w = static_cast<std::size_t>(width_);
-    for (std::size_t g = 0; g < dirty_.size(); ++g) {
-        if (dirty_[g] == 0) continue;
-        std::fill_n(idle_by_total_.begin() + static_cast<std::ptrdiff_t>(g * w), w, 0);
-        std::fill_n(avail_by_free_.begin() + static_cast<std::ptrdiff_t>(g * w), w, 0);
-        free_sum_[g] = 0;
-        idle_hosts_[g] = 0;
-        for (auto h : layout_->members[g]) {
+    idle_by_total_.assign(ng * w, 0);
+    avail_by_free_.assign(ng * w, 0);
+    free_sum_.assign(ng, 0);
+    idle_hosts_.assign(ng, 0);
+    for (std::size_t g = 0; g < ng; ++g)
+        for (auto h : layout_->members[g])
             count_host(h, +1, idle_by_total_, avail_by_free_, free_sum_[g], g * w, &idle_hosts_[g]);
-            brief_host(h);
-        }
-        dirty_[g] = 0;
-    }
-    sync_.dirty.store(false, std::memory_order_release);
 }
 
 template <class F>
 void ClusterState::mutate(HostId h, F&& f) {
     const auto i = h.index();
     HostState& hs = hosts_.at(i);
-    refresh();  // incremental updates need clean counts for this group
     add(i, -1);
     f(hs);
     brief_host(i);
     const int total = hs.total_gpus >= 0 ? hs.total_gpus : layout_->topo_gpus[i];
     if (total >= width_) {
-        ensure_width(total);
-        return;  // everything is recounted lazily
+        ensure_width(total);  // recounts every group, this host's new state included
+        return;
     }
     add(i, +1);
 }
@@ -216,8 +179,15 @@ void ClusterState::set_busy_gpus(HostId h, std::vector<int> busy) {
     brief_host(h.index());                             // but of the host's Brief
 }
 
+void ClusterState::set_reason(HostId h, std::string reason) {
+    hosts_.at(h.index()).reason = std::move(reason);  // neither counts nor Brief
+}
+
+void ClusterState::set_release_at(HostId h, double release_at) {
+    hosts_.at(h.index()).release_at = release_at;  // neither counts nor Brief
+}
+
 int ClusterState::group_hosts_fitting(GroupId g, bool exclusive, int gpus_per_node) const {
-    refresh();
     if (gpus_per_node >= width_) return 0;
     if (exclusive && gpus_per_node <= 0) return idle_hosts_[g.index()];  // the whole row
     const auto w = static_cast<std::size_t>(width_);
@@ -230,7 +200,6 @@ int ClusterState::group_hosts_fitting(GroupId g, bool exclusive, int gpus_per_no
 }
 
 int ClusterState::group_fewest_free_fitting(GroupId g, int gpus_per_node) const {
-    refresh();
     const auto w = static_cast<std::size_t>(width_);
     const std::size_t base = static_cast<std::size_t>(g.index()) * w;
     for (std::size_t f = static_cast<std::size_t>(std::max(gpus_per_node, 0)); f < w; ++f) {
@@ -240,12 +209,10 @@ int ClusterState::group_fewest_free_fitting(GroupId g, int gpus_per_node) const 
 }
 
 long ClusterState::group_free_gpus(GroupId g) const {
-    refresh();
     return free_sum_[g.index()];
 }
 
 GroupCounts ClusterState::group_counts(GroupId g) const {
-    refresh();
     const auto w = static_cast<std::size_t>(width_);
     const auto b = static_cast<std::ptrdiff_t>(g.index() * w);
     GroupCounts c;
@@ -256,7 +223,6 @@ GroupCounts ClusterState::group_counts(GroupId g) const {
 }
 
 GroupCounts ClusterState::recount_group(GroupId g) const {
-    refresh();  // for width_
     const auto w = static_cast<std::size_t>(width_);
     GroupCounts c;
     c.idle_by_total.assign(w, 0);

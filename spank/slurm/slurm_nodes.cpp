@@ -37,7 +37,7 @@ placement::ClusterState to_state(const Topology& topo, const node_info_msg_t& ms
         if (n.name == nullptr) continue;
         auto h = topo.find_host(n.name);
         if (!h) continue;
-        auto& hs = st.at(*h);
+        placement::HostState hs = st.at(*h);
         const uint32_t base = n.node_state & NODE_STATE_BASE;
         const uint16_t alloc_cpus = compat::alloc_cpus(n);
         const compat::ExtraState extra = compat::extra_state(n);
@@ -63,6 +63,7 @@ placement::ClusterState to_state(const Topology& topo, const node_info_msg_t& ms
         }
         if (total_gpus > 0) hs.free_gpus = std::max(0, total_gpus - used_gpus);
         if (n.reason != nullptr) hs.reason = n.reason;
+        st.set(*h, std::move(hs));
     }
     return st;
 }

@@ -224,9 +224,11 @@ void Engine::init_hosts() {
     // Every host starts drained; compute hosts are made idle below. Service hosts are
     // never offered to place().
     for (std::size_t i = 0; i < topo_.hosts().size(); ++i) {
-        auto& hs = state_.at(HostId(static_cast<HostId::Rep>(i)));
+        const HostId id(static_cast<HostId::Rep>(i));
+        placement::HostState hs = state_.at(id);
         hs.state = NodeState::Drain;
         hs.reason = "not a compute host";
+        state_.set(id, std::move(hs));
     }
     for (HostId h : ch) {
         HostRt r;
@@ -253,7 +255,7 @@ void Engine::init_hosts() {
         }
         host_index_[h.index()] = static_cast<int>(hosts_.size());
         total_units_ += r.cap;
-        auto& hs = state_.at(h);
+        placement::HostState hs = state_.at(h);
         hs.state = NodeState::Idle;
         hs.reason.clear();
         hs.free_gpus = -1;
@@ -267,6 +269,7 @@ void Engine::init_hosts() {
                 degraded_[h] = hs.slowdown;
             }
         }
+        state_.set(h, std::move(hs));
         hosts_.push_back(std::move(r));
     }
     group_idle_.assign(group_size_.size(), 0);
@@ -301,7 +304,7 @@ void Engine::refresh(int h) {
     } else {
         r.counted_idle = false;
     }
-    auto& hs = state_.at(r.id);
+    placement::HostState hs = state_.at(r.id);
     if (r.down) {
         hs.state = NodeState::Down;
     } else if (r.jobs_on == 0) {
@@ -318,6 +321,7 @@ void Engine::refresh(int h) {
         hs.release_at = std::max(hs.release_at, jobs_[static_cast<std::size_t>(jj)].est_end);
     hs.unhealthy = gate_ && r.flagged;
     hs.reason = hs.unhealthy ? "health gate: failure predicted" : "";
+    state_.set(r.id, std::move(hs));
 }
 
 int Engine::qualifying(const JobRt& j) const {

@@ -79,13 +79,14 @@ void mutate(const Topology& t, ClusterState& s, Rng& rng) {
         case 5:
             s.set_busy_gpus(h, rng() % 2 == 0 ? std::vector<int>{} : std::vector<int>{0, 2});
             break;
-        default: {  // through the mutable reference (refreshed lazily)
-            auto& hs = s.at(h);
+        default: {  // a copy changed in several fields and set back (a wider host recounts all)
+            HostState hs = s.at(h);
             hs.state = st;
             hs.free_gpus = free;
             if (rng() % 10 == 0) hs.unhealthy = !hs.unhealthy;
             if (rng() % 30 == 0) hs.total_gpus = 12;
             if (rng() % 4 == 0) hs.busy_gpus = hs.busy_gpus.empty() ? std::vector<int>{5} : std::vector<int>{};
+            s.set(h, std::move(hs));
             break;
         }
     }
@@ -213,7 +214,7 @@ TEST(Counts, PlacementSkipsBusyGpus) {
     ASSERT_TRUE(p) << p.error().to_string();
     ASSERT_EQ(p->hosts, (std::vector<HostId>{a}));
     EXPECT_EQ(std::vector<int>(p->gpus[0].begin(), p->gpus[0].end()), (std::vector<int>{1, 2, 4, 5}));
-    s.at(a).busy_gpus.clear();  // through at(): the next decision sees the change
+    s.set_busy_gpus(a, {});  // the next decision sees the change
     p = place(*t, s, r);
     ASSERT_TRUE(p) << p.error().to_string();
     EXPECT_EQ(std::vector<int>(p->gpus[0].begin(), p->gpus[0].end()), (std::vector<int>{0, 1, 2, 3}));

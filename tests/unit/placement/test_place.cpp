@@ -24,7 +24,7 @@ ClusterState leaf_state(const Topology& t, const std::vector<int>& free, int per
         for (int i = 0; i < per_leaf; ++i) {
             const auto h = t.find_host(testing::num("n", static_cast<int>(l) * per_leaf + i + 1));
             EXPECT_TRUE(h.has_value());
-            s.at(*h).state = i < free[l] ? NodeState::Idle : NodeState::Alloc;
+            s.set_state(*h, i < free[l] ? NodeState::Idle : NodeState::Alloc);
         }
     }
     return s;
@@ -106,10 +106,10 @@ TEST(Place, SingleLeafBestFit) {
 TEST(Place, NeverUsesDrainedDownUnhealthyOrExcluded) {
     auto t = three_level(1, 2, 4);
     ClusterState s(*t);
-    s.at(*t->find_host("n001")).state = NodeState::Drain;
-    s.at(*t->find_host("n002")).state = NodeState::Down;
-    s.at(*t->find_host("n003")).unhealthy = true;
-    s.at(*t->find_host("n004")).state = NodeState::Unknown;
+    s.set_state(*t->find_host("n001"), NodeState::Drain);
+    s.set_state(*t->find_host("n002"), NodeState::Down);
+    s.set_unhealthy(*t->find_host("n003"), true);
+    s.set_state(*t->find_host("n004"), NodeState::Unknown);
     Request r = nodes(3);
     r.excluded.push_back(*t->find_host("n005"));
     for (auto pol : {Policy::Topo, Policy::SlurmTree, Policy::Linear}) {
@@ -137,7 +137,7 @@ TEST(Place, UnsatisfiableVersusBusy) {
     EXPECT_NE(gpus.error().message.find("8"), std::string::npos) << gpus.error().message;
     // all busy: fits an idle cluster, so Busy
     for (std::uint32_t h = 0; h < t->hosts().size(); ++h)
-        s.at(HostId{h}).state = NodeState::Alloc;
+        s.set_state(HostId{h}, NodeState::Alloc);
     auto now = place(*t, s, nodes(16));
     ASSERT_FALSE(now);
     EXPECT_EQ(now.error().code, Errc::Busy);
@@ -169,13 +169,13 @@ TEST(Place, SharedGpusPerNodeBestFitOnPartialHosts) {
     auto t = three_level(1, 2, 4);
     ClusterState s(*t);
     for (std::uint32_t h = 0; h < t->hosts().size(); ++h) {
-        s.at(HostId{h}).state = NodeState::Mixed;
-        s.at(HostId{h}).free_gpus = 8;
+        s.set_state(HostId{h}, NodeState::Mixed);
+        s.set_free_gpus(HostId{h}, 8);
     }
-    s.at(*t->find_host("n002")).free_gpus = 2;
-    s.at(*t->find_host("n002")).busy_gpus = {0, 1, 2, 3, 4, 5};
-    s.at(*t->find_host("n003")).free_gpus = 1;
-    s.at(*t->find_host("n006")).state = NodeState::Alloc;
+    s.set_free_gpus(*t->find_host("n002"), 2);
+    s.set_busy_gpus(*t->find_host("n002"), {0, 1, 2, 3, 4, 5});
+    s.set_free_gpus(*t->find_host("n003"), 1);
+    s.set_state(*t->find_host("n006"), NodeState::Alloc);
     Request r = nodes(2);
     r.exclusive = false;
     r.gpus_per_node = 2;
@@ -201,11 +201,11 @@ TEST(Place, TotalGpusSharedTakesFewestHosts) {
     auto t = three_level(1, 2, 4);
     ClusterState s(*t);
     for (std::uint32_t h = 0; h < t->hosts().size(); ++h) {
-        s.at(HostId{h}).state = NodeState::Mixed;
-        s.at(HostId{h}).free_gpus = h < 4 ? 1 : 3;  // leaf01: 4 GPUs free, leaf02: 17
+        s.set_state(HostId{h}, NodeState::Mixed);
+        s.set_free_gpus(HostId{h}, h < 4 ? 1 : 3);  // leaf01: 4 GPUs free, leaf02: 17
     }
-    s.at(*t->find_host("n007")).free_gpus = 8;
-    s.at(*t->find_host("n007")).state = NodeState::Idle;
+    s.set_free_gpus(*t->find_host("n007"), 8);
+    s.set_state(*t->find_host("n007"), NodeState::Idle);
     Request r;
     r.nodes_min = 1;
     r.exclusive = false;
@@ -310,7 +310,7 @@ TEST(Place, OneNvlDomainBestFitAndUsableHosts) {
     auto t = nvl_fabric();
     ASSERT_TRUE(t);
     ClusterState s(*t);
-    s.at(*t->find_host("n001")).state = NodeState::Alloc;  // nvl1: 3 free
+    s.set_state(*t->find_host("n001"), NodeState::Alloc);  // nvl1: 3 free
     Request r = nodes(3);
     r.one_nvl_domain = true;
     auto p = place(*t, s, r);
@@ -333,7 +333,7 @@ TEST(Place, SegmentsEachInOneDomain) {
     auto t = nvl_fabric();
     ClusterState s(*t);
     for (const char* n : {"n001", "n005", "n006", "n009"})
-        s.at(*t->find_host(n)).state = NodeState::Alloc;
+        s.set_state(*t->find_host(n), NodeState::Alloc);
     // domains free: nvl1 3, nvl2 2, nvl3 3, nvl4 3 usable
     Request r = nodes(6);
     r.segment = 3;
@@ -357,7 +357,7 @@ TEST(Place, LinearConsecutiveBestFit) {
     auto t = three_level(1, 2, 4);
     ClusterState s(*t);
     for (const char* n : {"n003", "n006"})
-        s.at(*t->find_host(n)).state = NodeState::Alloc;
+        s.set_state(*t->find_host(n), NodeState::Alloc);
     // runs: n001-002 (2), n004-005 (2), n007-008 (2): best fit for 2 = the first run
     auto p = place(*t, s, nodes(2), Policy::Linear);
     ASSERT_TRUE(p);
@@ -372,7 +372,7 @@ TEST(Place, NodeRangeTakesTheMostThatFit) {
     auto t = three_level(1, 2, 4);
     ClusterState s(*t);
     for (const char* n : {"n001", "n002", "n003"})
-        s.at(*t->find_host(n)).state = NodeState::Alloc;
+        s.set_state(*t->find_host(n), NodeState::Alloc);
     Request r = nodes(2);
     r.nodes_max = 8;
     auto p = place(*t, s, r);
@@ -420,7 +420,7 @@ TEST(Place, DegradedHostsStayOutOfMultiNodeJobsWhileOthersFit) {
     auto t = three_level(1, 2, 4);  // 8 hosts: n001-n004 under leaf01, n005-n008 under leaf02
     ClusterState s(*t);
     s.set_slowdown(*t->find_host("n002"), 1.34);
-    s.at(*t->find_host("n006")).slowdown = 1.1;  // through at(): counted at the next read
+    s.set_slowdown(*t->find_host("n006"), 1.1);  // through at(): counted at the next read
     EXPECT_EQ(s.degraded_count(), 2);
     for (auto pol : {Policy::Topo, Policy::Cost}) {
         // 3 nodes: leaf01 has 3 healthy hosts left; without the rule best fit takes n001-n003
@@ -466,7 +466,7 @@ TEST(Place, DegradedHostsStayOutOfMultiNodeJobsWhileOthersFit) {
     EXPECT_EQ(tree->explanation.find("degraded:"), std::string::npos);
     // healthy again: counted out, no rule applied
     s.set_slowdown(*t->find_host("n002"), 1.0);
-    s.at(*t->find_host("n006")).slowdown = 1.0;
+    s.set_slowdown(*t->find_host("n006"), 1.0);
     EXPECT_EQ(s.degraded_count(), 0);
     auto again = place(*t, s, nodes(3));
     ASSERT_TRUE(again);
@@ -553,7 +553,7 @@ namespace {
 TEST(Place, HugeNodeRangesDecideAsTheClusterSizedRange) {
     auto t = testing::three_level(4, 4, 8);  // 128 hosts
     ClusterState s(*t);
-    for (std::uint32_t h = 0; h < t->hosts().size(); h += 3) s.at(HostId{h}).state = NodeState::Alloc;
+    for (std::uint32_t h = 0; h < t->hosts().size(); h += 3) s.set_state(HostId{h}, NodeState::Alloc);
     for (Policy pol : {Policy::Topo, Policy::SlurmTree, Policy::Linear}) {
         for (int seg : {0, 1, 2}) {
             Request huge;

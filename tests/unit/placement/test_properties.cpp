@@ -77,7 +77,7 @@ ClusterState random_state(const Topology& t, Rng& rng, int block, bool gpus) {
             static const std::array<double, 5> levels{0.05, 0.3, 0.5, 0.8, 0.97};
             busy = levels[rng() % levels.size()];
         }
-        auto& hs = s.at(HostId{h});
+        HostState hs = s.at(HostId{h});
         const double x = u(rng);
         if (x < 0.03) {
             hs.state = NodeState::Drain;
@@ -93,6 +93,7 @@ ClusterState random_state(const Topology& t, Rng& rng, int block, bool gpus) {
             hs.free_gpus = total > 0 ? static_cast<int>(rng() % static_cast<unsigned>(total)) : 0;
         }
         if (u(rng) < 0.01) hs.unhealthy = true;
+        s.set(HostId{h}, std::move(hs));
     }
     return s;
 }
@@ -209,7 +210,7 @@ TEST(PlaceProperty, ThreeLevelTopoAtBothBoundsOnEveryProbe) {
                 free[static_cast<std::size_t>(l)] = f;
                 for (int i = 0; i < 4; ++i) {
                     const auto h = HostId{static_cast<std::uint32_t>(l * 4 + i)};
-                    s.at(h).state = i < f ? NodeState::Idle : NodeState::Alloc;
+                    s.set_state(h, i < f ? NodeState::Idle : NodeState::Alloc);
                 }
             }
         }
@@ -320,7 +321,7 @@ void run_random_requests(const Fixture& f, int states, unsigned seed) {
         ASSERT_TRUE(s2) << s2.error().to_string();
         // health flags come from the health store, not from scontrol
         for (std::uint32_t h = 0; h < t.hosts().size(); ++h)
-            s2->at(HostId{h}).unhealthy = s.at(HostId{h}).unhealthy;
+            s2->set_unhealthy(HostId{h}, s.at(HostId{h}).unhealthy);
         for (int probe = 0; probe < 12; ++probe) {
             Request r;
             const int cap = std::max(2, std::min(n_hosts / 3, 64));

@@ -234,7 +234,7 @@ TEST(SpankPlan, NvlAndSegmentReachJobSubmit) {
 TEST(SpankPlan, SpreadRoundRobinsOverGroups) {
     const auto& t = *lab();
     placement::ClusterState st(t);
-    st.at(*t.find_host("n001")).state = placement::NodeState::Alloc;
+    st.set_state(*t.find_host("n001"), placement::NodeState::Alloc);
     placement::Request r;
     r.nodes_min = 6;
     auto p = placement::place(t, st, r, placement::Policy::Spread);

@@ -3,10 +3,8 @@
 /// \file ClusterState: the live overlay on an immutable Topology (busy, drained,
 /// down, unhealthy, free GPUs). Never stored in the Topology itself.
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <span>
 #include <string>
 #include <utility>
@@ -61,16 +59,8 @@ public:
     /// Every host idle, every GPU free, bound to `topo` (by fingerprint).
     explicit ClusterState(const Topology& topo);
 
-    /// Mutable access. The host's leaf group is marked for a recount, done lazily (and
-    /// thread-safely) before the next read of the group counts: modify the host through
-    /// the returned reference before the next placement call, do not keep it across one.
-    /// The set_*() mutators below update the counts incrementally instead.
-    [[nodiscard]] HostState& at(HostId h) {
-        HostState& hs = hosts_.at(h.index());
-        mark_dirty(h.index());
-        return hs;
-    }
-
+    /// A host's state. Changed only through the set_*() mutators below, which keep the
+    /// group counts and the host's Brief up to date.
     [[nodiscard]] const HostState& at(HostId h) const { return hosts_.at(h.index()); }
 
     [[nodiscard]] std::size_t size() const noexcept { return hosts_.size(); }
@@ -98,6 +88,10 @@ public:
     void mark_health(std::span<const std::pair<HostId, std::string>> unhealthy,
                      std::span<const std::pair<HostId, double>> degraded);
     void set_busy_gpus(HostId h, std::vector<int> busy);
+    /// The drain/health reason shown with the host.
+    void set_reason(HostId h, std::string reason);
+    /// When the host's jobs are expected to end (Request::now's clock; < 0 = unknown).
+    void set_release_at(HostId h, double release_at);
 
     /// Hosts of topology group `g` that can take one more node of a request: exclusive
     /// = idle with at least `gpus_per_node` GPUs; shared = idle or mixed with at least
@@ -128,54 +122,38 @@ public:
     static_assert(sizeof(Brief) == 8);
 
     /// One Brief per host (service hosts and hosts on no leaf group: not kept). Valid until the
-    /// next mutation; refreshed first like the group counts.
+    /// next mutation.
     [[nodiscard]] const Brief* briefs() const;
-    /// Hosts with slowdown > 1 (refreshed like the briefs). O(1).
+    /// Hosts with slowdown > 1. O(1).
     [[nodiscard]] int degraded_count() const;
 
 private:
     struct Layout;
 
-    struct Sync {
-        std::mutex m;
-        std::atomic<bool> dirty{false};
-        Sync() = default;
-
-        Sync(const Sync& o) : dirty(o.dirty.load()) {}
-
-        Sync& operator=(const Sync& o) {
-            dirty.store(o.dirty.load());
-            return *this;
-        }
-    };
-
-    void mark_dirty(std::size_t h);
-    void refresh() const;  ///< recount dirty groups (lock-protected, lazy)
     void add(std::size_t h, int sign);
     /// Add (sign +1) or remove (-1) host h's contribution to a group's counts; `idle_hosts`,
     /// when given, is the group's idle-host total.
     void count_host(std::size_t h, int sign, std::vector<int>& idle, std::vector<int>& avail, long& free,
                     std::size_t base, int* idle_hosts = nullptr) const;
-    void ensure_width(int total) const;
-    void brief_host(std::size_t h) const;
+    void ensure_width(int total);
+    void recount_all();
+    void brief_host(std::size_t h);
     template <class F>
     void mutate(HostId h, F&& f);
 
     std::vector<HostState> hosts_;
     std::string fingerprint_;
     std::shared_ptr<const Layout> layout_;
-    // Group counts, flat [group * width_ + class].
-    mutable int width_ = 1;
-    mutable std::vector<int> idle_by_total_;
-    mutable std::vector<int> avail_by_free_;
-    mutable std::vector<long> free_sum_;
-    mutable std::vector<int> idle_hosts_;      ///< per group: idle healthy hosts (the sum
-                                               ///< of its idle_by_total_ row, kept apart
-                                               ///< for the common whole-node read)
-    mutable std::vector<std::uint8_t> dirty_;  ///< per group: recount before the next read
-    mutable std::vector<Brief> briefs_;        ///< per host, refreshed with its group
-    mutable int degraded_ = 0;                 ///< briefs_ with degraded set
-    mutable Sync sync_;
+    // Group counts, flat [group * width_ + class], kept exact by every mutator.
+    int width_ = 1;
+    std::vector<int> idle_by_total_;
+    std::vector<int> avail_by_free_;
+    std::vector<long> free_sum_;
+    std::vector<int> idle_hosts_;  ///< per group: idle healthy hosts (the sum of its
+                                   ///< idle_by_total_ row, kept apart for the common
+                                   ///< whole-node read)
+    std::vector<Brief> briefs_;    ///< per host
+    int degraded_ = 0;             ///< briefs_ with degraded set
 };
 
 }  // namespace topo::placement
