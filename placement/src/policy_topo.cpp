@@ -21,6 +21,7 @@
 #include <tuple>
 
 #include "internal.hpp"
+#include "leaf_order.hpp"
 
 namespace topo::placement {
 
@@ -85,85 +86,22 @@ struct Scratch {
     /// switches, then the lowest index (the order of the final group choice without end
     /// times); built on first use
     std::vector<int> ord;
-    std::vector<std::uint64_t> keys;
+    LeafOrderScratch ord_scratch;
     bool have_ord = false;
     std::vector<std::uint8_t> mark;  ///< per leaf, all 0 between uses
     std::vector<int> caps;           ///< flat per-child capacities (descending)
     std::vector<int> off;            ///< per child: start in caps (n + 1 entries)
     std::vector<long> fsum;          ///< per child: free units
 
+    /// The leaves that hold any of the request in leaf order (leaf_order.hpp), without
+    /// extensions.
     const std::vector<int>& order() {
         if (!have_ord) {
             const auto& ix = *w->ix;
-            ord.clear();
-            if (ix.uniform_leaf_switches && counting_order()) return ord;
-            // one integer key per leaf when the fields fit (capacity, physical leaf
-            // switches < 4096, index < 2^20), else the comparator
-            bool keyed = ix.n_leaves < (1 << 20);
-            keys.clear();
-            for (int l = 0; l < ix.n_leaves; ++l) {
-                const int cp = w->leaf_cap[static_cast<std::size_t>(l)];
-                if (cp <= 0) continue;
-                ord.push_back(l);
-                const int ls = ix.leaf_switch_count[static_cast<std::size_t>(l)];
-                if (ls < 0 || ls >= 4096) keyed = false;
-                keys.push_back((static_cast<std::uint64_t>(0x7fffffff - cp) << 32)
-                               | (static_cast<std::uint64_t>(ls & 0xfff) << 20) | static_cast<std::uint64_t>(l));
-            }
-            if (keyed) {
-                std::sort(keys.begin(), keys.end());
-                for (std::size_t i = 0; i < keys.size(); ++i)
-                    ord[i] = static_cast<int>(keys[i] & 0xfffffU);
-                have_ord = true;
-                return ord;
-            }
-            std::sort(ord.begin(), ord.end(), [&](int a, int b) {
-                const int ca = w->leaf_cap[static_cast<std::size_t>(a)];
-                const int cb = w->leaf_cap[static_cast<std::size_t>(b)];
-                if (ca != cb) return ca > cb;
-                const int sa = ix.leaf_switch_count[static_cast<std::size_t>(a)];
-                const int sb = ix.leaf_switch_count[static_cast<std::size_t>(b)];
-                return sa != sb ? sa < sb : a < b;
-            });
+            order_leaves(w->leaf_cap, ix.leaf_switch_count, ix.uniform_leaf_switches, ord, ord_scratch);
             have_ord = true;
         }
         return ord;
-    }
-    std::vector<int> bucket;  ///< counting sort: per capacity, next slot
-
-    /// order() when every leaf group has the same number of leaf switches: a counting
-    /// sort by capacity (descending), stable in index order; O(leaves + largest
-    /// capacity) instead of a comparison sort. False (nothing done) for huge capacities.
-    bool counting_order() {
-        const auto& ix = *w->ix;
-        int maxcap = 0;
-        int n = 0;
-        for (int l = 0; l < ix.n_leaves; ++l) {
-            const int cp = w->leaf_cap[static_cast<std::size_t>(l)];
-            if (cp > 0) {
-                maxcap = std::max(maxcap, cp);
-                ++n;
-            }
-        }
-        if (maxcap > 4 * ix.n_leaves + 4096) return false;
-        bucket.assign(static_cast<std::size_t>(maxcap) + 2, 0);
-        for (int l = 0; l < ix.n_leaves; ++l) {
-            const int cp = w->leaf_cap[static_cast<std::size_t>(l)];
-            if (cp > 0) ++bucket[static_cast<std::size_t>(cp)];
-        }
-        int at = 0;  // slots: the largest capacity first
-        for (int cp = maxcap; cp >= 1; --cp) {
-            const int k = bucket[static_cast<std::size_t>(cp)];
-            bucket[static_cast<std::size_t>(cp)] = at;
-            at += k;
-        }
-        ord.resize(static_cast<std::size_t>(n));
-        for (int l = 0; l < ix.n_leaves; ++l) {
-            const int cp = w->leaf_cap[static_cast<std::size_t>(l)];
-            if (cp > 0) ord[static_cast<std::size_t>(bucket[static_cast<std::size_t>(cp)]++)] = l;
-        }
-        have_ord = true;
-        return true;
     }
 
     std::vector<std::uint8_t>& marks() {
@@ -533,11 +471,11 @@ bool choose_topo(const Work& w, Choice& out) {
         }
     }
     if (!from_order) std::sort(avail.begin(), avail.end(), [&](const auto& a, const auto& b) {
-        if (a.first != b.first) return a.first > b.first;
-        if (timed && sc.ext(a.second) != sc.ext(b.second)) return sc.ext(a.second) < sc.ext(b.second);
-        const int sa = ix.leaf_switch_count[static_cast<std::size_t>(a.second)];
-        const int sb = ix.leaf_switch_count[static_cast<std::size_t>(b.second)];
-        return sa != sb ? sa < sb : a.second < b.second;
+        auto key = [&](const std::pair<int, int>& x) {
+            return LeafKey{x.first, timed ? sc.ext(x.second) : 0.0, ix.leaf_switch_count[static_cast<std::size_t>(x.second)],
+                           x.second};
+        };
+        return leaf_before(key(a), key(b));
     });
     int r = D;
     while (r > 0 && !avail.empty()) {
