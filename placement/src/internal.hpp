@@ -161,4 +161,8 @@ struct Bounds {
 
 Bounds lower_bounds(const Work& w);
 
+/// The common finishing of every policy's choice `c` (finish.cpp): hosts in id order with
+/// their GPUs, the metrics, the explanation against the bounds.
+[[nodiscard]] Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b);
+
 }  // namespace topo::placement

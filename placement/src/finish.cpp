@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: Apache-2.0
+// place(): the common finishing of every policy's choice: hosts and GPUs in order, metrics, explanation (see internal.hpp).
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include <topo/hostlist.hpp>
+#include <topo/placement/place.hpp>
+
+#include "internal.hpp"
+
+namespace topo::placement {
+
+// ------------------------------------------------------------------ finishing
+
+namespace {
+
+/// Append host h's first k free GPU indices to `out` as its next list; returns how many.
+int pick_gpu_indices(const Work& w, std::uint32_t h, int k, GpuLists& out) {
+    const int total = w.briefs[h].total;
+    const int n = std::max(0, std::min(k, total));
+    int* dst = out.open_host(static_cast<std::size_t>(n));
+    if (n == 0) return 0;
+    if (!w.briefs[h].busy_listed) {  // the first n of 0..total-1
+        for (int g = 0; g < n; ++g)
+            dst[g] = g;
+        return n;
+    }
+    const auto& busy = w.state->at(HostId{h}).busy_gpus;
+    int got = 0;
+    auto b = busy.begin();  // sorted: walk it along g instead of a search per GPU
+    for (int g = 0; g < total && got < n; ++g) {
+        while (b != busy.end() && *b < g)
+            ++b;
+        if (b == busy.end() || *b != g) dst[got++] = g;
+    }
+    out.trim_last(static_cast<std::size_t>(n - got));
+    return got;
+}
+
+/// Sort `v`. Policies append hosts leaf group by leaf group, each group's hosts in
+/// ascending order: merge those ascending runs (O(n log runs)) instead of sorting.
+void sort_runs(std::vector<std::uint64_t>& v) {
+    std::vector<std::size_t> bounds{0};  // run starts, then v.size()
+    for (std::size_t i = 1; i < v.size(); ++i) {
+        if (v[i] < v[i - 1]) bounds.push_back(i);
+    }
+    bounds.push_back(v.size());
+    if (bounds.size() <= 2) return;  // one run: sorted
+    std::vector<std::uint64_t> buf(v.size());
+    {
+        // Leaf groups usually hold disjoint id ranges: then the runs, ordered by their
+        // first key, do not overlap and the answer is their concatenation (no merge).
+        const std::size_t nr = bounds.size() - 1;
+        std::vector<std::size_t> runs(nr);
+        std::iota(runs.begin(), runs.end(), std::size_t{0});
+        std::sort(runs.begin(), runs.end(), [&](std::size_t a, std::size_t b) { return v[bounds[a]] < v[bounds[b]]; });
+        bool disjoint = true;
+        for (std::size_t r = 1; r < nr && disjoint; ++r)
+            disjoint = v[bounds[runs[r - 1] + 1] - 1] < v[bounds[runs[r]]];
+        if (disjoint) {
+            auto out = buf.begin();
+            for (auto r : runs)
+                out = std::copy(v.begin() + static_cast<std::ptrdiff_t>(bounds[r]),
+                                v.begin() + static_cast<std::ptrdiff_t>(bounds[r + 1]), out);
+            v.swap(buf);
+            return;
+        }
+    }
+    while (bounds.size() > 2) {  // merge neighbouring runs pairwise
+        std::vector<std::size_t> next{0};
+        for (std::size_t r = 0; r + 1 < bounds.size(); r += 2) {
+            const auto b0 = static_cast<std::ptrdiff_t>(bounds[r]);
+            const auto b1 = static_cast<std::ptrdiff_t>(bounds[r + 1]);
+            if (r + 2 < bounds.size()) {
+                const auto b2 = static_cast<std::ptrdiff_t>(bounds[r + 2]);
+                std::merge(v.begin() + b0, v.begin() + b1, v.begin() + b1, v.begin() + b2, buf.begin() + b0);
+                next.push_back(bounds[r + 2]);
+            } else {
+                std::copy(v.begin() + b0, v.begin() + b1, buf.begin() + b0);
+                next.push_back(bounds[r + 1]);
+            }
+        }
+        v.swap(buf);
+        bounds = std::move(next);
+    }
+}
+
+}  // namespace
+
+Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
+    const auto& ix = *w.ix;
+    const Topology& t = *w.topo;
+    Placement p;
+    p.policy = policy;
+    // hosts in natural (= id) order, GPUs with them: one key per host (id, GPUs), ids
+    // are distinct, so a plain sort of the keys is the order
+    std::vector<std::uint64_t> order(c.hosts.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = (std::uint64_t{c.hosts[i]} << 32U) | static_cast<std::uint32_t>(c.gpus_per_host[i]);
+    sort_runs(order);
+    int gpus_left = w.req.total_gpus > 0 ? w.req.total_gpus : -1;
+    p.hosts.reserve(order.size());
+    std::size_t gpu_hint = 0;
+    for (auto key : order)
+        gpu_hint += static_cast<std::uint32_t>(key);
+    p.gpus.reserve(order.size(), gpu_hint);
+    for (auto key : order) {
+        const auto h = static_cast<std::uint32_t>(key >> 32U);
+        int k = static_cast<int>(static_cast<std::uint32_t>(key));
+        p.degraded_hosts += w.briefs[h].degraded ? 1 : 0;
+        if (gpus_left >= 0) {
+            k = std::min(k, gpus_left);
+            gpus_left -= k;
+        }
+        p.hosts.push_back(HostId{h});
+        p.total_gpus += pick_gpu_indices(w, h, k, p.gpus);
+    }
+    // leaves and groups
+    std::vector<int> count(static_cast<std::size_t>(ix.n_leaves), 0);
+    std::vector<std::uint32_t> phys;  // sorted + unique below (no node allocations)
+    std::vector<std::uint32_t> doms;
+    {
+        // hosts are in id order, so a leaf group's hosts are mostly consecutive: count
+        // runs in a register instead of an increment in memory per host
+        int cur = -1;
+        int run = 0;
+        for (auto h : p.hosts) {
+            const int l = ix.leaf_of_host[h.index()];
+            if (l != cur) {
+                if (cur >= 0) count[static_cast<std::size_t>(cur)] += run;
+                cur = l;
+                run = 0;
+            }
+            ++run;
+        }
+        if (cur >= 0) count[static_cast<std::size_t>(cur)] += run;
+    }
+    if (!ix.domains.empty()) {
+        for (auto h : p.hosts) {
+            const int d = ix.domain_of_host[h.index()];
+            if (d >= 0) doms.push_back(ix.domains[static_cast<std::size_t>(d)].id.index());
+        }
+    }
+    std::sort(doms.begin(), doms.end());
+    doms.erase(std::unique(doms.begin(), doms.end()), doms.end());
+    std::vector<int> used;
+    used.reserve(std::min<std::size_t>(p.hosts.size(), static_cast<std::size_t>(ix.n_leaves)));
+    p.groups.reserve(used.capacity());
+    const int per_group = ix.leaf_switch_count.empty() ? 1 : std::max(1, ix.leaf_switch_count.front());
+    phys.reserve(used.capacity() * static_cast<std::size_t>(per_group));
+    for (int l = 0; l < ix.n_leaves; ++l) {
+        if (count[static_cast<std::size_t>(l)] == 0) continue;
+        used.push_back(l);
+        const auto g = ix.sw[static_cast<std::size_t>(l)].group;
+        p.groups.push_back(g);
+        for (auto s : t.groups()[g.index()].leaves)
+            phys.push_back(s.index());
+    }
+    if (!std::is_sorted(phys.begin(), phys.end())) std::sort(phys.begin(), phys.end());
+    phys.erase(std::unique(phys.begin(), phys.end()), phys.end());
+    std::sort(p.groups.begin(), p.groups.end());
+    p.leaves.reserve(phys.size());
+    for (auto s : phys)
+        p.leaves.push_back(SwitchId{s});
+    for (auto d : doms)
+        p.nvl_domains.push_back(DomainId{d});
+    // highest tier crossed: level of the lowest switch covering every used leaf
+    p.max_tier = -1;
+    if (used.size() <= 1) {
+        p.max_tier = 0;
+    } else {
+        for (int x : ix.by_level_order) {
+            const auto& s = ix.sw[static_cast<std::size_t>(x)];
+            if (s.leaves.size() < used.size()) continue;
+            if (std::includes(s.leaves.begin(), s.leaves.end(), used.begin(), used.end())) {
+                p.max_tier = s.level;
+                break;
+            }
+        }
+        if (p.max_tier < 0) p.max_tier = ix.top_level + 1;  // not connected (linear policy)
+    }
+    // switches touched per level (along Slurm's parent chain)
+    p.switches_per_level.assign(static_cast<std::size_t>(ix.top_level) + 1, 0);
+    std::vector<bool> seen(ix.sw.size(), false);
+    for (int l : used) {
+        for (int x = l; x >= 0 && !seen[static_cast<std::size_t>(x)]; x = ix.sw[static_cast<std::size_t>(x)].parent) {
+            seen[static_cast<std::size_t>(x)] = true;
+            ++p.switches_per_level[static_cast<std::size_t>(ix.sw[static_cast<std::size_t>(x)].level)];
+        }
+    }
+    // summed pairwise hops: 2 inside a leaf group, switch distance + 2 across
+    long hops = 0;
+    for (std::size_t i = 0; i < used.size(); ++i) {
+        const long ci = count[static_cast<std::size_t>(used[i])];
+        hops += ci * (ci - 1) / 2 * 2;
+        for (std::size_t j = i + 1; j < used.size(); ++j) {
+            const long cj = count[static_cast<std::size_t>(used[j])];
+            hops += ci * cj * (ix.d(used[i], used[j]) + 2);
+        }
+    }
+    p.hop_sum = hops;
+    p.lower_bound_groups = b.groups;
+    p.lower_bound_leaves = b.leaf_switches;
+    p.lower_bound_tier = b.tier;
+    // explanation
+    // (string appends: an ostringstream costs about a microsecond to set up)
+    std::string& e = p.explanation;
+    e.reserve(160 + c.why.size());
+    e += policy_name(policy);
+    e += ": ";
+    e += std::to_string(p.hosts.size());
+    e += " host(s)";
+    if (p.total_gpus > 0) {
+        e += ", ";
+        e += std::to_string(p.total_gpus);
+        e += " GPU(s)";
+    }
+    e += " on ";
+    e += std::to_string(p.groups.size());
+    e += " leaf group(s) (";
+    e += std::to_string(p.leaves.size());
+    e += " leaf switch(es)), tier ";
+    e += std::to_string(p.max_tier);
+    e += "; lower bound ";
+    e += std::to_string(b.groups);
+    e += " group(s), tier ";
+    e += std::to_string(b.tier);
+    e += ". ";
+    e += c.why;
+    while (!p.explanation.empty() && p.explanation.back() == ' ')
+        p.explanation.pop_back();
+    return p;
+}
+
+}  // namespace topo::placement
