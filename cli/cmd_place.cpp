@@ -37,7 +37,7 @@ struct PlaceOptions {
     int gpus_per_node = 0;
     int total_gpus = 0;
     bool shared = false;
-    int max_tier = -1;
+    std::optional<int> max_tier;
     int max_leaves = 0;
     bool nvl = false;
     int segment = 0;
@@ -198,7 +198,7 @@ int run_place(const PlaceOptions& o) {
         // sbatch -t syntax: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS
         const auto& tl = o.time_limit;
         const bool minutes = tl.find_first_not_of("0123456789") == std::string::npos && tl.size() <= 9;
-        const double secs = minutes ? std::stod(tl) * 60.0 : whatif::parse_slurm_duration(tl);
+        const double secs = minutes ? std::stod(tl) * 60.0 : whatif::parse_slurm_duration(tl).value_or(-1);
         if (secs <= 0) {
             std::fprintf(stderr, "topoplace: place: --time-limit: '%s' is not a Slurm time limit "
                          "(minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS, > 0)\n", tl.c_str());
@@ -273,9 +273,9 @@ Runner add_place(CLI::App& app) {
         ->check(CLI::NonNegativeNumber);
     sub->add_flag("--shared", o->shared, "share hosts with other jobs (default: whole idle hosts only)");
     sub->add_option("--max-tier", o->max_tier, "highest switch tier the job may cross (0 = one leaf group)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(CLI::Range(0, 15));
     sub->add_option("--max-leaves", o->max_leaves, "most leaf groups the job may span (like --switches)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(CLI::Range(0, 65536));
     sub->add_flag("--nvl", o->nvl, "all hosts inside one multi-node NVLink domain");
     sub->add_option("--segment", o->segment,
                     "hosts come in segments of S, each inside one leaf group (and NVLink domain)")

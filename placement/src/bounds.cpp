@@ -21,7 +21,7 @@ Bounds lower_bounds(const Work& w) {
     int best_root = -1;
     for (int x : ix.by_level_order) {
         const auto& s = ix.sw[static_cast<std::size_t>(x)];
-        if (w.req.max_tier >= 0 && s.level > w.req.max_tier) continue;
+        if (w.req.max_tier && s.level > *w.req.max_tier) continue;
         caps.clear();
         long total = 0;
         for (int l : s.leaves) {
@@ -54,9 +54,9 @@ Bounds lower_bounds(const Work& w) {
     int best = -1;
     for (int x : ix.by_level_order) {
         const auto& s = ix.sw[static_cast<std::size_t>(x)];
-        if (w.req.max_tier >= 0 && s.level > w.req.max_tier) continue;
+        if (w.req.max_tier && s.level > *w.req.max_tier) continue;
         if (s.parent >= 0
-            && !(w.req.max_tier >= 0 && ix.sw[static_cast<std::size_t>(s.parent)].level > w.req.max_tier)) {
+            && !(w.req.max_tier && ix.sw[static_cast<std::size_t>(s.parent)].level > *w.req.max_tier)) {
             continue;  // only the highest allowed switches
         }
         const int D = w.demand;

@@ -153,7 +153,7 @@ std::string unsatisfiable_reason(const Work& w) {
           << (w.mode == UnitMode::Gpus       ? " GPU(s)"
               : w.mode == UnitMode::Segments ? " segment(s)"
                                              : " host(s)");
-        if (w.req.max_tier >= 0) o << " (max tier " << w.req.max_tier << ")";
+        if (w.req.max_tier) o << " (max tier " << *w.req.max_tier << ")";
         if (w.req.max_leaves > 0) o << " (max " << w.req.max_leaves << " leaf group(s))";
     }
     return o.str();
@@ -184,7 +184,7 @@ Result<Placement> Placer::place_by_cost(const ClusterState& state, const Request
     a->policy = Policy::Cost;
     if (a->hosts.size() < 2 || a->max_tier <= a->lower_bound_tier) return a;
     Request low = req;
-    low.max_tier = req.max_tier < 0 ? a->lower_bound_tier : std::min(req.max_tier, a->lower_bound_tier);
+    low.max_tier = req.max_tier ? std::min(*req.max_tier, a->lower_bound_tier) : a->lower_bound_tier;
     auto b = place(state, low, Policy::Topo);
     if (!b) return a;
     b->policy = Policy::Cost;
@@ -306,7 +306,7 @@ Result<Placement> Placer::place_one(const ClusterState& state, const Request& re
                                      const std::vector<std::uint32_t>* skip) const {
     const Topology& t = *topo_;
     const Index& ix = *idx_;
-    if (req.gpus_per_node < 0 || req.total_gpus < 0 || req.segment < 0 || req.max_leaves < 0 || req.max_tier < -1) {
+    if (req.gpus_per_node < 0 || req.total_gpus < 0 || req.segment < 0 || req.max_leaves < 0 || (req.max_tier && *req.max_tier < 0)) {
         return fail(Errc::InvalidArgument, "negative GPU, segment, tier or leaf count in the request");
     }
     Work w;
@@ -358,7 +358,7 @@ Result<Placement> Placer::place_one(const ClusterState& state, const Request& re
     if (policy != Policy::Topo) {
         if (req.one_nvl_domain) ignored.emplace_back("one_nvl_domain");
         if (req.segment > 0) ignored.emplace_back("segment");
-        if (req.max_tier >= 0) ignored.emplace_back("max_tier");
+        if (req.max_tier) ignored.emplace_back("max_tier");
         if (policy == Policy::Linear && req.max_leaves > 0) ignored.emplace_back("max_leaves");
     }
     if (w.mode != UnitMode::Gpus && nmax > nmin) {

@@ -311,8 +311,10 @@ bool one_shared_host(const Work& w, Choice& out) {
     if (w.host_units.empty()) {
         for (int l = 0; l < ix.n_leaves; ++l) {
             if (w.leaf_cap[static_cast<std::size_t>(l)] <= 0) continue;
-            const int f = w.state->group_fewest_free_fitting(ix.sw[static_cast<std::size_t>(l)].group, w.gpn);
-            if (f < 0 || (want >= 0 && f > want)) continue;
+            const auto fit = w.state->group_fewest_free_fitting(ix.sw[static_cast<std::size_t>(l)].group, w.gpn);
+            if (!fit) continue;
+            const int f = *fit;
+            if (want >= 0 && f > want) continue;
             if (f < want || want < 0) leaves.clear();
             want = f;
             leaves.push_back(l);
@@ -372,7 +374,7 @@ bool choose_topo(const Work& w, Choice& out) {
     caps.reserve(static_cast<std::size_t>(ix.n_leaves));
     for (int x : ix.by_level_order) {
         const auto& s = ix.sw[static_cast<std::size_t>(x)];
-        if (w.req.max_tier >= 0 && s.level > w.req.max_tier && s.level > 0) continue;
+        if (w.req.max_tier && s.level > *w.req.max_tier && s.level > 0) continue;
         long total = 0;
         int mg = -1;
         if (s.level == 0) {  // a leaf: itself

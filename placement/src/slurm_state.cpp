@@ -64,7 +64,7 @@ bool parse_int(std::string_view s, int& out) {
     return ec == std::errc() && p == s.data() + s.size();
 }
 
-constexpr int kTooMany = kGresTooMany;  // a count over kMaxHostGpus (the callers refuse the line)
+constexpr int kTooMany = -2;  // a count over kMaxHostGpus (the callers refuse the line)
 
 /// `total` GPUs counted so far (-1: none yet) plus `n` more, or kTooMany past kMaxHostGpus.
 int add_gpus(int total, int n) {
@@ -389,7 +389,12 @@ Result<ClusterState> parse_state_json(const Topology& topo, std::string_view tex
     return cs;
 }
 
-int gres_gpu_count(std::string_view v, std::vector<int>* idx) { return gres_count(v, idx); }
+Result<std::optional<int>> gres_gpu_count(std::string_view v, std::vector<int>* idx) {
+    const int n = gres_count(v, idx);
+    if (n == kTooMany) return fail(Errc::InvalidArgument, "more than " + std::to_string(kMaxHostGpus) + " GPUs");
+    if (n < 0) return std::optional<int>{};
+    return std::optional<int>{n};
+}
 
 namespace {
 

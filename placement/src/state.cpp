@@ -199,13 +199,13 @@ int ClusterState::group_hosts_fitting(GroupId g, bool exclusive, int gpus_per_no
     return n;
 }
 
-int ClusterState::group_fewest_free_fitting(GroupId g, int gpus_per_node) const {
+std::optional<int> ClusterState::group_fewest_free_fitting(GroupId g, int gpus_per_node) const {
     const auto w = static_cast<std::size_t>(width_);
     const std::size_t base = static_cast<std::size_t>(g.index()) * w;
     for (std::size_t f = static_cast<std::size_t>(std::max(gpus_per_node, 0)); f < w; ++f) {
         if (avail_by_free_[base + f] > 0) return static_cast<int>(f);
     }
-    return -1;
+    return std::nullopt;
 }
 
 long ClusterState::group_free_gpus(GroupId g) const {

@@ -49,7 +49,7 @@ struct Config {
 /// The user's --topo-* options, as given (validated by the parse_* functions below).
 struct Options {
     std::optional<Mode> mode;  ///< --topo
-    int max_tier = -1;         ///< --topo-max-tier (-1 = not given)
+    std::optional<int> max_tier;  ///< --topo-max-tier
     bool nvl = false;          ///< --topo-nvl
     int segment = 0;           ///< --topo-segment (0 = not given)
     bool explain = false;      ///< --topo-explain

@@ -133,7 +133,7 @@ Result<std::string> encode_request(const ServiceRequest& r) {
         put(out, k, *v);
     }
     put(out, "mode", mode_name(r.opts.mode.value_or(Mode::Pack)));
-    put(out, "max_tier", std::to_string(r.opts.max_tier));
+    if (r.opts.max_tier) put(out, "max_tier", std::to_string(*r.opts.max_tier));  // absent: any tier
     put(out, "nvl", r.opts.nvl ? "1" : "0");
     put(out, "segment", std::to_string(r.opts.segment));
     put(out, "wait", std::to_string(r.wait));
@@ -160,9 +160,9 @@ Result<ServiceRequest> decode_request(std::string_view s) {
             if (!m || *m == Mode::Off) return fail(Errc::Parse, "request: mode must be pack or spread");
             r.opts.mode = *m;
         } else if (k == "max_tier") {
-            auto n = small_int(v, -1, 15);
+            auto n = small_int(v, -1, 15);  // -1: any tier, as a peer of the first version sends it
             if (!n) return fail(Errc::Parse, "request: max_tier out of range");
-            r.opts.max_tier = *n;
+            if (*n >= 0) r.opts.max_tier = *n;
         } else if (k == "nvl") {
             if (v != "0" && v != "1") return fail(Errc::Parse, "request: nvl must be 0 or 1");
             r.opts.nvl = v == "1";

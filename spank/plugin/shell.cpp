@@ -33,7 +33,7 @@ std::vector<std::string> args_of(int ac, char** av) {
 
 Mode effective_mode(const Ctx& c) {
     if (c.opts.mode) return *c.opts.mode;
-    if (c.opts.max_tier >= 0 || c.opts.nvl || c.opts.segment > 0) return Mode::Pack;
+    if (c.opts.max_tier || c.opts.nvl || c.opts.segment > 0) return Mode::Pack;
     return c.cfg.default_mode;
 }
 

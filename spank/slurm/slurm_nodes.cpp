@@ -26,8 +26,8 @@ namespace {
 /// most (a slurm.conf typo must not blow up the state's per-group histograms).
 int gpus_of(const char* gres) {
     if (gres == nullptr) return 0;
-    const int n = placement::gres_gpu_count(gres);
-    return n == placement::kGresTooMany ? placement::kMaxHostGpus : std::max(n, 0);
+    const auto n = placement::gres_gpu_count(gres);
+    return n ? n->value_or(0) : placement::kMaxHostGpus;
 }
 
 placement::ClusterState to_state(const Topology& topo, const node_info_msg_t& msg) {

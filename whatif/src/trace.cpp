@@ -218,7 +218,7 @@ Result<Trace> parse_sacct(const Lines& l, const std::string& source) {
         }
         double dur = -1;
         if (c_elapsed >= 0) {
-            dur = parse_slurm_duration(field(c_elapsed));
+            dur = parse_slurm_duration(field(c_elapsed)).value_or(-1);
             if (dur < 0) return parse_error(source, line, "bad Elapsed '" + std::string(field(c_elapsed)) + "'");
         } else {
             auto end = parse_sacct_time(field(c_end));
@@ -243,9 +243,9 @@ Result<Trace> parse_sacct(const Lines& l, const std::string& source) {
         if (c_limit >= 0) {
             std::string_view lim = field(c_limit);
             if (!lim.empty() && lim != "UNLIMITED" && lim != "Partition_Limit" && lim != "INVALID") {
-                double v = parse_slurm_duration(lim);
-                if (v < 0) return parse_error(source, line, "bad Timelimit '" + std::string(lim) + "'");
-                j.timelimit_s = v;
+                const auto v = parse_slurm_duration(lim);
+                if (!v) return parse_error(source, line, "bad Timelimit '" + std::string(lim) + "'");
+                j.timelimit_s = *v;
             }
         }
         j.duration_s = dur;
@@ -387,7 +387,10 @@ std::string not_a_trace(const std::map<std::string, int>& col) {
 
 }  // namespace
 
-double parse_slurm_duration(std::string_view s) noexcept {
+namespace {
+
+/// Seconds of a Slurm duration, -1 when it is not one.
+double duration_seconds(std::string_view s) noexcept {
     s = trim(s);
     if (s.empty()) return -1;
     double days = 0;
@@ -431,6 +434,14 @@ double parse_slurm_duration(std::string_view s) noexcept {
     }
     if (m >= 60 || sec >= 61) return -1;
     return days * 86400 + h * 3600 + m * 60 + sec;
+}
+
+}  // namespace
+
+std::optional<double> parse_slurm_duration(std::string_view s) noexcept {
+    const double v = duration_seconds(s);
+    if (v < 0) return std::nullopt;
+    return v;
 }
 
 Result<Trace> parse_trace(std::string_view text, const std::string& source) {

@@ -145,8 +145,8 @@ void check_valid(const Topology& t, const ClusterState& s, const Request& r, con
         EXPECT_LE(static_cast<int>(p.groups.size()), r.max_leaves);
     }
     if (pol == Policy::Topo) {
-        if (r.max_tier >= 0) {
-            EXPECT_LE(p.max_tier, std::max(r.max_tier, 0));
+        if (r.max_tier) {
+            EXPECT_LE(p.max_tier, std::max(*r.max_tier, 0));
         }
         EXPECT_EQ(static_cast<int>(p.groups.size()), p.lower_bound_groups);
         EXPECT_TRUE(p.ignored.empty());

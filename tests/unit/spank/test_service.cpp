@@ -134,7 +134,7 @@ TEST(Service, DecidesAsThePluginDoes) {
     for (std::uint32_t h = 0; h < 3; ++h) st.set_state(HostId{h}, placement::NodeState::Alloc);
     auto req = request("6");
     req.opts.segment = 0;
-    req.opts.max_tier = -1;
+    req.opts.max_tier.reset();
     // the plugin's own path: request, engine, plan
     auto job = make_request(t, req.sr, req.opts);
     ASSERT_TRUE(job);

@@ -166,16 +166,16 @@ TEST(TraceRead, SacctJobIdRawAndTrailingSeparator) {
 }
 
 TEST(TraceRead, SlurmDurations) {
-    EXPECT_EQ(parse_slurm_duration("00:00:00"), 0);
-    EXPECT_EQ(parse_slurm_duration("01:02:03"), 3723);
-    EXPECT_EQ(parse_slurm_duration("1-00:00:01"), 86401);
-    EXPECT_EQ(parse_slurm_duration("12:34"), 754);
-    EXPECT_DOUBLE_EQ(parse_slurm_duration("00:01.500"), 1.5);
-    EXPECT_EQ(parse_slurm_duration("2-3"), 2 * 86400 + 3 * 3600);
-    EXPECT_LT(parse_slurm_duration(""), 0);
-    EXPECT_LT(parse_slurm_duration("abc"), 0);
-    EXPECT_LT(parse_slurm_duration("1:99:00"), 0);
-    EXPECT_LT(parse_slurm_duration("-1:00:00"), 0);
+    EXPECT_EQ(parse_slurm_duration("00:00:00"), std::optional<double>(0));
+    EXPECT_EQ(parse_slurm_duration("01:02:03"), std::optional<double>(3723));
+    EXPECT_EQ(parse_slurm_duration("1-00:00:01"), std::optional<double>(86401));
+    EXPECT_EQ(parse_slurm_duration("12:34"), std::optional<double>(754));
+    EXPECT_DOUBLE_EQ(parse_slurm_duration("00:01.500").value_or(-1), 1.5);
+    EXPECT_EQ(parse_slurm_duration("2-3"), std::optional<double>(2 * 86400 + 3 * 3600));
+    EXPECT_FALSE(parse_slurm_duration(""));
+    EXPECT_FALSE(parse_slurm_duration("abc"));
+    EXPECT_FALSE(parse_slurm_duration("1:99:00"));
+    EXPECT_FALSE(parse_slurm_duration("-1:00:00"));
 }
 
 struct Bad {

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -42,7 +43,7 @@ struct Request {
     int gpus_per_node = 0;         ///< GPUs needed on every chosen node (0 = none)
     int total_gpus = 0;            ///< alternative to gpus_per_node (0 = unused)
     bool exclusive = true;         ///< whole nodes (only idle nodes qualify)
-    int max_tier = -1;             ///< highest switch tier the job may cross (-1 = any)
+    std::optional<int> max_tier;   ///< highest switch tier the job may cross (none = any)
     int max_leaves = 0;            ///< most leaf groups the job may span (0 = any)
     bool one_nvl_domain = false;   ///< all hosts in one (multi-node) NVLink domain
     int segment = 0;               ///< hosts come in segments of this size, each inside one

@@ -15,10 +15,6 @@
 
 namespace topo::placement {
 
-/// GPUs in a Slurm Gres= / GresUsed= value ("gpu:8(S:0-1)", "gpu:h100:4(IDX:0-3),shard:2",
-/// "(null)"), as `scontrol show nodes` and slurm_load_node give it: -1 when it has no gpu
-/// entry, kGresTooMany over kMaxHostGpus. `idx`, when given, receives the IDX: indices.
-inline constexpr int kGresTooMany = -2;
 
 /// The job's side of the same grammars (sbatch options, as the plugin reads them):
 /// "[type:]N" (--gpus-per-node, --gpus) -> N; nullopt when not a count (0..1000000).
@@ -26,7 +22,11 @@ inline constexpr int kGresTooMany = -2;
 /// --gres: "gpu:8", "gres:gpu:h100:8", "gres/gpu:8", "gpu" (one), "gpu:h100" (one), lists
 /// -> the summed gpu count, 0 when no gpu entry; nullopt for a bad count.
 [[nodiscard]] std::optional<int> request_gres_gpus(std::string_view v);
-[[nodiscard]] int gres_gpu_count(std::string_view v, std::vector<int>* idx = nullptr);
+/// GPUs in a Slurm Gres= / GresUsed= value ("gpu:8(S:0-1)", "gpu:h100:4(IDX:0-3),shard:2",
+/// "(null)"), as `scontrol show nodes` and slurm_load_node give it: nullopt when it has no
+/// gpu entry; an Errc::InvalidArgument error over kMaxHostGpus. `idx`, when given, receives
+/// the IDX: indices.
+[[nodiscard]] Result<std::optional<int>> gres_gpu_count(std::string_view v, std::vector<int>* idx = nullptr);
 
 /// Parse `scontrol show nodes --oneliner` text. Hosts absent from the text keep their
 /// default (idle); names not in the topology are reported as warnings, not errors.

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -97,10 +98,10 @@ public:
     /// = idle with at least `gpus_per_node` GPUs; shared = idle or mixed with at least
     /// `gpus_per_node` GPUs free. O(GPU classes).
     [[nodiscard]] int group_hosts_fitting(GroupId g, bool exclusive, int gpus_per_node) const;
-    /// Free GPUs on the idle and mixed hosts of group `g`. O(1).
     /// Fewest free GPUs (>= gpus_per_node) of an available idle or mixed host in the
-    /// group, from the counts; -1 when none has that many.
-    [[nodiscard]] int group_fewest_free_fitting(GroupId g, int gpus_per_node) const;
+    /// group, from the counts; nullopt when none has that many.
+    [[nodiscard]] std::optional<int> group_fewest_free_fitting(GroupId g, int gpus_per_node) const;
+    /// Free GPUs on the idle and mixed hosts of group `g`. O(1).
     [[nodiscard]] long group_free_gpus(GroupId g) const;
     /// The maintained counts of group `g`, and the same counted from scratch (checks).
     [[nodiscard]] GroupCounts group_counts(GroupId g) const;

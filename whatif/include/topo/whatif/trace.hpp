@@ -8,6 +8,7 @@
 /// a seed on every platform (own RNG and distributions, not <random>'s).
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,8 +57,9 @@ struct Trace {
 [[nodiscard]] Result<std::vector<double>> parse_runtime_samples(std::string_view text, const std::string& source);
 [[nodiscard]] Result<std::vector<double>> read_runtime_samples(const std::string& path);
 
-/// Parse a Slurm duration: `[D-]HH:MM:SS`, `MM:SS`, `MM:SS.mmm`. nullopt-like: -1 on error.
-[[nodiscard]] double parse_slurm_duration(std::string_view s) noexcept;
+/// Parse a Slurm duration in seconds: `[D-]HH:MM:SS`, `MM:SS`, `MM:SS.mmm`, `D-HH[:MM]`;
+/// nullopt when it is not one.
+[[nodiscard]] std::optional<double> parse_slurm_duration(std::string_view s) noexcept;
 
 struct GeneratorOptions {
     int jobs = 1000;
