@@ -13,6 +13,7 @@
 #include <topo/cluster_spec.hpp>
 
 #include "decider.hpp"
+#include "lab_topology.hpp"
 
 namespace {
 
@@ -20,25 +21,8 @@ using namespace topo;
 using namespace topo::spank;
 using K = ServiceReply::Kind;
 
-const TopologyPtr& lab() {
-    static TopologyPtr t = [] {
-        TopologyBuilder b;
-        auto s = load_cluster_spec(std::string(TOPO_FIXTURES) + "/lab/lab-3tier.spec.yaml", b);
-        EXPECT_TRUE(s) << s.error().to_string();
-        auto f = std::move(b).freeze();
-        EXPECT_TRUE(f) << f.error().to_string();
-        return *f;
-    }();
-    return t;
-}
-
-ServiceRequest request(const char* nodes) {
-    ServiceRequest r;
-    r.sr.nodes = nodes;
-    r.sr.exclusive = "exclusive";
-    r.opts.mode = Mode::Pack;
-    return r;
-}
+using topo::spank::testing::lab;
+constexpr auto request = topo::spank::testing::pack_request;
 
 placement::ClusterState all_taken(const Topology& t) {
     placement::ClusterState st(t);

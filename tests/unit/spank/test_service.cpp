@@ -23,6 +23,7 @@
 #include <topo/placement/place.hpp>
 
 #include "core.hpp"
+#include "lab_topology.hpp"
 #include "service.hpp"
 
 namespace {
@@ -31,25 +32,12 @@ using namespace topo;
 using namespace topo::spank;
 using K = ServiceReply::Kind;
 
-const TopologyPtr& lab() {
-    static TopologyPtr t = [] {
-        TopologyBuilder b;
-        auto s = load_cluster_spec(std::string(TOPO_FIXTURES) + "/lab/lab-3tier.spec.yaml", b);
-        EXPECT_TRUE(s) << s.error().to_string();
-        auto f = std::move(b).freeze();
-        EXPECT_TRUE(f) << f.error().to_string();
-        return *f;
-    }();
-    return t;
-}
+using topo::spank::testing::lab;
 
 ServiceRequest request(const char* nodes) {
-    ServiceRequest r;
+    ServiceRequest r = topo::spank::testing::pack_request(nodes);
     r.snapshot = "/etc/slurm/topoplace.json";
     r.health = "/var/lib/topoplace/health";
-    r.sr.nodes = nodes;
-    r.sr.exclusive = "exclusive";
-    r.opts.mode = Mode::Pack;
     r.opts.max_tier = 1;
     r.opts.segment = 2;
     r.wait = 120;
