@@ -416,7 +416,8 @@ int dump(const char* path, int per_fabric) {
             if (rng() % 8 == 0) {
                 r.segment = 1 << (rng() % 4);
                 r.nodes_min = std::max(1, r.nodes_min / r.segment) * r.segment;
-                if (r.nodes_max != 0) r.nodes_max = std::max(r.nodes_min / r.segment, r.nodes_max / r.segment) * r.segment;
+                if (r.nodes_max != 0)
+                    r.nodes_max = std::max(r.nodes_min / r.segment, r.nodes_max / r.segment) * r.segment;
             }
             if (rng() % 8 == 0) {
                 r.one_nvl_domain = true;
@@ -478,10 +479,11 @@ int main(int argc, char** argv) {
         if (!g_figures.count(n) || !g_figures.count("slurm-tree")) continue;
         const auto& a = g_figures[n];
         const auto& b = g_figures["slurm-tree"];
-        std::printf("ratio slurm-tree/%s: wall p50 %.2fx, p99 %.2fx; cpu p50 %.2fx, p99 %.2fx (target >= 10x); "
-                    "%s p99 <= 200 us: wall %.1f us (%s), cpu %.1f us (%s)\n",
-                    n, b.p50 / a.p50, b.p99 / a.p99, b.cpu_p50 / a.cpu_p50, b.cpu_p99 / a.cpu_p99, n, a.p99,
-                    a.p99 <= 200 ? "met" : "NOT met", a.cpu_p99, a.cpu_p99 <= 200 ? "met" : "NOT met");
+        std::printf(
+            "ratio slurm-tree/%s: wall p50 %.2fx, p99 %.2fx; cpu p50 %.2fx, p99 %.2fx (target >= 10x); "
+            "%s p99 <= 200 us: wall %.1f us (%s), cpu %.1f us (%s)\n",
+            n, b.p50 / a.p50, b.p99 / a.p99, b.cpu_p50 / a.cpu_p50, b.cpu_p99 / a.cpu_p99, n, a.p99,
+            a.p99 <= 200 ? "met" : "NOT met", a.cpu_p99, a.cpu_p99 <= 200 ? "met" : "NOT met");
     }
     for (const char* sfx : {"", " hot"}) {
         const std::string ka = std::string("topo") + sfx;

@@ -9,7 +9,6 @@
 //                           figures the 200 MB / 1 s target is about
 //   BM_JsonParseOnly        baseline: nlohmann::json::parse of the same file
 #include <benchmark/benchmark.h>
-
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -19,12 +18,12 @@
 #include <fstream>
 #include <string>
 
-#include <unistd.h>
-
 #include <topo/builder.hpp>
 #include <topo/ib_fabric.hpp>
 #include <topo/snapshot.hpp>
 #include <topo/text_input.hpp>
+
+#include <unistd.h>
 
 namespace {
 
@@ -45,7 +44,9 @@ long status_kb(const char* key) {
     return 0;
 }
 
-long rss_kb() { return status_kb("VmRSS:"); }
+long rss_kb() {
+    return status_kb("VmRSS:");
+}
 
 /// 12,500 DGX-like hosts (8 GPUs, 8 NICs, one per rail), scalable units of 32
 /// hosts with 8 rail leaves, pods of 16 SUs with 4 spines per rail, 8 cores per rail.
@@ -70,25 +71,31 @@ TopologyPtr generate(int hosts, int gpus_per_host, int rails) {
             for (int s = 0; s < spines_per_rail; ++s) {
                 const std::string sp = name("spine-p%03d-r%d-%d", p, r, s);
                 b.add_switch(Switch{sp, "", "", 64, -1, Provenance::Declared});
-                for (int c = 0; c < cores_per_rail; ++c) b.add_switch_link(sp, 33 + c, name("core-r%d-%02d", r, c), p, 400, "4xNDR");
+                for (int c = 0; c < cores_per_rail; ++c)
+                    b.add_switch_link(sp, 33 + c, name("core-r%d-%02d", r, c), p, 400, "4xNDR");
             }
         }
     }
     NodeDescription nd;
-    for (int g = 0; g < gpus_per_host; ++g) nd.gpus.push_back({g, "GPU" + std::to_string(g), "H100", "", "", g / 4});
-    for (int r = 0; r < rails; ++r) nd.nics.push_back({"mlx5_" + std::to_string(r), "", "", r / 4, 400});
+    for (int g = 0; g < gpus_per_host; ++g)
+        nd.gpus.push_back({g, "GPU" + std::to_string(g), "H100", "", "", g / 4});
+    for (int r = 0; r < rails; ++r)
+        nd.nics.push_back({"mlx5_" + std::to_string(r), "", "", r / 4, 400});
     for (int g = 0; g < gpus_per_host; ++g) {
         std::vector<PathClass> row;
-        for (int r = 0; r < rails; ++r) row.push_back(g == r ? PathClass::Pix : (g / 4 == r / 4 ? PathClass::Node : PathClass::Sys));
+        for (int r = 0; r < rails; ++r)
+            row.push_back(g == r ? PathClass::Pix : (g / 4 == r / 4 ? PathClass::Node : PathClass::Sys));
         nd.gpu_nic.push_back(row);
-        for (int h = g + 1; h < gpus_per_host; ++h) nd.nvlinks.push_back({g, h, 18, 0});
+        for (int h = g + 1; h < gpus_per_host; ++h)
+            nd.nvlinks.push_back({g, h, 18, 0});
     }
     for (int su = 0; su < sus; ++su) {
         const int pod = su / pod_sus;
         for (int r = 0; r < rails; ++r) {
             const std::string leaf = name("leaf-su%03d-r%d", su, r);
             b.add_switch(Switch{leaf, "", "", 64, -1, Provenance::Declared});
-            for (int s = 0; s < spines_per_rail; ++s) b.add_switch_link(leaf, 33 + s, name("spine-p%03d-r%d-%d", pod, r, s), su % pod_sus, 400, "4xNDR");
+            for (int s = 0; s < spines_per_rail; ++s)
+                b.add_switch_link(leaf, 33 + s, name("spine-p%03d-r%d-%d", pod, r, s), su % pod_sus, 400, "4xNDR");
         }
         for (int i = 0; i < su_size && su * su_size + i < hosts; ++i) {
             const std::string host = name("gpu%05d", su * su_size + i + 1);
@@ -118,8 +125,8 @@ const std::string& generated_path() {
         const std::string p = "/tmp/topoplace-bench-12500.json";
         auto t = generate(12500, 8, 8);
         const Summary s = t->summary();
-        std::fprintf(stderr, "generated: %d hosts, %d GPUs, %d NICs, %d switches, %d tiers, %d rails\n", s.hosts, s.gpus,
-                     s.nics, s.switches, s.tiers, s.rails);
+        std::fprintf(stderr, "generated: %d hosts, %d GPUs, %d NICs, %d switches, %d tiers, %d rails\n", s.hosts,
+                     s.gpus, s.nics, s.switches, s.tiers, s.rails);
         if (!save_snapshot(*t, p)) std::abort();
         return p;
     }();
@@ -141,6 +148,7 @@ void BM_LoadGenerated(benchmark::State& state) {
     }
     state.counters["rss_growth_MB"] = static_cast<double>(grow) / 1024.0;
 }
+
 BENCHMARK(BM_LoadGenerated)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 /// --load-once FILE: load the snapshot once and print "<VmHWM before kB> <VmHWM after kB> <wall s>".
@@ -188,6 +196,7 @@ void BM_LoadFreshProcess(benchmark::State& state) {
     state.counters["peak_rss_before_load_MB"] = static_cast<double>(base) / 1024.0;
     state.counters["load_wall_s_max"] = wall;
 }
+
 BENCHMARK(BM_LoadFreshProcess)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 void BM_JsonParseOnly(benchmark::State& state) {
@@ -198,6 +207,7 @@ void BM_JsonParseOnly(benchmark::State& state) {
         benchmark::DoNotOptimize(doc);
     }
 }
+
 BENCHMARK(BM_JsonParseOnly)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 const std::string kSelene = std::string(TOPO_FIXTURES) + "/ibnetdiscover/selene-compute.ibnetdiscover.txt.gz";
@@ -218,6 +228,7 @@ void BM_SeleneImport(benchmark::State& state) {
         benchmark::DoNotOptimize(t);
     }
 }
+
 BENCHMARK(BM_SeleneImport)->Unit(benchmark::kMillisecond);
 
 void BM_SeleneReadOnly(benchmark::State& state) {
@@ -226,6 +237,7 @@ void BM_SeleneReadOnly(benchmark::State& state) {
         benchmark::DoNotOptimize(text);
     }
 }
+
 BENCHMARK(BM_SeleneReadOnly)->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -47,11 +47,13 @@ DiscoverReaders readers() {
 
 int run_discover(const DiscoverOptions& o) {
     if (o.compiled && o.output == "-") {
-        return report(Error(Errc::InvalidArgument, "--compiled needs -o FILE (the compiled form is written next to it)"));
+        return report(
+            Error(Errc::InvalidArgument, "--compiled needs -o FILE (the compiled form is written next to it)"));
     }
     auto t = discover(o.in, readers());
     if (!t) return report(t.error());
-    for (const auto& w : (*t)->warnings()) std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
+    for (const auto& w : (*t)->warnings())
+        std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
     auto st = save_snapshot(**t, o.output);
     if (!st) {
         report(st.error());
@@ -59,9 +61,9 @@ int run_discover(const DiscoverOptions& o) {
     }
     if (o.output != "-") {
         const Summary s = (*t)->summary();
-        std::fprintf(stderr,
-                     "topoplace: wrote %s: %d hosts (%d compute), %d GPUs, %d NICs, %d switches in %d tiers, %d rails\n",
-                     o.output.c_str(), s.hosts, s.compute_hosts, s.gpus, s.nics, s.switches, s.tiers, s.rails);
+        std::fprintf(
+            stderr, "topoplace: wrote %s: %d hosts (%d compute), %d GPUs, %d NICs, %d switches in %d tiers, %d rails\n",
+            o.output.c_str(), s.hosts, s.compute_hosts, s.gpus, s.nics, s.switches, s.tiers, s.rails);
     }
     if (o.compiled) {
         const std::string bin = snapshot_bin_path(o.output);

@@ -262,8 +262,14 @@ int run_check(const HealthOptions& o) {
         std::cout << j.dump(2) << "\n";
     } else {
         for (const auto& p : rep.probes)
-            std::printf("%-4s %-20s %s\n", !p.ok ? "FAIL" : p.degraded ? "SLOW" : "ok", p.name.c_str(), p.reason.c_str());
-        const std::string verdict = !healthy ? "UNHEALTHY" : degraded ? "DEGRADED (" + slowdown_text(slowdown) + ")" : "healthy";
+            std::printf("%-4s %-20s %s\n",
+                        !p.ok        ? "FAIL"
+                        : p.degraded ? "SLOW"
+                                     : "ok",
+                        p.name.c_str(), p.reason.c_str());
+        const std::string verdict = !healthy   ? "UNHEALTHY"
+                                    : degraded ? "DEGRADED (" + slowdown_text(slowdown) + ")"
+                                               : "healthy";
         std::printf("%s: %s (%.3f s)%s%s\n", slurm_name.c_str(), verdict.c_str(), rep.seconds,
                     action != "none" ? ("; slurm: " + action).c_str() : "",
                     store_note.empty() ? "" : ("; " + store_note).c_str());
@@ -290,9 +296,10 @@ int run_list(const HealthOptions& o) {
     }
     std::printf("%-16s %-10s %-9s %-21s %-21s %s\n", "NODE", "VERDICT", "SOURCE", "SINCE", "LAST_CHECK", "REASON");
     for (const auto& r : *l)
-        std::printf("%-16s %-10s %-9s %-21s %-21s %s\n", r.node.c_str(), h::verdict_name(r.verdict), r.source.c_str(),
-                    fmt_time(r.since).c_str(), fmt_time(r.last_check).c_str(),
-                    (r.verdict == h::Verdict::Degraded ? "[" + slowdown_text(r.slowdown) + "] " + r.reason : r.reason).c_str());
+        std::printf(
+            "%-16s %-10s %-9s %-21s %-21s %s\n", r.node.c_str(), h::verdict_name(r.verdict), r.source.c_str(),
+            fmt_time(r.since).c_str(), fmt_time(r.last_check).c_str(),
+            (r.verdict == h::Verdict::Degraded ? "[" + slowdown_text(r.slowdown) + "] " + r.reason : r.reason).c_str());
     return kOk;
 }
 
@@ -316,7 +323,8 @@ int run_flag(const HealthOptions& o) {
     r.last_check = *prev ? (*prev)->last_check : 0;
     if (auto st = s->put(r); !st) return report(st.error());
     if (o.flag_degraded)
-        std::printf("%s: flagged degraded (%s): %s\n", r.node.c_str(), slowdown_text(r.slowdown).c_str(), r.reason.c_str());
+        std::printf("%s: flagged degraded (%s): %s\n", r.node.c_str(), slowdown_text(r.slowdown).c_str(),
+                    r.reason.c_str());
     else
         std::printf("%s: flagged unhealthy: %s\n", r.node.c_str(), r.reason.c_str());
     return kOk;

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // topoplace predict: the model's slowdown and ETTR of a placement (docs/perf-model.md).
 // topoplace calibrate: fit the model's tier and sharing factors to a site's nccl-tests runs.
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include <topo/atomic_file.hpp>
 #include <topo/hostlist.hpp>
@@ -86,7 +86,8 @@ int run_predict(const PredictOptions& o) {
     int gph = o.gpus_per_host;
     if (gph <= 0) {
         gph = 0;
-        for (auto h : job.hosts) gph = std::max(gph, static_cast<int>(topo.host(h).gpus.size()));
+        for (auto h : job.hosts)
+            gph = std::max(gph, static_cast<int>(topo.host(h).gpus.size()));
         if (gph == 0) gph = 8;  // 6.1: HGX, 8 GPUs per NVLink domain
     }
     perf::Profile prof;
@@ -113,7 +114,9 @@ int run_predict(const PredictOptions& o) {
         for (int c = 0; c < perf::kComms; ++c) {
             const auto& cf = f.by_class[static_cast<std::size_t>(c)];
             j["classes"][std::string(perf::comm_name(static_cast<perf::Comm>(c)))] = {
-                {"m", s.m[static_cast<std::size_t>(c)]}, {"tier", cf.tier}, {"ideal_tier", cf.ideal_tier},
+                {"m", s.m[static_cast<std::size_t>(c)]},
+                {"tier", cf.tier},
+                {"ideal_tier", cf.ideal_tier},
                 {"domains", cf.domains}};
         }
         j["mtti_h"] = r.mtti_s / 3600.0;
@@ -148,8 +151,8 @@ Result<perf::Measurement> measurement(const std::string& label, const std::strin
     // FILE or FILE@N (the Nth table of the file, from 1)
     std::string file = arg;
     std::size_t which = 0;
-    if (auto at = arg.rfind('@'); at != std::string::npos && at + 1 < arg.size() &&
-                                  arg.find_first_not_of("0123456789", at + 1) == std::string::npos) {
+    if (auto at = arg.rfind('@'); at != std::string::npos && at + 1 < arg.size()
+                                  && arg.find_first_not_of("0123456789", at + 1) == std::string::npos) {
         file = arg.substr(0, at);
         which = static_cast<std::size_t>(std::stoul(arg.substr(at + 1)));
         if (which == 0) return fail(Errc::InvalidArgument, "--" + label + " " + arg + ": tables count from 1");
@@ -158,8 +161,8 @@ Result<perf::Measurement> measurement(const std::string& label, const std::strin
     auto runs = perf::read_nccl_tests(file);
     if (!runs) return fail(runs.error());
     if (which >= runs->size()) {
-        return fail(Errc::InvalidArgument, "--" + label + " " + arg + ": the file has " + std::to_string(runs->size()) +
-                                               " result table(s)");
+        return fail(Errc::InvalidArgument,
+                    "--" + label + " " + arg + ": the file has " + std::to_string(runs->size()) + " result table(s)");
     }
     perf::Measurement m;
     m.label = label;
@@ -178,8 +181,8 @@ int run_calibrate(const CalibrateOptions& o) {
     auto leaf = measurement("leaf", o.leaf);
     if (!leaf) return report(leaf.error());
     std::map<std::string, perf::Measurement> others;
-    for (const auto& [label, arg] : {std::pair<std::string, std::string>{"pod", o.pod}, {"cross-pod", o.cross_pod},
-                                     {"shared", o.shared}}) {
+    for (const auto& [label, arg] :
+         {std::pair<std::string, std::string>{"pod", o.pod}, {"cross-pod", o.cross_pod}, {"shared", o.shared}}) {
         if (arg.empty()) continue;
         auto m = measurement(label, arg);
         if (!m) return report(m.error());
@@ -195,10 +198,12 @@ int run_calibrate(const CalibrateOptions& o) {
         std::fprintf(stderr, "%s = %.4f from %zu message size(s); largest residual %.1f%%\n", f.what.c_str(), f.value,
                      f.points.size(), 100.0 * f.max_abs_residual);
         for (const auto& p : f.points) {
-            std::fprintf(stderr, "   %12.0f B  busbw ratio %.4f  residual %+.1f%%\n", p.bytes, p.ratio, 100.0 * p.residual);
+            std::fprintf(stderr, "   %12.0f B  busbw ratio %.4f  residual %+.1f%%\n", p.bytes, p.ratio,
+                         100.0 * p.residual);
         }
     }
-    for (const auto& n : c->notes) std::fprintf(stderr, "topoplace: note: %s\n", n.c_str());
+    for (const auto& n : c->notes)
+        std::fprintf(stderr, "topoplace: note: %s\n", n.c_str());
     const std::string text = perf::write_params(c->params);
     if (o.output.empty() || o.output == "-") {
         std::fputs(text.c_str(), stdout);
@@ -221,7 +226,8 @@ Runner add_predict(CLI::App& app) {
     sub->add_option("--hosts", o->hosts, "the job's hosts, in rank order (hostlist)")->required();
     sub->add_option("--model", o->model, "model parameter file (defaults: published measurements)");
     sub->add_option("--profile", o->profile, "dense or moe")->check(CLI::IsMember({"dense", "moe"}));
-    sub->add_option("--tp", o->tp, "tensor-parallel size (default: min(8, GPUs per host))")->check(CLI::Range(1, 1 << 20));
+    sub->add_option("--tp", o->tp, "tensor-parallel size (default: min(8, GPUs per host))")
+        ->check(CLI::Range(1, 1 << 20));
     sub->add_option("--pp", o->pp, "pipeline-parallel size (default: hosts, up to 16)")->check(CLI::Range(1, 1 << 20));
     sub->add_option("--dp", o->dp, "data-parallel size (default: the rest)")->check(CLI::Range(1, 1 << 20));
     sub->add_option("--ep", o->ep, "expert-parallel size (moe)")->check(CLI::Range(1, 1 << 20));

@@ -15,12 +15,12 @@
 #include <topo/health/flags.hpp>
 #include <topo/health/store.hpp>
 #include <topo/hostlist.hpp>
+#include <topo/perf/model.hpp>
 #include <topo/placement/place.hpp>
 #include <topo/placement/slurm_state.hpp>
 #include <topo/placement/state.hpp>
-#include <topo/whatif/trace.hpp>  // parse_slurm_duration (sbatch -t syntax)
-#include <topo/perf/model.hpp>
 #include <topo/snapshot.hpp>
+#include <topo/whatif/trace.hpp>  // parse_slurm_duration (sbatch -t syntax)
 
 #include "commands.hpp"
 #include "common.hpp"
@@ -200,8 +200,10 @@ int run_place(const PlaceOptions& o) {
         const bool minutes = tl.find_first_not_of("0123456789") == std::string::npos && tl.size() <= 9;
         const double secs = minutes ? std::stod(tl) * 60.0 : whatif::parse_slurm_duration(tl).value_or(-1);
         if (secs <= 0) {
-            std::fprintf(stderr, "topoplace: place: --time-limit: '%s' is not a Slurm time limit "
-                         "(minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS, > 0)\n", tl.c_str());
+            std::fprintf(stderr,
+                         "topoplace: place: --time-limit: '%s' is not a Slurm time limit "
+                         "(minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS, > 0)\n",
+                         tl.c_str());
             return kUsage;
         }
         r.now = 0;  // the state's ends_in_s count from now
@@ -295,8 +297,10 @@ Runner add_place(CLI::App& app) {
         ->check(CLI::IsMember({"open", "closed"}))
         ->capture_default_str();
     sub->add_option("--model", o->model, "performance model file for --policy cost (default: the published defaults)");
-    sub->add_option("--policy", o->policy, "topo (ours), slurm-tree (Slurm 22.05 topology/tree), linear, cost (topo or topo at the lowest tier, "
-                    "whichever the performance model predicts faster), spread (round-robin over leaf groups, as --topo=spread)")
+    sub->add_option(
+           "--policy", o->policy,
+           "topo (ours), slurm-tree (Slurm 22.05 topology/tree), linear, cost (topo or topo at the lowest tier, "
+           "whichever the performance model predicts faster), spread (round-robin over leaf groups, as --topo=spread)")
         ->check(CLI::IsMember({"topo", "slurm-tree", "linear", "cost", "spread"}))
         ->capture_default_str();
     sub->add_flag("--explain", o->explain, "print why these hosts (and the GPU indices)");

@@ -31,7 +31,7 @@ struct SlurmConfOptions {
     std::string format = "tree";
     std::string features;  // path, "-" = stdout; empty = none
     bool weights = false;
-    std::string gres;      // path, "-" = stdout; empty = none
+    std::string gres;  // path, "-" = stdout; empty = none
     std::string name_template;
     std::string output = "-";
     bool include_service = false;
@@ -53,24 +53,28 @@ struct SlurmConfOptions {
 /// A Slurm release as major*100+minor (22.05 -> 2205).
 struct Release {
     int v = 0;
+
     [[nodiscard]] std::string str() const {
         char b[16];
         std::snprintf(b, sizeof b, "%02d.%02d", v / 100, v % 100);
         return b;
     }
 };
+
 constexpr int kOldestRelease = 2205;
 constexpr int kNewestRelease = 2605;  // the newest release topoplace is tested on
 
 /// "24.11", "24.11.5", "slurm 24.11.5" -> 2411; nullopt when it is not a release.
 std::optional<Release> parse_release(std::string s) {
     if (s.rfind("slurm ", 0) == 0) s = s.substr(6);
-    while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+    while (!s.empty() && (s.back() == '\n' || s.back() == ' '))
+        s.pop_back();
     int major = 0;
     int minor = 0;
     char dot = 0;
     int used = 0;
-    if (std::sscanf(s.c_str(), "%2d%c%2d%n", &major, &dot, &minor, &used) != 3 || dot != '.' || used < 5) return std::nullopt;
+    if (std::sscanf(s.c_str(), "%2d%c%2d%n", &major, &dot, &minor, &used) != 3 || dot != '.' || used < 5)
+        return std::nullopt;
     if (static_cast<std::size_t>(used) != s.size() && s[static_cast<std::size_t>(used)] != '.') return std::nullopt;
     if (minor != 2 && minor != 5 && minor != 11) return std::nullopt;  // Slurm releases: YY.02/05/11
     return Release{major * 100 + minor};
@@ -90,10 +94,11 @@ std::optional<Release> installed_release() {
 /// What a release lacks for this format: a usage error naming the release, or "".
 std::string release_refusal(const std::string& format, Release r) {
     if (format == "block" && r.v < 2405)
-        return "--format block: Slurm " + r.str() + " has no topology/block with BlockSizes (24.05+); use --format tree";
+        return "--format block: Slurm " + r.str()
+               + " has no topology/block with BlockSizes (24.05+); use --format tree";
     if (format == "yaml" && r.v < 2505)
-        return "--format yaml: Slurm " + r.str() + " reads no topology.yaml (25.05+); use --format " +
-               std::string(r.v >= 2405 ? "tree or block" : "tree");
+        return "--format yaml: Slurm " + r.str() + " reads no topology.yaml (25.05+); use --format "
+               + std::string(r.v >= 2405 ? "tree or block" : "tree");
     return {};
 }
 
@@ -103,9 +108,9 @@ std::string release_note(const std::string& format, Release r) {
     if (format == "tree") return "Slurm " + r.str() + ": slurm.conf needs TopologyPlugin=topology/tree, " + sel;
     const std::string excl = r.v >= 2605 ? "partition Exclusive=TOPO" : "partition ExclusiveTopo=YES";
     if (format == "block")
-        return "Slurm " + r.str() + ": slurm.conf needs TopologyPlugin=topology/block, " + sel + "; " + excl +
-               " or --exclusive=topo keeps other jobs out of a job's blocks" +
-               (r.v >= 2605 ? "; an invalid BlockSizes is fatal to slurmctld" : "");
+        return "Slurm " + r.str() + ": slurm.conf needs TopologyPlugin=topology/block, " + sel + "; " + excl
+               + " or --exclusive=topo keeps other jobs out of a job's blocks"
+               + (r.v >= 2605 ? "; an invalid BlockSizes is fatal to slurmctld" : "");
     return "Slurm " + r.str() + ": topology.yaml replaces topology.conf and TopologyPlugin (slurmctld ignores both "
            "when it exists); partitions choose a topology with Topology=NAME; " + excl;
 }
@@ -145,8 +150,10 @@ int run_slurm_conf(const SlurmConfOptions& o) {
                          "as major.minor, e.g. 24.11)");
         rel = *r;
         if (rel.v > kNewestRelease)
-            std::fprintf(stderr, "topoplace: slurm-conf: Slurm %s is newer than the newest release topoplace is tested on "
-                                 "(%s): writing for %s's rules\n", rel.str().c_str(), Release{kNewestRelease}.str().c_str(),
+            std::fprintf(stderr,
+                         "topoplace: slurm-conf: Slurm %s is newer than the newest release topoplace is tested on "
+                         "(%s): writing for %s's rules\n",
+                         rel.str().c_str(), Release{kNewestRelease}.str().c_str(),
                          Release{kNewestRelease}.str().c_str());
     } else if (auto r = installed_release()) {
         rel = *r;
@@ -213,7 +220,8 @@ int run_slurm_conf(const SlurmConfOptions& o) {
         main_text = std::move(y->text);
         warnings = std::move(y->warnings);
     }
-    for (const auto& w : warnings) std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
+    for (const auto& w : warnings)
+        std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
     if (!o.slurm_version.empty()) std::fprintf(stderr, "topoplace: note: %s\n", release_note(o.format, rel).c_str());
 
     std::string features_text;
@@ -224,7 +232,8 @@ int run_slurm_conf(const SlurmConfOptions& o) {
         auto nl = slurmconf::generate_node_lines(**t, to, no);
         if (!nl) return report(nl.error());
         if (o.format != "tree") {  // tree warnings were already printed for --format tree
-            for (const auto& w : nl->warnings) std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
+            for (const auto& w : nl->warnings)
+                std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
         }
         features_text = std::move(nl->text);
     }
@@ -237,7 +246,8 @@ int run_slurm_conf(const SlurmConfOptions& o) {
         go.include_service = o.include_service;
         auto g = slurmconf::generate_gres_conf(**t, go);
         if (!g) return report(g.error());
-        for (const auto& w : g->warnings) std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
+        for (const auto& w : g->warnings)
+            std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
         gres_text = std::move(g->text);
     }
 
@@ -307,8 +317,7 @@ Runner add_slurm_conf(CLI::App& app) {
                     "NVLink domains, else tree)")
         ->check(CLI::IsMember({"tree", "block"}));
     sub->add_option("--gpu-file", opts->gpu_file, "gres: device file of GPU {index}")->capture_default_str();
-    sub->add_option("--gpu-type", opts->gpu_type,
-                    "gres: Type= (default: from the GPU model, e.g. h100; '-' = none)");
+    sub->add_option("--gpu-type", opts->gpu_type, "gres: Type= (default: from the GPU model, e.g. h100; '-' = none)");
     sub->add_flag("--no-links", opts->no_links, "gres: do not write Links=");
     sub->add_option("--slurm-version", opts->slurm_version,
                     "the Slurm release (major.minor) the files are for: formats it lacks are refused, and the "

@@ -2,6 +2,8 @@
 // topoplace status: the running jobs, what their placements cost now (predicted slowdown,
 // the best placement they could have now, GPU-hours per hour lost to placement and to
 // degraded hosts), as a table, JSON or Prometheus textfile metrics (issue 16 item 6).
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -9,8 +11,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include <topo/health/check.hpp>
 #include <topo/health/flags.hpp>
@@ -46,10 +46,12 @@ Result<std::string> scontrol(const std::string& prog, const std::string& what) {
     auto r = health::run_process({prog, "show", what, "--oneliner"}, std::chrono::seconds(30), false, 256u << 20);
     if (!r.started) return fail(Errc::Unsupported, "cannot run " + prog);
     if (r.timed_out) return fail(Errc::Unsupported, prog + " show " + what + " timed out after 30 s");
-    if (r.exit_code != 0) return fail(Errc::Unsupported, prog + " show " + what + " failed (exit " + std::to_string(r.exit_code) + ")");
+    if (r.exit_code != 0)
+        return fail(Errc::Unsupported, prog + " show " + what + " failed (exit " + std::to_string(r.exit_code) + ")");
     if (r.truncated) {
-        return fail(Errc::Unsupported, prog + " show " + what + " printed more than 256 MiB; save it to a file and give --" +
-                                           (what == "jobs" ? std::string("jobs") : std::string("nodes")) + " FILE");
+        return fail(Errc::Unsupported, prog + " show " + what
+                                           + " printed more than 256 MiB; save it to a file and give --"
+                                           + (what == "jobs" ? std::string("jobs") : std::string("nodes")) + " FILE");
     }
     return r.out;
 }
@@ -60,14 +62,16 @@ std::string fmt(const char* f, double v) {
     return b;
 }
 
-std::string prometheus(const Topology& t, const std::vector<placement::RunningJob>& jobs, const placement::ClusterCost& c) {
+std::string prometheus(const Topology& t, const std::vector<placement::RunningJob>& jobs,
+                       const placement::ClusterCost& c) {
     (void)t;
     std::string s;
     s += "# HELP topoplace_running_jobs Running jobs on the snapshot's hosts.\n# TYPE topoplace_running_jobs gauge\n";
     s += "topoplace_running_jobs " + std::to_string(jobs.size()) + "\n";
     s += "# HELP topoplace_running_gpus GPUs held by running jobs.\n# TYPE topoplace_running_gpus gauge\n";
     s += "topoplace_running_gpus " + std::to_string(c.running_gpus) + "\n";
-    s += "# HELP topoplace_placement_lost_gpu_hours_per_hour GPU-hours per hour lost to placement now (sum of GPUs x (1 - 1/S_job)), degraded hosts included.\n"
+    s += "# HELP topoplace_placement_lost_gpu_hours_per_hour GPU-hours per hour lost to placement now (sum of GPUs x "
+         "(1 - 1/S_job)), degraded hosts included.\n"
          "# TYPE topoplace_placement_lost_gpu_hours_per_hour gauge\n";
     s += "topoplace_placement_lost_gpu_hours_per_hour " + fmt("%.6g", c.lost_gpus) + "\n";
     s += "# HELP topoplace_degraded_lost_gpu_hours_per_hour The part of it due to degraded hosts.\n"
@@ -76,11 +80,13 @@ std::string prometheus(const Topology& t, const std::vector<placement::RunningJo
     s += "# HELP topoplace_recoverable_gpu_hours_per_hour What the best placements possible now would give back.\n"
          "# TYPE topoplace_recoverable_gpu_hours_per_hour gauge\n";
     s += "topoplace_recoverable_gpu_hours_per_hour " + fmt("%.6g", c.recoverable_gpus) + "\n";
-    s += "# HELP topoplace_job_slowdown_ratio Predicted step-time slowdown of a running job against its best placement.\n"
+    s += "# HELP topoplace_job_slowdown_ratio Predicted step-time slowdown of a running job against its best "
+         "placement.\n"
          "# TYPE topoplace_job_slowdown_ratio gauge\n";
     for (const auto& jc : c.jobs) {
         const auto& j = jobs[jc.job];
-        s += "topoplace_job_slowdown_ratio{job=\"" + health::prometheus_label(j.id) + "\"} " + fmt("%.6g", jc.now.s_job) + "\n";
+        s += "topoplace_job_slowdown_ratio{job=\"" + health::prometheus_label(j.id) + "\"} " + fmt("%.6g", jc.now.s_job)
+             + "\n";
     }
     return s;
 }
@@ -99,7 +105,8 @@ int run_status(const StatusOptions& o) {
 
     auto jobs_text = o.jobs.empty() ? scontrol(o.scontrol, "jobs") : read_text_file(o.jobs);
     if (!jobs_text) return report(jobs_text.error());
-    auto jobs = placement::parse_scontrol_jobs(topo, *jobs_text, o.jobs.empty() ? "scontrol show jobs" : o.jobs, &warnings);
+    auto jobs =
+        placement::parse_scontrol_jobs(topo, *jobs_text, o.jobs.empty() ? "scontrol show jobs" : o.jobs, &warnings);
     if (!jobs) return report(jobs.error());
 
     // The state: the file or slurmctld's; else idle, with the jobs' hosts taken.
@@ -175,19 +182,20 @@ int run_status(const StatusOptions& o) {
         std::printf("%s\n", j.dump(2).c_str());
         return kOk;
     }
-    std::printf("%-12s %5s %5s %4s %6s %8s %8s %9s  %s\n", "JOBID", "HOSTS", "GPUS", "TIER", "GROUPS", "SLOWDOWN", "BEST_NOW",
-                "LOST_GPUS", "NODELIST");
+    std::printf("%-12s %5s %5s %4s %6s %8s %8s %9s  %s\n", "JOBID", "HOSTS", "GPUS", "TIER", "GROUPS", "SLOWDOWN",
+                "BEST_NOW", "LOST_GPUS", "NODELIST");
     for (const auto& c : cost.jobs) {
         const auto& job = (*jobs)[c.job];
         std::printf("%-12s %5zu %5d %4d %6d %8.4f %8s %9.2f  %s%s\n", job.id.c_str(), job.hosts.size(), c.gpus, c.tier,
                     c.groups, c.now.s_job, c.best_now > 0 ? fmt("%.4f", c.best_now).c_str() : "-", c.lost_gpus,
                     job.nodelist.c_str(), c.now.s_deg > 1.0 ? " (on a degraded host)" : "");
     }
-    std::printf("%zu running job(s), %d GPUs; GPU-hours per hour lost to placement %.2f (%.2f %% of them), "
-                "of which to degraded hosts %.2f; the best placements now would give back %.2f\n",
-                jobs->size(), cost.running_gpus, cost.lost_gpus,
-                cost.running_gpus > 0 ? 100.0 * cost.lost_gpus / cost.running_gpus : 0.0, cost.degraded_gpus,
-                cost.recoverable_gpus);
+    std::printf(
+        "%zu running job(s), %d GPUs; GPU-hours per hour lost to placement %.2f (%.2f %% of them), "
+        "of which to degraded hosts %.2f; the best placements now would give back %.2f\n",
+        jobs->size(), cost.running_gpus, cost.lost_gpus,
+        cost.running_gpus > 0 ? 100.0 * cost.lost_gpus / cost.running_gpus : 0.0, cost.degraded_gpus,
+        cost.recoverable_gpus);
     return kOk;
 }
 

@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include <topo/whatif/failures.hpp>
 #include <topo/perf/model.hpp>
+#include <topo/snapshot.hpp>
+#include <topo/whatif/failures.hpp>
 #include <topo/whatif/report.hpp>
 #include <topo/whatif/trace.hpp>
 #include <topo/whatif/whatif.hpp>
-#include <topo/snapshot.hpp>
 
 #include "commands.hpp"
 #include "common.hpp"
@@ -92,7 +92,8 @@ int run_whatif(const WhatifOptions& o) {
     for (std::string name; std::getline(ps, name, ',');) {
         auto p = placement::policy_from_name(name);
         if (!p) {
-            std::fprintf(stderr, "topoplace: whatif: unknown policy '%s' (topo, slurm-tree, linear, cost, spread)\n", name.c_str());
+            std::fprintf(stderr, "topoplace: whatif: unknown policy '%s' (topo, slurm-tree, linear, cost, spread)\n",
+                         name.c_str());
             return kUsage;
         }
         so.policies.push_back(*p);
@@ -114,7 +115,9 @@ int run_whatif(const WhatifOptions& o) {
     so.degraded_slowdown = o.degraded_slowdown;
     so.degraded_rule = o.degraded_rule == "on";
     if (o.degraded > 0 && o.no_model) {
-        std::fprintf(stderr, "topoplace: --degraded needs the performance model (a degraded host costs S_deg): drop --no-model\n");
+        std::fprintf(
+            stderr,
+            "topoplace: --degraded needs the performance model (a degraded host costs S_deg): drop --no-model\n");
         return kUsage;
     }
     so.checkpoint_interval_s = o.checkpoint_interval;
@@ -232,7 +235,8 @@ Runner add_whatif(CLI::App& app) {
                     "generated durations drawn from this runtime sample (one column 'runtime', seconds)");
     sub->add_option("--max-nodes", opts->max_nodes, "largest generated job (default min(nodes/4, 256))")
         ->check(CLI::Range(0, 1000000));
-    sub->add_option("--policies", opts->policies, "comma-separated: topo, slurm-tree, linear, cost, spread")->capture_default_str();
+    sub->add_option("--policies", opts->policies, "comma-separated: topo, slurm-tree, linear, cost, spread")
+        ->capture_default_str();
     sub->add_option("--failures", opts->failures, "failure table (e.g. the Llama 3 405B interruption table)");
     sub->add_option("--checkpoint-interval", opts->checkpoint_interval,
                     "seconds between checkpoints (0 = none: a killed job restarts from zero)")

@@ -16,7 +16,7 @@ Runner add_compile(CLI::App& app);  // cmd_compile.cpp
 Runner add_predict(CLI::App& app);  // cmd_perf.cpp
 Runner add_calibrate(CLI::App& app);
 Runner add_status(CLI::App& app);  // cmd_status.cpp
-}
+}  // namespace topo::cli
 
 int main(int argc, char** argv) {
     using namespace topo::cli;

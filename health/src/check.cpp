@@ -15,12 +15,11 @@
 #include <system_error>
 #include <thread>
 
-#include <topo/health/check.hpp>
-
 #include <topo/atomic_file.hpp>
+#include <topo/errno_text.hpp>
+#include <topo/health/check.hpp>
 #include <topo/health/trust.hpp>
 
-#include <topo/errno_text.hpp>
 #include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -248,7 +247,8 @@ std::optional<std::string> pcie_link_short(const std::string& dev, bool speed) {
         auto d = read_line(dev + "/" + key);
         auto p = port.empty() ? std::nullopt : read_line(port + "/" + key);
         if (!d) return p;
-        if (p && std::strtod(p->c_str(), nullptr) > 0 && std::strtod(p->c_str(), nullptr) < std::strtod(d->c_str(), nullptr))
+        if (p && std::strtod(p->c_str(), nullptr) > 0
+            && std::strtod(p->c_str(), nullptr) < std::strtod(d->c_str(), nullptr))
             return p;
         return d;
     };
@@ -321,7 +321,8 @@ std::optional<NvmlView> nvml_query() {
     using reasons_fn = int (*)(void*, unsigned long long*);
     // nvmlDeviceGetCurrentClocksEventReasons (NVML 12.2+), or its older name
     auto reasons = reinterpret_cast<reasons_fn>(::dlsym(h, "nvmlDeviceGetCurrentClocksEventReasons"));
-    if (reasons == nullptr) reasons = reinterpret_cast<reasons_fn>(::dlsym(h, "nvmlDeviceGetCurrentClocksThrottleReasons"));
+    if (reasons == nullptr)
+        reasons = reinterpret_cast<reasons_fn>(::dlsym(h, "nvmlDeviceGetCurrentClocksThrottleReasons"));
     if (init == nullptr || count == nullptr || handle == nullptr || init() != 0) {
         ::dlclose(h);
         return std::nullopt;
@@ -345,9 +346,10 @@ std::optional<NvmlView> nvml_query() {
         // application-clock settings, nor the power cap a site sets on purpose)
         unsigned long long why = 0;
         if (reasons != nullptr && reasons(dev, &why) == 0) {
-            static const std::pair<unsigned long long, const char*> kSlow[] = {
-                {0x8ULL, "HW slowdown"}, {0x20ULL, "SW thermal slowdown"}, {0x40ULL, "HW thermal slowdown"},
-                {0x80ULL, "HW power brake"}};
+            static const std::pair<unsigned long long, const char*> kSlow[] = {{0x8ULL, "HW slowdown"},
+                                                                               {0x20ULL, "SW thermal slowdown"},
+                                                                               {0x40ULL, "HW thermal slowdown"},
+                                                                               {0x80ULL, "HW power brake"}};
             for (const auto& [bit, what] : kSlow) {
                 if ((why & bit) != 0) v.slow.push_back("GPU " + std::to_string(i) + " clocks held down: " + what);
             }
@@ -513,10 +515,12 @@ ProbeResult probe_ib(const CheckOptions& o, const CounterState& prev, CounterSta
     // scheme (UFM "HCA-1", persistent "ibp3s0" vs "mlx5_0"): count instead of reporting
     // every HCA missing and draining every node of the cluster.
     std::string note;
-    const bool by_name = e.known && !e.hcas.empty() &&
-                         (hcas.empty() || std::any_of(e.hcas.begin(), e.hcas.end(),
-                                                      [&](const std::string& n) { return present.count(n) != 0; }));
-    if (e.known && !e.hcas.empty() && !by_name) note = "; snapshot names (" + e.hcas.front() + "...) not in sysfs: counted";
+    const bool by_name = e.known && !e.hcas.empty()
+                         && (hcas.empty() || std::any_of(e.hcas.begin(), e.hcas.end(), [&](const std::string& n) {
+                                 return present.count(n) != 0;
+                             }));
+    if (e.known && !e.hcas.empty() && !by_name)
+        note = "; snapshot names (" + e.hcas.front() + "...) not in sysfs: counted";
     std::vector<const HcaView*> judged;
     if (by_name) {
         for (const auto& want : e.hcas) {
@@ -866,7 +870,9 @@ std::string prometheus_label(const std::string& s) {
 }
 
 namespace {
-std::string prom_escape(const std::string& s) { return prometheus_label(s); }
+std::string prom_escape(const std::string& s) {
+    return prometheus_label(s);
+}
 }  // namespace
 
 std::string prometheus_text(const CheckReport& rep, const std::string& node, std::int64_t now_unix) {

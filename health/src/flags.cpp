@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <topo/health/flags.hpp>
-
 #include <algorithm>
 
+#include <topo/health/flags.hpp>
 #include <topo/health/store.hpp>
 
 namespace topo::health {
@@ -32,8 +31,7 @@ Result<HealthFlags> health_flags(const Topology& topo, const std::string& dir, s
             continue;
         }
         if (rec.verdict == Verdict::Unhealthy) out.unhealthy.emplace_back(*h, rec.reason);
-        if (rec.verdict == Verdict::Degraded)
-            out.degraded.emplace_back(*h, degraded_slowdown(rec));
+        if (rec.verdict == Verdict::Degraded) out.degraded.emplace_back(*h, degraded_slowdown(rec));
     }
     return out;
 }

@@ -8,9 +8,9 @@
 #include <cstring>
 #include <ctime>
 
+#include <topo/errno_text.hpp>
 #include <topo/health/check.hpp>
 
-#include <topo/errno_text.hpp>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/wait.h>

@@ -165,7 +165,9 @@ constexpr std::array<const char*, 4> kActionNames{"none", "drained", "resumed", 
 static_assert(kActionNames.size() == static_cast<std::size_t>(Action::KeptManualDrain) + 1);
 }  // namespace
 
-const char* action_name(Action a) noexcept { return enum_name(a, kActionNames, "none"); }
+const char* action_name(Action a) noexcept {
+    return enum_name(a, kActionNames, "none");
+}
 
 Result<Action> apply_lifecycle(const Scontrol& sc, const SlurmNode& node, bool healthy, const std::string& reason) {
     if (node.drained() && !node.ours()) return Action::KeptManualDrain;  // never touch another drain

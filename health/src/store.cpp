@@ -10,13 +10,12 @@
 #include <cstring>
 #include <string>
 
+#include <topo/atomic_file.hpp>
+#include <topo/errno_text.hpp>
 #include <topo/health/slurm.hpp>
 #include <topo/health/store.hpp>
-
-#include <topo/atomic_file.hpp>
 #include <topo/health/trust.hpp>
 
-#include <topo/errno_text.hpp>
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -27,7 +26,6 @@ namespace topo::health {
 namespace {
 
 constexpr std::string_view kMagic = "topoplace-health 1";
-
 
 constexpr std::string_view kWhat = "health store";
 constexpr std::size_t kMaxRecordBytes = 65536;
@@ -176,9 +174,12 @@ std::string one_line(std::string_view s) {
 
 const char* verdict_name(Verdict v) noexcept {
     switch (v) {
-        case Verdict::Healthy: return "healthy";
-        case Verdict::Unhealthy: return "unhealthy";
-        case Verdict::Degraded: return "degraded";
+        case Verdict::Healthy:
+            return "healthy";
+        case Verdict::Unhealthy:
+            return "unhealthy";
+        case Verdict::Degraded:
+            return "degraded";
     }
     return "unhealthy";
 }

@@ -6,15 +6,14 @@
 #include <deque>
 #include <string>
 
+#include <topo/errno_text.hpp>
 #include <topo/health/trust.hpp>
 
-#include <topo/errno_text.hpp>
 #include <unistd.h>
 
 namespace topo::health {
 
 namespace {
-
 
 /// Symbolic links followed above one object: the kernel's own limit (ELOOP).
 constexpr int kMaxLinks = 40;

@@ -1,19 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <topo/errno_text.hpp>
-#include <topo/atomic_file.hpp>
-
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
 
+#include <topo/atomic_file.hpp>
+#include <topo/errno_text.hpp>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace topo {
 namespace {
-
 
 const char* kind_of(mode_t m) {
     if (S_ISLNK(m)) return "a symbolic link";
@@ -30,11 +29,14 @@ Status write_file_atomic(const std::string& path, std::string_view content, mode
     if (path.empty()) return fail(Errc::Io, "empty output path");
     // "-o /dev/null" means "discard": nothing is written, and /dev/null is never replaced.
     if (path == "/dev/null") return Ok{};
+
     struct stat st {};
+
     if (::lstat(path.c_str(), &st) == 0) {
         if (!S_ISREG(st.st_mode)) {
-            return fail(Errc::Io, std::string("refusing to replace ") + kind_of(st.st_mode) +
-                                      " (write to a regular file, or '-' for standard output)",
+            return fail(Errc::Io,
+                        std::string("refusing to replace ") + kind_of(st.st_mode)
+                            + " (write to a regular file, or '-' for standard output)",
                         path);
         }
     } else if (errno != ENOENT) {

@@ -1,7 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <topo/builder.hpp>
-#include <topo/hostlist.hpp>
-
 #include <algorithm>
 #include <cstdio>
 #include <limits>
@@ -10,33 +7,40 @@
 #include <tuple>
 #include <unordered_map>
 
+#include <topo/builder.hpp>
+#include <topo/hostlist.hpp>
+
 #include "topology_impl.hpp"
 
 namespace topo {
 
 namespace {
 
-
 template <class T>
 void fill_if_empty(T& dst, const T& src) {
     if (dst == T{}) dst = src;
 }
 
-
 int role_rank(HostRole r) {
     switch (r) {
-        case HostRole::Compute: return 2;
-        case HostRole::Service: return 1;
-        case HostRole::Unknown: return 0;
+        case HostRole::Compute:
+            return 2;
+        case HostRole::Service:
+            return 1;
+        case HostRole::Unknown:
+            return 0;
     }
     return 0;
 }
 
-std::string nic_key(const Nic& n) { return n.name.empty() ? "#" + n.guid : n.name; }
+std::string nic_key(const Nic& n) {
+    return n.name.empty() ? "#" + n.guid : n.name;
+}
 
 /// Re-key a host's NIC under the name a node description gives it (the same NIC:
 /// its cable and GUID stay).
 using NicMap = std::map<std::string, TopologyBuilder::PendingNic>;
+
 void rename_nic(NicMap& nics, NicMap::iterator it, const std::string& name) {
     auto node = nics.extract(it);
     node.key() = name;
@@ -64,9 +68,7 @@ bool TopologyBuilder::has_switch(std::string_view key) const {
     return switches_.find(std::string(key)) != switches_.end();
 }
 
-void TopologyBuilder::add_host(const std::string& name,
-                               HostRole role,
-                               const std::string& sysimg_guid,
+void TopologyBuilder::add_host(const std::string& name, HostRole role, const std::string& sysimg_guid,
                                Provenance provenance) {
     auto [it, inserted] = hosts_.try_emplace(name);
     PendingHost& h = it->second;
@@ -100,13 +102,8 @@ void TopologyBuilder::add_nic(const std::string& host, Nic nic, const std::strin
     }
 }
 
-void TopologyBuilder::add_switch_link(const std::string& a_key,
-                                      int port_a,
-                                      const std::string& b_key,
-                                      int port_b,
-                                      double gbps,
-                                      const std::string& rate,
-                                      LinkKind kind) {
+void TopologyBuilder::add_switch_link(const std::string& a_key, int port_a, const std::string& b_key, int port_b,
+                                      double gbps, const std::string& rate, LinkKind kind) {
     links_.push_back(PendingLink{a_key, b_key, port_a, port_b, gbps, rate, kind});
 }
 
@@ -161,13 +158,15 @@ void TopologyBuilder::apply_node_description(const std::string& host, NodeDescri
     }
     PendingHost& h = hosts_[host];
     if (!node.gpus.empty() && h.role != HostRole::Service) h.role = HostRole::Compute;
-    for (const auto& w : node.warnings) warn(w);
+    for (const auto& w : node.warnings)
+        warn(w);
     h.nodes.push_back(std::move(node));
 }
 
 void TopologyBuilder::apply_node_template(const std::vector<std::string>& hosts, const NodeDescription& node) {
     if (hosts.size() <= 1) {
-        for (const auto& h : hosts) apply_node_description(h, node);
+        for (const auto& h : hosts)
+            apply_node_description(h, node);
         return;
     }
     // Which host's fabric NICs carry the description's GUIDs (the node it was taken on)?
@@ -184,7 +183,8 @@ void TopologyBuilder::apply_node_template(const std::vector<std::string>& hosts,
         }
     }
     if (owner.empty()) {  // GUIDs of no fabric NIC: freeze() drops them with a warning
-        for (const auto& h : hosts) apply_node_description(h, node);
+        for (const auto& h : hosts)
+            apply_node_description(h, node);
         return;
     }
     std::map<std::string, std::string> alias;  // description name -> the owner's fabric name
@@ -218,9 +218,10 @@ void TopologyBuilder::apply_node_template(const std::vector<std::string>& hosts,
     }
     if (ignored > 0) {
         std::string src = node.source.empty() ? "node description" : node.source;
-        std::string msg = src + ": applied to " + std::to_string(hosts.size()) + " hosts as a template; its NIC GUIDs are " +
-                          "those of " + *owners.begin() + (owners.size() > 1 ? " and others" : "") +
-                          " and are ignored for the other " + std::to_string(ignored) + " host(s), whose NICs are matched by name";
+        std::string msg = src + ": applied to " + std::to_string(hosts.size())
+                          + " hosts as a template; its NIC GUIDs are " + "those of " + *owners.begin()
+                          + (owners.size() > 1 ? " and others" : "") + " and are ignored for the other "
+                          + std::to_string(ignored) + " host(s), whose NICs are matched by name";
         if (!alias.empty()) {
             msg += " (";
             std::size_t k = 0;
@@ -237,9 +238,7 @@ void TopologyBuilder::apply_node_template(const std::vector<std::string>& hosts,
     }
 }
 
-void TopologyBuilder::add_nvl_domain(const std::string& name,
-                                     const std::vector<std::string>& hosts,
-                                     int usable_hosts) {
+void TopologyBuilder::add_nvl_domain(const std::string& name, const std::vector<std::string>& hosts, int usable_hosts) {
     PendingDomain& d = domains_[name];
     for (const auto& h : hosts) {
         add_host(h);
@@ -248,12 +247,15 @@ void TopologyBuilder::add_nvl_domain(const std::string& name,
     d.usable_hosts = usable_hosts;
 }
 
-void TopologyBuilder::warn(std::string message) { warnings_.push_back(std::move(message)); }
+void TopologyBuilder::warn(std::string message) {
+    warnings_.push_back(std::move(message));
+}
 
 std::vector<std::string> TopologyBuilder::host_names() const {
     std::vector<std::string> out;
     out.reserve(hosts_.size());
-    for (const auto& [name, h] : hosts_) out.push_back(name);
+    for (const auto& [name, h] : hosts_)
+        out.push_back(name);
     std::sort(out.begin(), out.end(), NaturalLess{});
     return out;
 }
@@ -282,8 +284,8 @@ Result<TopologyPtr> TopologyBuilder::freeze() && {
     // Host names end up in topology.conf, NodeName= lines and hostlists: refuse what would
     // change those lines' meaning, and more hosts than Slurm itself takes (docs/security.md).
     if (hosts_.size() > kMaxHostlistNames) {
-        return fail(Errc::Parse, std::to_string(hosts_.size()) + " hosts: more than Slurm's limit of " +
-                                     std::to_string(kMaxHostlistNames) + " nodes");
+        return fail(Errc::Parse, std::to_string(hosts_.size()) + " hosts: more than Slurm's limit of "
+                                     + std::to_string(kMaxHostlistNames) + " nodes");
     }
     for (const auto& [name, h] : hosts_) {
         if (!is_valid_host_name(name)) {
@@ -291,13 +293,14 @@ Result<TopologyPtr> TopologyBuilder::freeze() && {
             for (char& c : shown) {
                 if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) c = '?';
             }
-            return fail(Errc::Parse, "host name \"" + shown +
-                                         "\" is not a valid node name (letters, digits, '-', '_', '.')");
+            return fail(Errc::Parse,
+                        "host name \"" + shown + "\" is not a valid node name (letters, digits, '-', '_', '.')");
         }
     }
     std::vector<std::string> names;
     names.reserve(hosts_.size());
-    for (const auto& [name, h] : hosts_) names.push_back(name);
+    for (const auto& [name, h] : hosts_)
+        names.push_back(name);
     std::sort(names.begin(), names.end(), NaturalLess{});
     // NIC GUIDs that only node descriptions gave: one XML or matrix applied to several
     // hosts (`--hwloc dgx.xml` for every DGX) repeats its GUIDs on each of them. They
@@ -309,6 +312,7 @@ Result<TopologyPtr> TopologyBuilder::freeze() && {
             std::string host;
             PendingNic* nic;
         };
+
         std::unordered_map<std::string, std::vector<Owner>> by_guid;
         for (auto& [name, ph] : hosts_) {
             for (auto& [k, pn] : ph.nics) {
@@ -331,9 +335,10 @@ Result<TopologyPtr> TopologyBuilder::freeze() && {
             if (fabric != nullptr) {
                 for (const auto& o : owners) {
                     if (o.nic->desc_source.empty() || o.host == fabric_host) continue;
-                    return fail(Errc::Parse, "NIC GUID " + guid + " (" + o.nic->nic.name + ", given for host " + o.host +
-                                                 ") is the fabric NIC of host " + fabric_host +
-                                                 ": is this the description of another host?",
+                    return fail(Errc::Parse,
+                                "NIC GUID " + guid + " (" + o.nic->nic.name + ", given for host " + o.host
+                                    + ") is the fabric NIC of host " + fabric_host
+                                    + ": is this the description of another host?",
                                 o.nic->desc_source);
                 }
                 continue;
@@ -353,8 +358,8 @@ Result<TopologyPtr> TopologyBuilder::freeze() && {
                 }
                 list += (list.empty() ? "" : ", ") + h;
             }
-            t.warnings_.push_back(src + ": given for " + std::to_string(hs.size()) + " hosts (" + list +
-                                  "); its NIC GUIDs identify none of them and are left out");
+            t.warnings_.push_back(src + ": given for " + std::to_string(hs.size()) + " hosts (" + list
+                                  + "); its NIC GUIDs identify none of them and are left out");
         }
     }
     std::unordered_map<std::string, std::string> nic_guid_owner;
@@ -369,7 +374,8 @@ Result<TopologyPtr> TopologyBuilder::freeze() && {
         h.sysimg_guid = ph.sysimg_guid;
         h.provenance = ph.provenance;
         std::vector<std::string> keys;
-        for (const auto& [k, n] : ph.nics) keys.push_back(k);
+        for (const auto& [k, n] : ph.nics)
+            keys.push_back(k);
         std::sort(keys.begin(), keys.end(), NaturalLess{});
         for (const auto& k : keys) {
             PendingNic& pn = ph.nics[k];
@@ -380,14 +386,16 @@ Result<TopologyPtr> TopologyBuilder::freeze() && {
             if (!pn.leaf_key.empty()) {
                 auto sid = resolve(pn.leaf_key);
                 if (!sid) {
-                    return fail(Errc::Parse, "host " + name + " NIC " + k + " plugs into unknown switch " + pn.leaf_key);
+                    return fail(Errc::Parse,
+                                "host " + name + " NIC " + k + " plugs into unknown switch " + pn.leaf_key);
                 }
                 n.leaf = *sid;
             }
             if (!n.guid.empty()) {
                 auto [it, ins] = nic_guid_owner.emplace(n.guid, name);
                 if (!ins && it->second != name) {
-                    return fail(Errc::Parse, "duplicate NIC GUID " + n.guid + " on hosts " + it->second + " and " + name);
+                    return fail(Errc::Parse,
+                                "duplicate NIC GUID " + n.guid + " on hosts " + it->second + " and " + name);
                 }
             }
             h.nics.emplace_back(static_cast<std::uint32_t>(t.nics_.size()));
@@ -411,13 +419,13 @@ Result<TopologyPtr> TopologyBuilder::freeze() && {
         auto a = resolve(pl.a);
         auto b = resolve(pl.b);
         if (!a || !b) {
-            return fail(Errc::Parse, "link " + pl.a + "[" + std::to_string(pl.port_a) + "] <-> " + pl.b + "[" +
-                                         std::to_string(pl.port_b) + "] names an unknown switch " +
-                                         (!a ? pl.a : pl.b));
+            return fail(Errc::Parse, "link " + pl.a + "[" + std::to_string(pl.port_a) + "] <-> " + pl.b + "["
+                                         + std::to_string(pl.port_b) + "] names an unknown switch "
+                                         + (!a ? pl.a : pl.b));
         }
         if (*a == *b) {
-            t.warnings_.push_back("switch " + pl.a + " is cabled to itself (port " + std::to_string(pl.port_a) +
-                                  "); ignored");
+            t.warnings_.push_back("switch " + pl.a + " is cabled to itself (port " + std::to_string(pl.port_a)
+                                  + "); ignored");
             continue;
         }
         Link l;
@@ -434,7 +442,8 @@ Result<TopologyPtr> TopologyBuilder::freeze() && {
         }
         cables.emplace(CableKey{l.a.index(), l.port_a, l.b.index(), l.port_b}, std::move(l));
     }
-    for (auto& [k, l] : cables) t.links_.push_back(std::move(l));
+    for (auto& [k, l] : cables)
+        t.links_.push_back(std::move(l));
 
     // ---- locality from node descriptions: GPU<->NIC classes and NVLink pairs.
     // Vectors sorted once (not maps): a 12,500-host DGX fabric has 800k GPU/NIC pairs.
@@ -464,13 +473,14 @@ Result<TopologyPtr> TopologyBuilder::freeze() && {
             for (std::size_t i = 0; i < nd.gpu_nic.size() && i < gmap.size(); ++i) {
                 for (std::size_t j = 0; j < nd.gpu_nic[i].size() && j < nmap.size(); ++j) {
                     if (gmap[i] && nmap[j] && nd.gpu_nic[i][j] != PathClass::Unknown) {  // "?" says nothing
-                        paths.emplace_back((std::uint64_t{gmap[i]->index()} << 32) | nmap[j]->index(), nd.gpu_nic[i][j]);
+                        paths.emplace_back((std::uint64_t{gmap[i]->index()} << 32) | nmap[j]->index(),
+                                           nd.gpu_nic[i][j]);
                     }
                 }
             }
             for (const auto& p : nd.nvlinks) {
-                if (p.a < 0 || p.b < 0 || static_cast<std::size_t>(p.a) >= gmap.size() ||
-                    static_cast<std::size_t>(p.b) >= gmap.size() || !gmap[p.a] || !gmap[p.b] || p.a == p.b) {
+                if (p.a < 0 || p.b < 0 || static_cast<std::size_t>(p.a) >= gmap.size()
+                    || static_cast<std::size_t>(p.b) >= gmap.size() || !gmap[p.a] || !gmap[p.b] || p.a == p.b) {
                     continue;
                 }
                 GpuId a = *gmap[p.a];
@@ -513,7 +523,6 @@ Result<TopologyPtr> TopologyBuilder::freeze() && {
     t.nvlinks_.erase(std::unique(t.nvlinks_.begin(), t.nvlinks_.end(),
                                  [](const NvLinkPair& x, const NvLinkPair& y) { return x.a == y.a && x.b == y.b; }),
                      t.nvlinks_.end());
-
 
     // ---- declared multi-node NVLink domains (islands are inferred in finish)
     std::vector<DeclaredDomain> declared;

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <topo/cluster_spec.hpp>
+#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <map>
 #include <set>
 
 #include <topo/builder.hpp>
+#include <topo/cluster_spec.hpp>
 #include <topo/hostlist.hpp>
 #include <topo/text_input.hpp>
 #include <topo/topology.hpp>
-#include <yaml-cpp/yaml.h>
+
 #include "yaml_util.hpp"
 
 namespace topo {
@@ -29,15 +30,14 @@ struct Reader {
         return fail(Errc::Parse, msg, file, yline(n));
     }
 
-    [[nodiscard]] Status keys(const YAML::Node& n,
-                              const std::string& what,
+    [[nodiscard]] Status keys(const YAML::Node& n, const std::string& what,
                               std::initializer_list<const char*> allowed) const {
         if (!n.IsMap()) {
             return error(n, what + " must be a mapping");
         }
         if (const auto k = unknown_key(n, allowed)) {
-            return error(*k, "unknown key '" + k->as<std::string>() + "' in " + what + " (expected one of " +
-                                 key_list(allowed) + ")");
+            return error(*k, "unknown key '" + k->as<std::string>() + "' in " + what + " (expected one of "
+                                 + key_list(allowed) + ")");
         }
         return Ok{};
     }
@@ -49,15 +49,12 @@ struct Reader {
         return n.as<std::string>();
     }
 
-    [[nodiscard]] Result<long long> integer(const YAML::Node& n,
-                                            const std::string& what,
-                                            long long lo,
+    [[nodiscard]] Result<long long> integer(const YAML::Node& n, const std::string& what, long long lo,
                                             long long hi) const {
         long long v = 0;
         if (!n.IsScalar() || !YAML::convert<long long>::decode(n, v) || v < lo || v > hi) {
-            return error(n, what + " must be an integer from " + std::to_string(lo) + " to " +
-                                std::to_string(hi) +
-                                (n.IsScalar() ? ", got \"" + n.as<std::string>() + "\"" : ""));
+            return error(n, what + " must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi)
+                                + (n.IsScalar() ? ", got \"" + n.as<std::string>() + "\"" : ""));
         }
         return v;
     }
@@ -71,8 +68,7 @@ struct Reader {
     }
 
     // A hostlist string, or a list of them, expanded in the order written.
-    [[nodiscard]] Result<std::vector<std::string>> hosts(const YAML::Node& n,
-                                                         const std::string& what) const {
+    [[nodiscard]] Result<std::vector<std::string>> hosts(const YAML::Node& n, const std::string& what) const {
         std::vector<std::string> out;
         std::vector<YAML::Node> items;
         if (n.IsSequence()) {
@@ -92,8 +88,8 @@ struct Reader {
                 return error(i, what + ": " + count.error().message);
             }
             if (*count > budget_left) {
-                return error(i, what + ": more than " + std::to_string(kBudget) +
-                                    " host names in this file (docs/security.md)");
+                return error(
+                    i, what + ": more than " + std::to_string(kBudget) + " host names in this file (docs/security.md)");
             }
             auto r = expand_hostlist(expr, budget_left);
             if (!r) {
@@ -109,15 +105,15 @@ struct Reader {
     }
 };
 
-#define TOPO_TRY(var, expr)          \
-    auto var = (expr);               \
-    if (!var) {                      \
-        return fail((var).error());  \
+#define TOPO_TRY(var, expr)         \
+    auto var = (expr);              \
+    if (!var) {                     \
+        return fail((var).error()); \
     }
 
-#define TOPO_TRY_STATUS(expr)     \
+#define TOPO_TRY_STATUS(expr)      \
     if (auto st_ = (expr); !st_) { \
-        return fail(st_.error()); \
+        return fail(st_.error());  \
     }
 
 // ---- the plan: everything checked before the builder is touched ----
@@ -211,8 +207,7 @@ public:
         if (!root || root.IsNull()) {
             return fail(Errc::Parse, "empty cluster spec", r_.file, 1);
         }
-        TOPO_TRY_STATUS(r_.keys(root, "cluster spec",
-                                {"version", "name", "nodes", "nvl_domains", "racks", "fabric"}));
+        TOPO_TRY_STATUS(r_.keys(root, "cluster spec", {"version", "name", "nodes", "nvl_domains", "racks", "fabric"}));
         if (const auto v = root["version"]) {
             TOPO_TRY(ver, r_.integer(v, "version", 1, 1));
         }
@@ -290,21 +285,21 @@ private:
         // (fuzz_cluster_spec: 69,071 hosts x 69,071 NICs from two short hostlists asked
         // for 70 GB).
         if (proto.nics.size() > kMaxNicsPerHost) {
-            return r_.error(g["nics"], std::to_string(proto.nics.size()) + " NICs per host; at most " +
-                                           std::to_string(kMaxNicsPerHost));
+            return r_.error(g["nics"], std::to_string(proto.nics.size()) + " NICs per host; at most "
+                                           + std::to_string(kMaxNicsPerHost));
         }
         const std::size_t group_nics = names->size() * proto.nics.size();
         if (group_nics > nics_left_) {
-            return r_.error(g["names"], "this group declares " + std::to_string(group_nics) +
-                                            " NICs (hosts x NICs per host); a spec may declare at most " +
-                                            std::to_string(kMaxSpecNics) + " in all");
+            return r_.error(g["names"], "this group declares " + std::to_string(group_nics)
+                                            + " NICs (hosts x NICs per host); a spec may declare at most "
+                                            + std::to_string(kMaxSpecNics) + " in all");
         }
         nics_left_ -= group_nics;
         for (auto& n : *names) {
             auto [it, fresh] = plan_.host_index.emplace(n, plan_.hosts.size());
             if (!fresh) {
-                return r_.error(g["names"], "node " + n + " is declared twice (first at line " +
-                                                std::to_string(plan_.hosts[it->second].line) + ")");
+                return r_.error(g["names"], "node " + n + " is declared twice (first at line "
+                                                + std::to_string(plan_.hosts[it->second].line) + ")");
             }
             HostPlan h = proto;
             h.name = std::move(n);
@@ -386,20 +381,19 @@ private:
 
     Status add_domain(DomainPlan d, const YAML::Node& at) {
         if (d.usable > static_cast<int>(d.hosts.size())) {
-            return r_.error(at, "NVLink domain " + d.name + ": usable " + std::to_string(d.usable) +
-                                    " is more than its " + std::to_string(d.hosts.size()) + " nodes");
+            return r_.error(at, "NVLink domain " + d.name + ": usable " + std::to_string(d.usable)
+                                    + " is more than its " + std::to_string(d.hosts.size()) + " nodes");
         }
         for (const auto& other : plan_.domains) {
             if (other.name == d.name) {
-                return r_.error(at, "NVLink domain " + d.name + " is declared twice (first at line " +
-                                        std::to_string(other.line) + ")");
+                return r_.error(at, "NVLink domain " + d.name + " is declared twice (first at line "
+                                        + std::to_string(other.line) + ")");
             }
         }
         for (const auto& h : d.hosts) {
             auto [it, fresh] = domain_of_.emplace(h, d.name);
             if (!fresh) {
-                return r_.error(at, "node " + h + " is in two NVLink domains: " + it->second +
-                                        " and " + d.name);
+                return r_.error(at, "node " + h + " is in two NVLink domains: " + it->second + " and " + d.name);
             }
         }
         plan_.domains.push_back(std::move(d));
@@ -448,15 +442,13 @@ private:
             TOPO_TRY(v, r_.integer(c, "count", 1, 1'000'000));
             count = *v;
             if (count * *per > static_cast<long long>(pool.size())) {
-                return r_.error(c, "racks: " + std::to_string(count) + " racks of " +
-                                       std::to_string(*per) + " need " +
-                                       std::to_string(count * *per) + " nodes, only " +
-                                       std::to_string(pool.size()) + " available");
+                return r_.error(c, "racks: " + std::to_string(count) + " racks of " + std::to_string(*per) + " need "
+                                       + std::to_string(count * *per) + " nodes, only " + std::to_string(pool.size())
+                                       + " available");
             }
         } else if (count == 0 || static_cast<long long>(pool.size()) % *per != 0) {
-            return r_.error(g, "racks: " + std::to_string(pool.size()) +
-                                   " nodes do not split into racks of " + std::to_string(*per) +
-                                   " (give 'count' to use only the first ones)");
+            return r_.error(g, "racks: " + std::to_string(pool.size()) + " nodes do not split into racks of "
+                                   + std::to_string(*per) + " (give 'count' to use only the first ones)");
         }
         int usable = 0;
         if (const auto u = g["usable"]) {
@@ -489,8 +481,8 @@ private:
     // sus_per_pod SUs; cores (cores_per_rail / cores) join the spines of all pods.
     Status fabric(const YAML::Node& f) {
         TOPO_TRY_STATUS(r_.keys(f, "fabric",
-                                {"nodes", "hosts_per_leaf", "rails", "spines_per_rail", "spines",
-                                 "sus_per_pod", "cores_per_rail", "cores", "gbps", "rate", "prefix"}));
+                                {"nodes", "hosts_per_leaf", "rails", "spines_per_rail", "spines", "sus_per_pod",
+                                 "cores_per_rail", "cores", "gbps", "rate", "prefix"}));
         auto get = [&](const char* key, long long lo, long long hi, long long dflt) -> Result<long long> {
             if (const auto n = f[key]) {
                 return r_.integer(n, std::string("fabric.") + key, lo, hi);
@@ -570,8 +562,8 @@ private:
             for (int r = 0; r < nrails; ++r) {
                 auto it = std::find_if(h.nics.begin(), h.nics.end(), [&](const NicPlan& n) { return n.rail == r; });
                 if (it == h.nics.end()) {
-                    return r_.error(f, "fabric: node " + h.name + " has no NIC on rail " + std::to_string(r) +
-                                           " (declared at line " + std::to_string(h.line) + ")");
+                    return r_.error(f, "fabric: node " + h.name + " has no NIC on rail " + std::to_string(r)
+                                           + " (declared at line " + std::to_string(h.line) + ")");
                 }
                 it->leaf = leaf_name(su, r);
                 it->leaf_port = port;
@@ -584,9 +576,9 @@ private:
             }
             for (const auto& n : h.nics) {
                 if (n.rail >= nrails) {
-                    return r_.error(f, "fabric: node " + h.name + " NIC " + n.name + " is on rail " +
-                                           std::to_string(n.rail) + " but the fabric has " +
-                                           std::to_string(nrails) + " rail(s)");
+                    return r_.error(f, "fabric: node " + h.name + " NIC " + n.name + " is on rail "
+                                           + std::to_string(n.rail) + " but the fabric has " + std::to_string(nrails)
+                                           + " rail(s)");
                 }
             }
         }
@@ -667,8 +659,7 @@ void apply(const Plan& plan, TopologyBuilder& b) {
     for (const auto& s : plan.switches)
         b.add_switch(Switch{.guid = s, .name = s, .provenance = Provenance::Declared});
     for (const auto& l : plan.links) {
-        b.add_switch_link(l.a, l.port_a, l.b, l.port_b, plan.link_gbps, plan.link_rate,
-                          LinkKind::Declared);
+        b.add_switch_link(l.a, l.port_a, l.b, l.port_b, plan.link_gbps, plan.link_rate, LinkKind::Declared);
     }
     for (const auto& h : plan.hosts) {
         b.add_host(h.name, h.role, {}, Provenance::Declared);
@@ -680,7 +671,11 @@ void apply(const Plan& plan, TopologyBuilder& b) {
         }
         for (const auto& n : h.nics) {
             b.add_nic(h.name,
-                      Nic{.name = n.name, .leaf_port = n.leaf_port, .rail = n.rail, .rate_gbps = n.gbps, .rate = n.rate,
+                      Nic{.name = n.name,
+                          .leaf_port = n.leaf_port,
+                          .rail = n.rail,
+                          .rate_gbps = n.gbps,
+                          .rate = n.rate,
                           .provenance = Provenance::Declared},
                       n.leaf);
         }

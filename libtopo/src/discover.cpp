@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The discover pipeline (see discover.hpp).
-#include <topo/discover.hpp>
-
 #include <filesystem>
 
 #include <topo/builder.hpp>
 #include <topo/cluster_spec.hpp>
+#include <topo/discover.hpp>
 #include <topo/hostlist.hpp>
 #include <topo/nccl_topo.hpp>
 #include <topo/nvidia_smi_topo.hpp>
@@ -48,7 +47,9 @@ Result<std::vector<std::string>> targets_for(const Targeted& t, const std::strin
     return std::vector<std::string>{stem};
 }
 
-Error not_built(const char* what) { return Error(Errc::Unsupported, std::string("this build has no ") + what + " support"); }
+Error not_built(const char* what) {
+    return Error(Errc::Unsupported, std::string("this build has no ") + what + " support");
+}
 
 }  // namespace
 
@@ -71,7 +72,8 @@ Result<TopologyPtr> discover(const DiscoverInputs& o, const DiscoverReaders& rea
         any = true;
     }
     if (!o.ibnd_cache.empty() || o.ib_live) {
-        if (!(o.ibnd_cache.empty() ? bool(readers.ibnd_live) : bool(readers.ibnd_cache))) return fail(not_built("libibnetdisc"));
+        if (!(o.ibnd_cache.empty() ? bool(readers.ibnd_live) : bool(readers.ibnd_cache)))
+            return fail(not_built("libibnetdisc"));
         auto fab = o.ibnd_cache.empty() ? readers.ibnd_live() : readers.ibnd_cache(o.ibnd_cache);
         if (!fab) return fail(std::move(fab).error());
         if (auto st = import_ib_fabric(*fab, ibopt, b); !st) return fail(std::move(st).error());
@@ -128,9 +130,10 @@ Result<TopologyPtr> discover(const DiscoverInputs& o, const DiscoverReaders& rea
     if (auto st = apply_files(o.nvsmi, [](const std::string& f) { return read_nvidia_smi_topo_file(f); }); !st)
         return fail(std::move(st).error());
     if (!any) {
-        return fail(Errc::InvalidArgument, "nothing to discover: give at least one input "
-                                           "(--ibnetdiscover, --hwloc, --nvidia-smi-topo, --nccl-topo, "
-                                           "--slurm-topology, --spec, --ib-live, --hwloc-live)");
+        return fail(Errc::InvalidArgument,
+                    "nothing to discover: give at least one input "
+                    "(--ibnetdiscover, --hwloc, --nvidia-smi-topo, --nccl-topo, "
+                    "--slurm-topology, --spec, --ib-live, --hwloc-live)");
     }
     return std::move(b).freeze();
 }

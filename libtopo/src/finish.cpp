@@ -27,27 +27,35 @@ public:
             h_ *= 1099511628211ULL;
         }
     }
+
     Fnv& operator<<(std::string_view s) {
         const std::uint64_t n = s.size();
         bytes(&n, sizeof n);
         bytes(s.data(), s.size());
         return *this;
     }
+
     Fnv& operator<<(const std::string& s) { return *this << std::string_view(s); }
+
     Fnv& operator<<(std::int64_t v) {
         bytes(&v, sizeof v);
         return *this;
     }
+
     Fnv& operator<<(int v) { return *this << static_cast<std::int64_t>(v); }
+
     Fnv& operator<<(std::uint32_t v) { return *this << static_cast<std::int64_t>(v); }
+
     Fnv& operator<<(double v) {
         bytes(&v, sizeof v);
         return *this;
     }
+
     template <class Tag>
     Fnv& operator<<(Id<Tag> id) {
         return *this << static_cast<std::int64_t>(id.valid() ? static_cast<std::int64_t>(id.index()) : -1);
     }
+
     [[nodiscard]] std::string hex() const {
         char buf[17];
         std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h_));
@@ -66,7 +74,8 @@ void fix_utf8(std::string& s) {
         const auto c = static_cast<unsigned char>(s[i]);
         std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
         bool ok = len != 0 && i + len <= s.size();
-        for (std::size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 0x2;
+        for (std::size_t k = 1; ok && k < len; ++k)
+            ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 0x2;
         if (ok && c < 0x20 && c != '\t') ok = false;  // control characters: keep files printable
         if (!ok) {
             s[i] = '?';
@@ -75,7 +84,6 @@ void fix_utf8(std::string& s) {
         i += len;
     }
 }
-
 
 template <class E>
 int en(E e) {
@@ -90,8 +98,10 @@ struct NaturalLess {
 class DisjointSets {
 public:
     explicit DisjointSets(std::size_t n) : parent_(n) {
-        for (std::uint32_t i = 0; i < parent_.size(); ++i) parent_[i] = i;
+        for (std::uint32_t i = 0; i < parent_.size(); ++i)
+            parent_[i] = i;
     }
+
     std::uint32_t find(std::uint32_t x) {
         while (parent_[x] != x) {
             parent_[x] = parent_[parent_[x]];
@@ -99,6 +109,7 @@ public:
         }
         return x;
     }
+
     void join(std::uint32_t a, std::uint32_t b) { parent_[find(a)] = find(b); }
 
 private:
@@ -112,10 +123,14 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
     Topology& t = *topo;
     Topology::Impl& impl = *t.impl_;
     // Inferred fields are recomputed from scratch, whatever the producer left there.
-    for (auto& n : t.nics_) n.rail = -1;
-    for (auto& h : t.hosts_) h.group = GroupId{};
-    for (auto& g : t.gpus_) g.nvl_domain = DomainId{};
-    for (auto& s : t.nvswitches_) s.nvl_domain = DomainId{};
+    for (auto& n : t.nics_)
+        n.rail = -1;
+    for (auto& h : t.hosts_)
+        h.group = GroupId{};
+    for (auto& g : t.gpus_)
+        g.nvl_domain = DomainId{};
+    for (auto& s : t.nvswitches_)
+        s.nvl_domain = DomainId{};
     t.groups_.clear();
     t.domains_.clear();
 
@@ -170,9 +185,11 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
     std::vector<SwitchId> leaves;
     {
         std::vector<int> degree(t.switches_.size(), 0);
-        for (const auto& [a, b2] : edges) ++degree[a];  // edges are unique and directed both ways
+        for (const auto& [a, b2] : edges)
+            ++degree[a];  // edges are unique and directed both ways
         std::vector<std::vector<std::uint32_t>> nbrs(t.switches_.size());
-        for (const auto& [a, b2] : edges) nbrs[a].push_back(b2);  // sorted: edges are sorted
+        for (const auto& [a, b2] : edges)
+            nbrs[a].push_back(b2);  // sorted: edges are sorted
         std::set<SwitchId> compute_leaves;
         std::map<SwitchId, std::vector<HostId>> other_leaves;  // switch -> its non-compute hosts
         for (std::size_t hi = 0; hi < t.hosts_.size(); ++hi) {
@@ -210,7 +227,8 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
             std::string msg = std::to_string(raised.size()) +
                               " switch(es) holding only service or unnamed hosts are cabled to compute leaves, so they "
                               "are read as spines, not leaves: ";
-            for (std::size_t k = 0; k < raised.size() && k < 3; ++k) msg += (k > 0 ? "; " : "") + raised[k];
+            for (std::size_t k = 0; k < raised.size() && k < 3; ++k)
+                msg += (k > 0 ? "; " : "") + raised[k];
             if (raised.size() > 3) msg += "; ...";
             msg += " (if those hosts run jobs, name them in a --node-name-map so that they read as compute hosts)";
             t.warnings_.push_back(std::move(msg));
@@ -218,14 +236,16 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
         const std::set<SwitchId> host_leaves(ls.begin(), ls.end());
         std::vector<SwitchId> empty_leaves;  // rule 4
         std::set<std::vector<std::uint32_t>> leaf_nbrs;
-        for (const auto& l : host_leaves) leaf_nbrs.insert(nbrs[l.index()]);
+        for (const auto& l : host_leaves)
+            leaf_nbrs.insert(nbrs[l.index()]);
         for (std::size_t i = 0; i < t.switches_.size(); ++i) {
             const SwitchId id(static_cast<std::uint32_t>(i));
             if (host_leaves.count(id) != 0 || degree[i] < 1 || host_leaves.empty()) continue;
             const auto& nb = nbrs[i];
             // A leaf's neighbours are never leaves: a host-less switch cabled to a leaf is
             // above it (also a spine of a one-leaf fabric, with that single neighbour).
-            if (std::any_of(nb.begin(), nb.end(), [&](std::uint32_t x) { return host_leaves.count(SwitchId(x)) != 0; })) {
+            if (std::any_of(nb.begin(), nb.end(),
+                            [&](std::uint32_t x) { return host_leaves.count(SwitchId(x)) != 0; })) {
                 continue;
             }
             if (degree[i] == 1) {
@@ -266,8 +286,7 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
         max_tier = std::max(max_tier, t.switches_[i].tier);
     }
     if (orphans > 0) {
-        t.warnings_.push_back(std::to_string(orphans) +
-                              " switch(es) have no path to any host; counted as tier 0");
+        t.warnings_.push_back(std::to_string(orphans) + " switch(es) have no path to any host; counted as tier 0");
     }
     // A top tier that the lower tiers do not need to connect the leaves is not a tier
     // of its own: e.g. PSMN X5's fifth spine, cabled only to two other spines. Demote
@@ -337,7 +356,8 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
             }
         }
     }
-    const bool rail_layout = !multi_hosts.empty() && 2 * multi_hosts.size() >= static_cast<std::size_t>(rail_fabric_hosts);
+    const bool rail_layout =
+        !multi_hosts.empty() && 2 * multi_hosts.size() >= static_cast<std::size_t>(rail_fabric_hosts);
     // rule 2 and 3: labels and each leaf's label
     std::map<NicId, std::string> label_of;
     std::map<SwitchId, std::string> leaf_label;
@@ -375,12 +395,14 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
             return labels.size();
         };
         bool by_position = unnamed;
-        if (!by_position && compute_labels(false) > max_multi) by_position = true;  // labels are names: union > any host
+        if (!by_position && compute_labels(false) > max_multi)
+            by_position = true;  // labels are names: union > any host
         if (by_position) compute_labels(true);
         // rule 4: how many rail hosts reach each label
         std::map<std::string, std::set<std::uint32_t>, NaturalLess> reach;
         for (auto hi : multi_hosts) {
-            for (auto nid : host_fabric_nics[hi]) reach[leaf_label.at(t.nics_[nid.index()].leaf)].insert(hi);
+            for (auto nid : host_fabric_nics[hi])
+                reach[leaf_label.at(t.nics_[nid.index()].leaf)].insert(hi);
         }
         int r = 0;
         for (const auto& [lab, hs] : reach) {
@@ -396,22 +418,24 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
                     const std::string& leaf_name = t.switches_[n.leaf.index()].name.empty()
                                                        ? t.switches_[n.leaf.index()].guid
                                                        : t.switches_[n.leaf.index()].name;
-                    renamed_example = t.hosts_[n.host.index()].name + " " + (n.name.empty() ? lab : n.name) +
-                                      " on leaf " + leaf_name + ", whose NICs are " +
-                                      (by_position ? "at position " + leaf_label.at(n.leaf).substr(1) + " of their hosts"
-                                                   : leaf_label.at(n.leaf));
+                    renamed_example =
+                        t.hosts_[n.host.index()].name + " " + (n.name.empty() ? lab : n.name) + " on leaf " + leaf_name
+                        + ", whose NICs are "
+                        + (by_position ? "at position " + leaf_label.at(n.leaf).substr(1) + " of their hosts"
+                                       : leaf_label.at(n.leaf));
                 }
             }
         }
         if (renamed > 0) {
-            t.warnings_.push_back(std::to_string(renamed) +
-                                  " NIC(s) are named unlike most NICs on their rail leaf (e.g. " + renamed_example +
-                                  "); their rail follows the leaf they are cabled to");
+            t.warnings_.push_back(std::to_string(renamed)
+                                  + " NIC(s) are named unlike most NICs on their rail leaf (e.g. " + renamed_example
+                                  + "); their rail follows the leaf they are cabled to");
         }
         if (!side_leaves.empty()) {
             std::map<SwitchId, std::pair<int, int>> seen;  // leaf -> (rail-host NICs, other hosts)
             for (std::size_t hi = 0; hi < t.hosts_.size(); ++hi) {
-                const bool mh = std::binary_search(multi_hosts.begin(), multi_hosts.end(), static_cast<std::uint32_t>(hi));
+                const bool mh =
+                    std::binary_search(multi_hosts.begin(), multi_hosts.end(), static_cast<std::uint32_t>(hi));
                 for (auto nid : host_fabric_nics[hi]) {
                     auto leaf = t.nics_[nid.index()].leaf;
                     if (side_leaves.count(leaf) == 0) continue;
@@ -432,12 +456,13 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
                     break;
                 }
                 const Switch& sw = t.switches_[leaf.index()];
-                msg += (k > 1 ? "; " : "") + switch_label(sw) + " (" +
-                       (by_position ? "NICs" : leaf_label.at(leaf)) + " of " + std::to_string(c.first) +
-                       " host(s), plus " + std::to_string(c.second) + " other host(s))";
+                msg += (k > 1 ? "; " : "") + switch_label(sw) + " (" + (by_position ? "NICs" : leaf_label.at(leaf))
+                       + " of " + std::to_string(c.first) + " host(s), plus " + std::to_string(c.second)
+                       + " other host(s))";
             }
-            msg += ". Those NICs keep their cables but no rail and do not split leaf groups "
-                   "(--hca REGEX names the compute HCAs instead)";
+            msg +=
+                ". Those NICs keep their cables but no rail and do not split leaf groups "
+                "(--hca REGEX names the compute HCAs instead)";
             t.warnings_.push_back(std::move(msg));
         }
         t.rails_ = static_cast<int>(rail_of_label.size());
@@ -461,7 +486,8 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
             on.emplace_back(n.rail, nid);
         }
         if (on.empty()) {  // only side-leaf NICs: their leaves are its leaves
-            for (auto nid : fabric) on.emplace_back(0, nid);
+            for (auto nid : fabric)
+                on.emplace_back(0, nid);
         }
         std::stable_sort(on.begin(), on.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
         auto& hl = impl.host_leaves[hi];
@@ -504,8 +530,8 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
                 return fail(Errc::Parse, "NVLink domain " + dd.name + " names a host index out of range");
             }
             if (!in_multi.insert(hid).second) {
-                return fail(Errc::Parse, "host " + t.hosts_[hid.index()].name +
-                                             " is in two multi-node NVLink domains (second: " + dd.name + ")");
+                return fail(Errc::Parse, "host " + t.hosts_[hid.index()].name
+                                             + " is in two multi-node NVLink domains (second: " + dd.name + ")");
             }
             for (auto gid : t.hosts_[hid.index()].gpus) {
                 d.gpus.push_back(gid);
@@ -530,7 +556,8 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
                 if (linked[gid.index()]) comps[sets.find(gid.index())].push_back(gid);
             }
             std::vector<std::vector<GpuId>> ordered;
-            for (auto& [root, gs] : comps) ordered.push_back(std::move(gs));
+            for (auto& [root, gs] : comps)
+                ordered.push_back(std::move(gs));
             std::sort(ordered.begin(), ordered.end());
             int k = 0;
             for (auto& gs : ordered) {
@@ -538,7 +565,8 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
                 d.name = t.hosts_[hi].name + ":nvl" + std::to_string(k++);
                 d.hosts.emplace_back(static_cast<std::uint32_t>(hi));
                 const DomainId did(static_cast<std::uint32_t>(t.domains_.size()));
-                for (auto gid : gs) t.gpus_[gid.index()].nvl_domain = did;
+                for (auto gid : gs)
+                    t.gpus_[gid.index()].nvl_domain = did;
                 d.gpus = std::move(gs);
                 t.domains_.push_back(std::move(d));
             }
@@ -570,7 +598,8 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
         fix_utf8(x.name);
         fix_utf8(x.description);
     }
-    for (auto& x : t.hosts_) fix_utf8(x.name);
+    for (auto& x : t.hosts_)
+        fix_utf8(x.name);
     for (auto& x : t.nics_) {
         fix_utf8(x.name);
         fix_utf8(x.guid);
@@ -582,37 +611,52 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
         fix_utf8(x.pci_bus);
         fix_utf8(x.uuid);
     }
-    for (auto& x : t.links_) fix_utf8(x.rate);
-    for (auto& x : t.domains_) fix_utf8(x.name);
-    for (auto& x : t.nvswitches_) fix_utf8(x.pci_bus);
-    for (auto& x : t.warnings_) fix_utf8(x);
+    for (auto& x : t.links_)
+        fix_utf8(x.rate);
+    for (auto& x : t.domains_)
+        fix_utf8(x.name);
+    for (auto& x : t.nvswitches_)
+        fix_utf8(x.pci_bus);
+    for (auto& x : t.warnings_)
+        fix_utf8(x);
     impl.host_by_name.clear();
-    for (std::size_t i = 0; i < t.hosts_.size(); ++i) impl.host_by_name.emplace(t.hosts_[i].name, HostId(static_cast<std::uint32_t>(i)));
+    for (std::size_t i = 0; i < t.hosts_.size(); ++i)
+        impl.host_by_name.emplace(t.hosts_[i].name, HostId(static_cast<std::uint32_t>(i)));
     impl.switch_by_key.clear();
-    for (std::size_t i = 0; i < t.switches_.size(); ++i) impl.switch_by_key.emplace(t.switches_[i].guid, SwitchId(static_cast<std::uint32_t>(i)));
+    for (std::size_t i = 0; i < t.switches_.size(); ++i)
+        impl.switch_by_key.emplace(t.switches_[i].guid, SwitchId(static_cast<std::uint32_t>(i)));
     if (known_fingerprint != nullptr) {
         t.fingerprint_ = *known_fingerprint;
     } else {
         Fnv f;
         f << std::string_view("topoplace.snapshot/1");
-        for (const auto& x : t.switches_) f << x.guid << x.name << x.description << x.num_ports << x.tier << en(x.provenance);
-        for (const auto& x : t.hosts_) f << x.name << en(x.role) << x.sysimg_guid << x.group << en(x.provenance);
+        for (const auto& x : t.switches_)
+            f << x.guid << x.name << x.description << x.num_ports << x.tier << en(x.provenance);
+        for (const auto& x : t.hosts_)
+            f << x.name << en(x.role) << x.sysimg_guid << x.group << en(x.provenance);
         for (const auto& x : t.nics_) {
             f << x.host << x.name << x.guid << x.pci_bus << x.leaf << x.leaf_port << x.rate << x.rate_gbps << x.numa
               << x.rail << en(x.provenance);
         }
-        for (const auto& x : t.gpus_) f << x.host << x.index << x.model << x.pci_bus << x.uuid << x.numa << x.nvl_domain;
-        for (const auto& x : t.links_) f << en(x.kind) << x.nic << x.a << x.b << x.port_a << x.port_b << x.gbps << x.rate;
-        for (const auto& x : t.gpu_nic_) f << x.gpu << x.nic << en(x.cls);
-        for (const auto& x : t.nvlinks_) f << x.a << x.b << x.links << x.gbps;
+        for (const auto& x : t.gpus_)
+            f << x.host << x.index << x.model << x.pci_bus << x.uuid << x.numa << x.nvl_domain;
+        for (const auto& x : t.links_)
+            f << en(x.kind) << x.nic << x.a << x.b << x.port_a << x.port_b << x.gbps << x.rate;
+        for (const auto& x : t.gpu_nic_)
+            f << x.gpu << x.nic << en(x.cls);
+        for (const auto& x : t.nvlinks_)
+            f << x.a << x.b << x.links << x.gbps;
         for (const auto& x : t.domains_) {
             f << x.name << static_cast<int>(x.multi_node) << x.usable_hosts << static_cast<int>(x.hosts.size());
-            for (auto h : x.hosts) f << h;
-            for (auto g : x.gpus) f << g;
+            for (auto h : x.hosts)
+                f << h;
+            for (auto g : x.gpus)
+                f << g;
         }
         for (const auto& x : t.nvswitches_) {
             f << x.host << x.pci_bus << x.gbps << x.nvl_domain << static_cast<int>(x.gpus.size());
-            for (auto g : x.gpus) f << g;
+            for (auto g : x.gpus)
+                f << g;
         }
         // Warnings are not hashed: they name input paths, and the fingerprint must
         // identify the topology, not where its files were read from.

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <topo/text_input.hpp>
-#include <topo/hostlist.hpp>
-
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstdint>
 #include <tuple>
+
+#include <topo/hostlist.hpp>
+#include <topo/text_input.hpp>
 
 namespace topo {
 namespace {
@@ -15,7 +15,9 @@ namespace {
 // 18 digits always fit in uint64_t.
 constexpr std::size_t kMaxDigits = 18;
 
-bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+bool is_digit(char c) noexcept {
+    return c >= '0' && c <= '9';
+}
 
 bool is_space(char c) noexcept {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
@@ -126,8 +128,7 @@ Result<Pattern> parse_token(std::string_view tok, std::string_view expr) {
         }
         std::size_t close = tok.find_first_of("[]", i + 1);
         if (close == std::string_view::npos || tok[close] != ']') {
-            return hostlist_error(expr, close == std::string_view::npos ? "unbalanced '['"
-                                                                        : "nested '['");
+            return hostlist_error(expr, close == std::string_view::npos ? "unbalanced '['" : "nested '['");
         }
         auto group = parse_group(tok.substr(i + 1, close - i - 1), expr);
         if (!group) {
@@ -181,10 +182,7 @@ std::size_t pattern_max_length(const Pattern& p) {
     return n;
 }
 
-void expand_pattern(const Pattern& p,
-                    std::size_t level,
-                    std::string& acc,
-                    std::vector<std::string>& out) {
+void expand_pattern(const Pattern& p, std::size_t level, std::string& acc, std::vector<std::string>& out) {
     std::size_t keep = acc.size();
     acc += p.texts[level];
     if (level == p.groups.size()) {
@@ -337,8 +335,7 @@ Result<std::size_t> for_each_pattern(std::string_view expr, std::size_t limit, F
             return fail(pat.error());
         }
         if (pattern_max_length(*pat) > kMaxHostNameLength) {
-            return hostlist_error(expr, "a name longer than " + std::to_string(kMaxHostNameLength) +
-                                            " characters");
+            return hostlist_error(expr, "a name longer than " + std::to_string(kMaxHostNameLength) + " characters");
         }
         std::size_t room = limit - std::min(limit, count);
         std::size_t n = pattern_size(*pat, room);
@@ -358,8 +355,7 @@ bool is_valid_host_name(std::string_view name) noexcept {
         return false;
     }
     return std::all_of(name.begin(), name.end(), [](char c) {
-        return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '_' ||
-               c == '.';
+        return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '_' || c == '.';
     });
 }
 
@@ -396,8 +392,7 @@ std::string compress_hostlist(std::vector<std::string> names) {
         }
     }
     std::sort(parts.begin(), parts.end(), parts_less);
-    parts.erase(std::unique(parts.begin(),
-                            parts.end(),
+    parts.erase(std::unique(parts.begin(), parts.end(),
                             [](const NameParts& a, const NameParts& b) { return a.name == b.name; }),
                 parts.end());
 
@@ -434,8 +429,7 @@ std::string compress_hostlist(std::vector<std::string> names) {
             std::size_t last = k;
             while (last + 1 < end && parts[last + 1].value == parts[last].value + 1
                    && pad_number(parts[last + 1].value, width)
-                          == parts[last + 1].name.substr(parts[last + 1].prefix.size(),
-                                                         parts[last + 1].width)) {
+                          == parts[last + 1].name.substr(parts[last + 1].prefix.size(), parts[last + 1].width)) {
                 ++last;
             }
             if (!body.empty()) {

@@ -55,10 +55,10 @@
 #include <string_view>
 #include <vector>
 
-#include <topo/text_input.hpp>
 #include <topo/builder.hpp>
 #include <topo/hostlist.hpp>
 #include <topo/ib_fabric.hpp>
+#include <topo/text_input.hpp>
 
 namespace topo {
 
@@ -72,16 +72,20 @@ std::vector<std::string_view> words(std::string_view s) {
     std::vector<std::string_view> out;
     std::size_t i = 0;
     while (i < s.size()) {
-        while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i])) != 0) ++i;
+        while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i])) != 0)
+            ++i;
         std::size_t j = i;
-        while (j < s.size() && std::isspace(static_cast<unsigned char>(s[j])) == 0) ++j;
+        while (j < s.size() && std::isspace(static_cast<unsigned char>(s[j])) == 0)
+            ++j;
         if (j > i) out.push_back(s.substr(i, j - i));
         i = j;
     }
     return out;
 }
 
-bool is_sharp(const IbNode& n) { return contains_ci(n.description, "Aggregation Node"); }
+bool is_sharp(const IbNode& n) {
+    return contains_ci(n.description, "Aggregation Node");
+}
 
 /// A description that a vendor firmware sets when nobody configured the node.
 bool is_factory_description(std::string_view d) {
@@ -113,9 +117,9 @@ std::pair<std::string, std::string> split_host_hca(std::string_view d) {
     std::string host(w[0]);
     // Strip a DNS domain, but keep dotted IPv4 addresses whole.
     auto dot = host.find('.');
-    if (dot != std::string::npos && dot > 0 &&
-        !std::all_of(host.begin(), host.begin() + static_cast<std::ptrdiff_t>(dot),
-                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; })) {
+    if (dot != std::string::npos && dot > 0
+        && !std::all_of(host.begin(), host.begin() + static_cast<std::ptrdiff_t>(dot),
+                        [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; })) {
         host.resize(dot);
     }
     return {host, w.size() >= 2 ? std::string(w[1]) : std::string{}};
@@ -128,8 +132,10 @@ std::vector<std::string> name_tokens(std::string_view name) {
     auto flush = [&] {
         std::size_t b = 0;
         std::size_t e = cur.size();
-        while (b < e && std::isdigit(static_cast<unsigned char>(cur[b])) != 0) ++b;
-        while (e > b && std::isdigit(static_cast<unsigned char>(cur[e - 1])) != 0) --e;
+        while (b < e && std::isdigit(static_cast<unsigned char>(cur[b])) != 0)
+            ++b;
+        while (e > b && std::isdigit(static_cast<unsigned char>(cur[e - 1])) != 0)
+            --e;
         if (e > b) out.push_back(cur.substr(b, e - b));
         cur.clear();
     };
@@ -146,9 +152,9 @@ std::vector<std::string> name_tokens(std::string_view name) {
 
 bool is_service_name(std::string_view host) {
     static const std::set<std::string, std::less<>> kService = {
-        "login", "slurm", "slurmctld", "slurmdbd", "ctld", "ufm", "cufm", "ufmapl", "cache", "swift",
-        "mgmt", "mgt", "management", "admin", "head", "headnode", "master", "sched", "scheduler",
-        "gateway", "bastion", "nfs", "opensm", "frontend", "submit"};
+        "login",     "slurm",   "slurmctld", "slurmdbd",   "ctld",   "ufm",      "cufm",     "ufmapl", "cache",
+        "swift",     "mgmt",    "mgt",       "management", "admin",  "head",     "headnode", "master", "sched",
+        "scheduler", "gateway", "bastion",   "nfs",        "opensm", "frontend", "submit"};
     for (const auto& t : name_tokens(host)) {
         if (kService.contains(t)) return true;
         if (t.size() > 3 && t.ends_with("ufm")) return true;
@@ -157,8 +163,8 @@ bool is_service_name(std::string_view host) {
 }
 
 bool is_storage_target_name(std::string_view host) {
-    static const std::set<std::string, std::less<>> kExact = {"oss", "mds", "mgs", "nsd", "ddn", "dss", "vast",
-                                                               "weka", "storage", "stor", "osd"};
+    static const std::set<std::string, std::less<>> kExact = {"oss",  "mds",  "mgs",     "nsd",  "ddn", "dss",
+                                                              "vast", "weka", "storage", "stor", "osd"};
     for (const auto& t : name_tokens(host)) {
         if (kExact.contains(t)) return true;
         for (std::string_view s : {"ai400", "ai7990", "ai200", "es400", "es7990", "exascaler", "lustre", "gluster",
@@ -191,7 +197,9 @@ int hca_index(std::string_view hca) {
     return -1;
 }
 
-std::string hex16(const std::string& guid) { return guid.size() > 2 ? guid.substr(2) : guid; }
+std::string hex16(const std::string& guid) {
+    return guid.size() > 2 ? guid.substr(2) : guid;
+}
 
 std::string switch_short_name(const IbNode& n) {
     // "MF0;MLG01-02:MQM8700/U1" -> "MLG01-02"; "MF0;x-ib1-A:MCS8500/L01/U1" -> "x-ib1-A-L01".
@@ -206,9 +214,9 @@ std::string switch_short_name(const IbNode& n) {
         while (pos <= rest.size()) {
             auto slash = rest.find('/', pos);
             std::string_view part = rest.substr(pos, slash == std::string_view::npos ? rest.npos : slash - pos);
-            bool unit = part.size() >= 2 && part[0] == 'U' &&
-                        std::all_of(part.begin() + 1, part.end(),
-                                    [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+            bool unit = part.size() >= 2 && part[0] == 'U' && std::all_of(part.begin() + 1, part.end(), [](char c) {
+                            return std::isdigit(static_cast<unsigned char>(c)) != 0;
+                        });
             if (k > 0 && !part.empty() && !unit) name += "-" + std::string(part);
             ++k;
             if (slash == std::string_view::npos) break;
@@ -254,8 +262,8 @@ Status import_ib_fabric(const IbFabric& fabric, const IbImportOptions& options, 
             std::string eg;
             if (!fabric.nodes.empty()) eg = " (e.g. \"" + fabric.nodes.front().description + "\")";
             return fail(Errc::Parse,
-                        "no switch in the fabric: " + std::to_string(fabric.nodes.size()) + " node(s) only" + eg +
-                            "; the dump was taken on an isolated HCA, or its link is down",
+                        "no switch in the fabric: " + std::to_string(fabric.nodes.size()) + " node(s) only" + eg
+                            + "; the dump was taken on an isolated HCA, or its link is down",
                         src, line);
         }
 
@@ -267,7 +275,8 @@ Status import_ib_fabric(const IbFabric& fabric, const IbImportOptions& options, 
                 return fail(Errc::InvalidArgument, "bad HCA regex \"" + *options.hca_regex + "\": " + e.what());
             }
         }
-        for (const auto& w : fabric.warnings) builder.warn(w);
+        for (const auto& w : fabric.warnings)
+            builder.warn(w);
 
         std::size_t map_hits = 0;
         auto lookup_map = [&](const IbNode& n) -> const std::string* {
@@ -300,7 +309,8 @@ Status import_ib_fabric(const IbFabric& fabric, const IbImportOptions& options, 
         }
         for (const auto& [name, guids] : by_name) {
             if (guids.size() < 2) continue;
-            for (const auto& g : guids) sw_name[g] = "S-" + hex16(g);  // ambiguous name: use the GUID form
+            for (const auto& g : guids)
+                sw_name[g] = "S-" + hex16(g);  // ambiguous name: use the GUID form
         }
         std::size_t loopbacks = 0;
         std::size_t cables = 0;
@@ -356,7 +366,8 @@ Status import_ib_fabric(const IbFabric& fabric, const IbImportOptions& options, 
                 c.node = &n;
                 c.port = p;
                 c.hca = hca;
-                if (up.size() > 1) c.hca = hca.empty() ? "port" + std::to_string(p->port) : hca + ":" + std::to_string(p->port);
+                if (up.size() > 1)
+                    c.hca = hca.empty() ? "port" + std::to_string(p->port) : hca + ":" + std::to_string(p->port);
                 if (is_switch(p->peer_guid)) {
                     c.leaf = p->peer_guid;
                 } else {
@@ -401,8 +412,8 @@ Status import_ib_fabric(const IbFabric& fabric, const IbImportOptions& options, 
             if (it != sysimg_hosts.end() && it->second.size() == 1) {
                 ++by_sysimg;
                 // The HCA name is unknown; the description may still carry one ("ubuntu mlx5_1").
-                std::string hca = is_factory_description(n->description) ? std::string{}
-                                                                         : split_host_hca(n->description).second;
+                std::string hca =
+                    is_factory_description(n->description) ? std::string{} : split_host_hca(n->description).second;
                 add_ca(*n, *it->second.begin(), hca, false);
                 continue;
             }
@@ -411,11 +422,12 @@ Status import_ib_fabric(const IbFabric& fabric, const IbImportOptions& options, 
         std::size_t synthesized = 0;
         for (auto& [key, cas] : groups) {
             std::string lowest = cas.front()->guid;
-            for (const IbNode* n : cas) lowest = std::min(lowest, n->guid);
+            for (const IbNode* n : cas)
+                lowest = std::min(lowest, n->guid);
             const std::string name = "H-" + hex16(lowest);
             for (const IbNode* n : cas) {
-                std::string hca = is_factory_description(n->description) ? std::string{}
-                                                                          : split_host_hca(n->description).second;
+                std::string hca =
+                    is_factory_description(n->description) ? std::string{} : split_host_hca(n->description).second;
                 add_ca(*n, name, hca, true);
                 ++synthesized;
             }
@@ -469,17 +481,17 @@ Status import_ib_fabric(const IbFabric& fabric, const IbImportOptions& options, 
             const bool sig_targets = n_targets >= 2 && n_targets * 20 >= hosts.size();
             const bool sig_first = numbered > 0 && without_first * 2 > numbered;
             storage = sig_targets && sig_first;
-            std::string figures = std::to_string(n_targets) + " storage target host(s) of " +
-                                  std::to_string(hosts.size()) + ", " + std::to_string(without_first) + " of " +
-                                  std::to_string(numbered) + " GPU/compute host(s) without their first HCA here";
+            std::string figures = std::to_string(n_targets) + " storage target host(s) of "
+                                  + std::to_string(hosts.size()) + ", " + std::to_string(without_first) + " of "
+                                  + std::to_string(numbered) + " GPU/compute host(s) without their first HCA here";
             if (storage) {
                 builder.warn(src +
                              ": classified as a STORAGE fabric (" + figures +
                              "); compute hosts' HCAs on it are recorded off-fabric with no leaf and role Unknown; "
                              "import the compute fabric for placement, or set an HCA regex to override");
             } else if (sig_targets || sig_first) {
-                builder.warn(src + ": one storage-fabric signal only (" + figures +
-                             "); treated as the compute fabric. Set an HCA regex if this is wrong");
+                builder.warn(src + ": one storage-fabric signal only (" + figures
+                             + "); treated as the compute fabric. Set an HCA regex if this is wrong");
             }
         }
 
@@ -534,21 +546,21 @@ Status import_ib_fabric(const IbFabric& fabric, const IbImportOptions& options, 
 
         // ---- findings
         if (sharp > 0) {
-            builder.warn(src + ": skipped " + std::to_string(sharp) +
-                         " SHARP aggregation node(s) (switch-internal CAs, not hosts)");
+            builder.warn(src + ": skipped " + std::to_string(sharp)
+                         + " SHARP aggregation node(s) (switch-internal CAs, not hosts)");
         }
         if (!options.name_map.names.empty() && map_hits == 0) {
-            builder.warn(options.name_map.source + ": none of its " + std::to_string(options.name_map.names.size()) +
-                         " GUID(s) is a node of " + src +
-                         " (the map of another fabric?); names come from the node descriptions");
+            builder.warn(options.name_map.source + ": none of its " + std::to_string(options.name_map.names.size())
+                         + " GUID(s) is a node of " + src
+                         + " (the map of another fabric?); names come from the node descriptions");
         }
         if (routers > 0) builder.warn(src + ": skipped " + std::to_string(routers) + " IB router(s)");
         if (loopbacks > 0) {
             builder.warn(src + ": ignored " + std::to_string(loopbacks) + " loopback cable(s) from a switch to itself");
         }
         if (off_switch > 0) {
-            builder.warn(src + ": " + std::to_string(off_switch) +
-                         " CA port(s) are cabled to a non-switch node (back-to-back); recorded off-fabric");
+            builder.warn(src + ": " + std::to_string(off_switch)
+                         + " CA port(s) are cabled to a non-switch node (back-to-back); recorded off-fabric");
         }
         if (by_sysimg > 0) {
             builder.warn(src + ": " + std::to_string(by_sysimg) +
@@ -560,9 +572,9 @@ Status import_ib_fabric(const IbFabric& fabric, const IbImportOptions& options, 
             for (char& c : shown) {
                 if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) c = '?';
             }
-            builder.warn(src + ": " + std::to_string(bad_names) +
-                         " CA(s) have a host name that is not a valid node name (e.g. \"" + shown +
-                         "\"; letters, digits, '-', '_', '.'): named by GUID (provide a node-name-map to fix)");
+            builder.warn(src + ": " + std::to_string(bad_names)
+                         + " CA(s) have a host name that is not a valid node name (e.g. \"" + shown
+                         + "\"; letters, digits, '-', '_', '.'): named by GUID (provide a node-name-map to fix)");
         }
         if (synthesized > 0) {
             builder.warn(src + ": " + std::to_string(synthesized) + " CA(s) in " + std::to_string(groups.size()) +
@@ -571,8 +583,8 @@ Status import_ib_fabric(const IbFabric& fabric, const IbImportOptions& options, 
                          (multi_rail ? " with role Unknown" : "") + " (provide a node-name-map to fix)");
         }
         if (skipped_by_regex > 0) {
-            builder.warn(src + ": skipped " + std::to_string(skipped_by_regex) + " host(s) with no HCA matching /" +
-                         *options.hca_regex + "/");
+            builder.warn(src + ": skipped " + std::to_string(skipped_by_regex) + " host(s) with no HCA matching /"
+                         + *options.hca_regex + "/");
         }
         (void)cables;
         (void)nics_off;

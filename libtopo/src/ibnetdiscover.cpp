@@ -34,14 +34,17 @@ namespace {
 // Small text helpers (kept local so that the parser's notion of a "line" does not
 // depend on other translation units).
 
-bool is_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
-
-std::string_view strip(std::string_view s) noexcept {
-    while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-    while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-    return s;
+bool is_space(char c) noexcept {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
 }
 
+std::string_view strip(std::string_view s) noexcept {
+    while (!s.empty() && is_space(s.front()))
+        s.remove_prefix(1);
+    while (!s.empty() && is_space(s.back()))
+        s.remove_suffix(1);
+    return s;
+}
 
 struct Line {
     std::string_view text;  // stripped of CR and surrounding blanks
@@ -69,7 +72,7 @@ int binary_line(std::string_view text) noexcept {
     const std::size_t n = std::min<std::size_t>(text.size(), 1U << 16);
     for (std::size_t i = 0; i < n; ++i) {
         auto c = static_cast<unsigned char>(text[i]);
-        bool ok = c == '\n' || c == '\r' || c == '\t' || c == '\f' || (c >= 0x20 && c != 0x7f) ;
+        bool ok = c == '\n' || c == '\r' || c == '\t' || c == '\f' || (c >= 0x20 && c != 0x7f);
         if (c == 0) {
             first_bad = std::min(first_bad, i);
             bad += n;  // any NUL: binary
@@ -82,7 +85,9 @@ int binary_line(std::string_view text) noexcept {
     return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(first_bad), '\n'));
 }
 
-bool is_hex(char c) noexcept { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
+bool is_hex(char c) noexcept {
+    return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+}
 
 /// A cursor over one line.
 struct Cur {
@@ -90,20 +95,26 @@ struct Cur {
     std::size_t i = 0;
 
     [[nodiscard]] bool end() const noexcept { return i >= s.size(); }
+
     [[nodiscard]] char peek() const noexcept { return end() ? '\0' : s[i]; }
+
     void ws() noexcept {
-        while (!end() && is_space(s[i])) ++i;
+        while (!end() && is_space(s[i]))
+            ++i;
     }
+
     bool eat(char c) noexcept {
         if (peek() != c) return false;
         ++i;
         return true;
     }
+
     bool lit(std::string_view p) noexcept {
         if (s.substr(i, p.size()) != p) return false;
         i += p.size();
         return true;
     }
+
     bool integer(int& v) noexcept {
         std::size_t j = i;
         long long x = 0;
@@ -116,12 +127,14 @@ struct Cur {
         i = j;
         return true;
     }
+
     /// Hex digits (optionally 0x-prefixed) -> normalised GUID.
     bool guid(std::string& out) {
         std::size_t j = i;
         if (s.substr(j, 2) == "0x" || s.substr(j, 2) == "0X") j += 2;
         std::size_t k = j;
-        while (k < s.size() && is_hex(s[k])) ++k;
+        while (k < s.size() && is_hex(s[k]))
+            ++k;
         if (k == j) return false;
         auto g = normalize_guid(s.substr(j, k - j));
         if (!g) return false;
@@ -129,6 +142,7 @@ struct Cur {
         i = k;
         return true;
     }
+
     /// `[ext N]` after a port number (extended port numbers of some switches).
     void skip_ext() noexcept {
         std::size_t save = i;
@@ -142,6 +156,7 @@ struct Cur {
         }
         i = save;
     }
+
     [[nodiscard]] std::string_view rest() const noexcept { return end() ? std::string_view{} : s.substr(i); }
 };
 
@@ -151,12 +166,15 @@ std::string find_rate(std::string_view tail) {
     if (q != std::string_view::npos) tail.remove_prefix(q + 1);
     std::size_t pos = 0;
     while (pos < tail.size()) {
-        while (pos < tail.size() && is_space(tail[pos])) ++pos;
+        while (pos < tail.size() && is_space(tail[pos]))
+            ++pos;
         std::size_t e = pos;
-        while (e < tail.size() && !is_space(tail[e])) ++e;
+        while (e < tail.size() && !is_space(tail[e]))
+            ++e;
         std::string_view tok = tail.substr(pos, e - pos);
         std::size_t d = 0;
-        while (d < tok.size() && std::isdigit(static_cast<unsigned char>(tok[d])) != 0) ++d;
+        while (d < tok.size() && std::isdigit(static_cast<unsigned char>(tok[d])) != 0)
+            ++d;
         if (d > 0 && d < tok.size() && tok[d] == 'x' && d + 1 < tok.size()) return std::string(tok);
         pos = e;
     }
@@ -166,7 +184,7 @@ std::string find_rate(std::string_view tail) {
 /// Per-lane Gbps of a speed name; 0 for unknown ("???").
 double lane_gbps(std::string_view speed) noexcept {
     static constexpr std::pair<std::string_view, double> kSpeeds[] = {
-        {"SDR", 2.5}, {"DDR", 5}, {"QDR", 10}, {"FDR10", 10}, {"FDR", 14},
+        {"SDR", 2.5}, {"DDR", 5},  {"QDR", 10},  {"FDR10", 10}, {"FDR", 14},
         {"EDR", 25},  {"HDR", 50}, {"NDR", 100}, {"XDR", 200},
     };
     for (const auto& [name, g] : kSpeeds) {
@@ -201,7 +219,8 @@ std::optional<std::string> normalize_guid(std::string_view text) {
     if (text.size() >= 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) text.remove_prefix(2);
     if (text.empty()) return std::nullopt;
     // Leading zeros beyond 16 digits are harmless; anything else is not a 64-bit GUID.
-    while (text.size() > 16 && text.front() == '0') text.remove_prefix(1);
+    while (text.size() > 16 && text.front() == '0')
+        text.remove_prefix(1);
     if (text.size() > 16) return std::nullopt;
     std::string out = "0x";
     out.append(16 - text.size(), '0');
@@ -220,9 +239,12 @@ Unexpected parse_error(const std::string& source, int line, std::string msg) {
 
 std::string node_kind(IbNode::Type t) {
     switch (t) {
-        case IbNode::Type::Switch: return "switch";
-        case IbNode::Type::Ca: return "CA";
-        case IbNode::Type::Router: return "router";
+        case IbNode::Type::Switch:
+            return "switch";
+        case IbNode::Type::Ca:
+            return "CA";
+        case IbNode::Type::Router:
+            return "router";
     }
     return "node";
 }
@@ -231,7 +253,8 @@ std::string node_kind(IbNode::Type t) {
 /// discovery) only warns; two ends that disagree are a Parse error.
 Status check_links(IbFabric& f) {
     std::map<std::string, std::size_t> by_guid;
-    for (std::size_t i = 0; i < f.nodes.size(); ++i) by_guid.emplace(f.nodes[i].guid, i);
+    for (std::size_t i = 0; i < f.nodes.size(); ++i)
+        by_guid.emplace(f.nodes[i].guid, i);
     std::size_t missing = 0;
     std::string first_missing;
     for (const auto& a : f.nodes) {
@@ -239,8 +262,8 @@ Status check_links(IbFabric& f) {
             auto it = by_guid.find(p.peer_guid);
             if (it == by_guid.end()) {
                 if (missing++ == 0) {
-                    first_missing = "line " + std::to_string(p.line) + ": " + a.guid + "[" +
-                                    std::to_string(p.port) + "] -> " + p.peer_guid;
+                    first_missing = "line " + std::to_string(p.line) + ": " + a.guid + "[" + std::to_string(p.port)
+                                    + "] -> " + p.peer_guid;
                 }
                 continue;
             }
@@ -254,24 +277,24 @@ Status check_links(IbFabric& f) {
             }
             if (back == nullptr) {
                 return parse_error(f.source, p.line,
-                                   "link ends disagree: " + node_kind(a.type) + " " + a.guid + " port " +
-                                       std::to_string(p.port) + " names peer " + b.guid + " port " +
-                                       std::to_string(p.peer_port) + ", but that " + node_kind(b.type) +
-                                       " (line " + std::to_string(b.line) + ") lists no such port");
+                                   "link ends disagree: " + node_kind(a.type) + " " + a.guid + " port "
+                                       + std::to_string(p.port) + " names peer " + b.guid + " port "
+                                       + std::to_string(p.peer_port) + ", but that " + node_kind(b.type) + " (line "
+                                       + std::to_string(b.line) + ") lists no such port");
             }
             if (back->peer_guid != a.guid || back->peer_port != p.port) {
                 return parse_error(f.source, p.line,
-                                   "link ends disagree: " + a.guid + " port " + std::to_string(p.port) +
-                                       " names peer " + b.guid + " port " + std::to_string(p.peer_port) +
-                                       ", but line " + std::to_string(back->line) + " says that port goes to " +
-                                       back->peer_guid + " port " + std::to_string(back->peer_port));
+                                   "link ends disagree: " + a.guid + " port " + std::to_string(p.port) + " names peer "
+                                       + b.guid + " port " + std::to_string(p.peer_port) + ", but line "
+                                       + std::to_string(back->line) + " says that port goes to " + back->peer_guid
+                                       + " port " + std::to_string(back->peer_port));
             }
         }
     }
     if (missing > 0) {
-        f.warnings.push_back(f.source + ": " + std::to_string(missing) +
-                             " port(s) name a peer that is not in the dump (hop-limited discovery?), e.g. " +
-                             first_missing);
+        f.warnings.push_back(f.source + ": " + std::to_string(missing)
+                             + " port(s) name a peer that is not in the dump (hop-limited discovery?), e.g. "
+                             + first_missing);
     }
     return Ok{};
 }
@@ -376,8 +399,8 @@ bool port_groups(Cur& c, std::string& pguid, std::string& label, const char* wha
                 return false;
             }
             pguid = *g;
-        } else if (inner.empty() || inner.size() > 64 ||
-                   std::any_of(inner.begin(), inner.end(), [](char ch) { return is_space(ch) || ch == '"'; })) {
+        } else if (inner.empty() || inner.size() > 64
+                   || std::any_of(inner.begin(), inner.end(), [](char ch) { return is_space(ch) || ch == '"'; })) {
             why = std::string("bad ") + what + " GUID or label";
             return false;
         } else {
@@ -402,8 +425,7 @@ bool parse_port_line(std::string_view text, IbPort& port, std::string& local_pgu
         return false;
     }
     char t = c.peek();
-    if ((t != 'S' && t != 'H' && t != 'R') || !c.lit(std::string{t, '-'}) || !c.guid(port.peer_guid) ||
-        !c.eat('"')) {
+    if ((t != 'S' && t != 'H' && t != 'R') || !c.lit(std::string{t, '-'}) || !c.guid(port.peer_guid) || !c.eat('"')) {
         why = "bad peer name (expected \"S-guid\", \"H-guid\" or \"R-guid\")";
         return false;
     }
@@ -427,14 +449,15 @@ bool parse_port_line(std::string_view text, IbPort& port, std::string& local_pgu
 
 bool is_header_key(std::string_view t) noexcept {
     std::size_t i = 0;
-    while (i < t.size() && std::islower(static_cast<unsigned char>(t[i])) != 0) ++i;
+    while (i < t.size() && std::islower(static_cast<unsigned char>(t[i])) != 0)
+        ++i;
     return i > 0 && i < t.size() && t[i] == '=';
 }
 
 bool is_node_header(std::string_view t) noexcept {
     for (std::string_view w : {"Switch", "Ca", "Rt"}) {
-        if (std::string_view(t).starts_with(w) && t.size() > w.size() &&
-            (is_space(t[w.size()]) || std::isdigit(static_cast<unsigned char>(t[w.size()])) != 0)) {
+        if (std::string_view(t).starts_with(w) && t.size() > w.size()
+            && (is_space(t[w.size()]) || std::isdigit(static_cast<unsigned char>(t[w.size()])) != 0)) {
             return true;
         }
     }
@@ -455,6 +478,7 @@ Result<IbFabric> parse_default(const std::vector<Line>& lines, const std::string
         int first_line = 0;
         std::string sysimg;
     } pending;
+
     long current = -1;  // index of the node whose port lines we read
     int skipped_before = 0;
     int skipped_between = 0;
@@ -500,9 +524,9 @@ Result<IbFabric> parse_default(const std::vector<Line>& lines, const std::string
             node.sysimg_guid = pending.sysimg;
             auto [it, fresh] = seen.emplace(node.guid, l.no);
             if (!fresh) {
-                return parse_error(source, l.no,
-                                   "duplicate node GUID " + node.guid + " (first defined at line " +
-                                       std::to_string(it->second) + ")");
+                return parse_error(
+                    source, l.no,
+                    "duplicate node GUID " + node.guid + " (first defined at line " + std::to_string(it->second) + ")");
             }
             pending = {};
             f.nodes.push_back(std::move(node));
@@ -531,8 +555,8 @@ Result<IbFabric> parse_default(const std::vector<Line>& lines, const std::string
             for (const auto& q : n.ports) {
                 if (q.port == port.port) {
                     return parse_error(source, l.no,
-                                       "port " + std::to_string(port.port) + " of " + n.guid +
-                                           " listed twice (first at line " + std::to_string(q.line) + ")");
+                                       "port " + std::to_string(port.port) + " of " + n.guid
+                                           + " listed twice (first at line " + std::to_string(q.line) + ")");
                 }
             }
             if (n.port_guid.empty() && !local_pguid.empty()) n.port_guid = local_pguid;
@@ -543,8 +567,8 @@ Result<IbFabric> parse_default(const std::vector<Line>& lines, const std::string
         // Anything else.
         if (current >= 0 || pending.first_line != 0) {
             if (l.no == last_nonempty && looks_like_prompt(t) && current >= 0) {
-                f.warnings.push_back(source + ":" + std::to_string(l.no) + ": ignored trailing shell prompt \"" +
-                                     shorten(t) + "\"");
+                f.warnings.push_back(source + ":" + std::to_string(l.no) + ": ignored trailing shell prompt \""
+                                     + shorten(t) + "\"");
                 continue;
             }
             return parse_error(source, l.no, "unexpected line inside a node block: \"" + shorten(t) + "\"");
@@ -567,8 +591,8 @@ Result<IbFabric> parse_default(const std::vector<Line>& lines, const std::string
         return parse_error(source, line, "no InfiniBand node found: not an ibnetdiscover dump");
     }
     if (skipped_before + skipped_between > 0) {
-        f.warnings.push_back(source + ": ignored " + std::to_string(skipped_before + skipped_between) +
-                             " line(s) outside node blocks (terminal log header or noise), first " + first_skipped);
+        f.warnings.push_back(source + ": ignored " + std::to_string(skipped_before + skipped_between)
+                             + " line(s) outside node blocks (terminal log header or noise), first " + first_skipped);
     }
     return f;
 }
@@ -658,11 +682,13 @@ bool parse_ports_line(std::string_view t, PortsLine& pl, std::string& why) {
     c.ws();
     // Width then speed, e.g. "4x QDR", "4x ???".
     std::size_t w0 = c.i;
-    while (!c.end() && !is_space(c.peek())) ++c.i;
+    while (!c.end() && !is_space(c.peek()))
+        ++c.i;
     std::string width(c.s.substr(w0, c.i - w0));
     c.ws();
     std::size_t s0 = c.i;
-    while (!c.end() && !is_space(c.peek())) ++c.i;
+    while (!c.end() && !is_space(c.peek()))
+        ++c.i;
     std::string speed(c.s.substr(s0, c.i - s0));
     if (width.empty() || width.back() != 'x' || speed.empty()) {
         why = "bad link width/speed";
@@ -682,8 +708,8 @@ bool parse_ports_line(std::string_view t, PortsLine& pl, std::string& why) {
         auto open = rest.find("'");
         auto sep = rest.find("' - '");
         auto close = rest.rfind("'");
-        if (rest.empty() || rest.front() != '(' || open == std::string_view::npos ||
-            sep == std::string_view::npos || close <= sep + 4) {
+        if (rest.empty() || rest.front() != '(' || open == std::string_view::npos || sep == std::string_view::npos
+            || close <= sep + 4) {
             why = "bad node descriptions, expected ( 'local' - 'peer' )";
             return false;
         }
@@ -752,10 +778,11 @@ Result<IbFabric> parse_ports(const std::vector<Line>& lines, const std::string& 
         return parse_error(source, lines.empty() ? 1 : lines.back().no,
                            "no port report line (SW/CA ...) found in the ibnetdiscover -p output");
     }
-    if (bad_dr > 0) f.warnings.push_back(source + ": ignored " + std::to_string(bad_dr) + " unreadable 'DR path' line(s)");
+    if (bad_dr > 0)
+        f.warnings.push_back(source + ": ignored " + std::to_string(bad_dr) + " unreadable 'DR path' line(s)");
     if (skipped > 0) {
-        f.warnings.push_back(source + ": ignored " + std::to_string(skipped) + " line(s) before the report, first " +
-                             first_skipped);
+        f.warnings.push_back(source + ": ignored " + std::to_string(skipped) + " line(s) before the report, first "
+                             + first_skipped);
     }
 
     // The report prints port GUIDs. Switch ports share the node GUID; CA ports do not.
@@ -786,7 +813,8 @@ Result<IbFabric> parse_ports(const std::vector<Line>& lines, const std::string& 
     // node GUID left over with the one port GUID left over, if that is unambiguous.
     {
         std::set<std::string> left_nodes = dr_cas;
-        for (const auto& [pg, ng] : ca_node) left_nodes.erase(ng);
+        for (const auto& [pg, ng] : ca_node)
+            left_nodes.erase(ng);
         std::set<std::string> left_ports;
         for (const auto& r : recs) {
             if (r.local.type == IbNode::Type::Ca && !ca_node.contains(r.local.guid)) left_ports.insert(r.local.guid);
@@ -845,8 +873,8 @@ Result<IbFabric> parse_ports(const std::vector<Line>& lines, const std::string& 
             if (q.port != p.port) continue;
             if (q.peer_guid != p.peer_guid || q.peer_port != p.peer_port) {
                 return parse_error(source, r.line,
-                                   "link ends disagree: " + a2.guid + " port " + std::to_string(p.port) +
-                                       " already reported at line " + std::to_string(q.line) + " with another peer");
+                                   "link ends disagree: " + a2.guid + " port " + std::to_string(p.port)
+                                       + " already reported at line " + std::to_string(q.line) + " with another peer");
             }
             dup = true;
         }
@@ -917,7 +945,8 @@ Result<NodeNameMap> parse_node_name_map(std::string_view text, const std::string
             std::string_view t = l.text;
             if (t.empty() || t.front() == '#') continue;
             std::size_t sp = 0;
-            while (sp < t.size() && !is_space(t[sp])) ++sp;
+            while (sp < t.size() && !is_space(t[sp]))
+                ++sp;
             auto g = normalize_guid(t.substr(0, sp));
             if (!g) {
                 return parse_error(path, l.no, "expected \"GUID name\", got \"" + shorten(t) + "\"");

@@ -2,8 +2,6 @@
 // NCCL / RCCL topology XML -> NodeDescription (see topo/nccl_topo.hpp). The format has
 // no library of its own: a small element reader (tags, attributes, comments; text is
 // ignored) is enough for it and gives line numbers for errors.
-#include <topo/nccl_topo.hpp>
-
 #include <algorithm>
 #include <charconv>
 #include <map>
@@ -13,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include <topo/nccl_topo.hpp>
 #include <topo/text_input.hpp>
 
 namespace topo {
@@ -32,10 +31,13 @@ struct Element {
 };
 
 bool name_char(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
-           c == ':' || c == '.';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-'
+           || c == ':' || c == '.';
 }
-bool space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+bool space(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
 
 /// The XML elements of `text` under a synthetic root; Parse errors carry file:line.
 Result<std::unique_ptr<Element>> read_elements(std::string_view text, const std::string& source) {
@@ -62,13 +64,15 @@ Result<std::unique_ptr<Element>> read_elements(std::string_view text, const std:
         const int start_line = line;
         if (text.substr(i, 4) == "<!--") {
             const auto end = text.find("-->", i + 4);
-            if (end == std::string_view::npos) return fail(Errc::Parse, "truncated: comment never closed", source, line);
+            if (end == std::string_view::npos)
+                return fail(Errc::Parse, "truncated: comment never closed", source, line);
             advance(end + 3);
             continue;
         }
         if (text.substr(i, 2) == "<?" || text.substr(i, 2) == "<!") {
             const auto end = text.find('>', i);
-            if (end == std::string_view::npos) return fail(Errc::Parse, "truncated: declaration never closed", source, line);
+            if (end == std::string_view::npos)
+                return fail(Errc::Parse, "truncated: declaration never closed", source, line);
             advance(end + 1);
             continue;
         }
@@ -76,7 +80,8 @@ Result<std::unique_ptr<Element>> read_elements(std::string_view text, const std:
         const bool closing = p < text.size() && text[p] == '/';
         if (closing) ++p;
         const std::size_t ns = p;
-        while (p < text.size() && name_char(text[p])) ++p;
+        while (p < text.size() && name_char(text[p]))
+            ++p;
         if (p == ns) return fail(Errc::Parse, "'<' not followed by an element name", source, line);
         std::string name(text.substr(ns, p - ns));
         auto el = std::make_unique<Element>();
@@ -84,12 +89,14 @@ Result<std::unique_ptr<Element>> read_elements(std::string_view text, const std:
         el->line = start_line;
         bool self_closing = false;
         for (;;) {
-            while (p < text.size() && space(text[p])) ++p;
+            while (p < text.size() && space(text[p]))
+                ++p;
             if (p >= text.size()) {
                 advance(text.size());
-                return fail(Errc::Parse, "truncated: element <" + name + "> opened on line " +
-                                             std::to_string(start_line) + " is cut off",
-                            source, line);
+                return fail(
+                    Errc::Parse,
+                    "truncated: element <" + name + "> opened on line " + std::to_string(start_line) + " is cut off",
+                    source, line);
             }
             if (text[p] == '>') {
                 ++p;
@@ -101,20 +108,23 @@ Result<std::unique_ptr<Element>> read_elements(std::string_view text, const std:
                 break;
             }
             const std::size_t ks = p;
-            while (p < text.size() && name_char(text[p])) ++p;
+            while (p < text.size() && name_char(text[p]))
+                ++p;
             if (p == ks || closing) {
                 advance(p);
                 return fail(Errc::Parse, "bad attribute syntax in <" + std::string(closing ? "/" : "") + name + ">",
                             source, line);
             }
             std::string key(text.substr(ks, p - ks));
-            while (p < text.size() && space(text[p])) ++p;
+            while (p < text.size() && space(text[p]))
+                ++p;
             if (p >= text.size() || text[p] != '=') {
                 advance(std::min(p, text.size()));
                 return fail(Errc::Parse, "attribute " + key + " of <" + name + "> has no value", source, line);
             }
             ++p;
-            while (p < text.size() && space(text[p])) ++p;
+            while (p < text.size() && space(text[p]))
+                ++p;
             if (p >= text.size() || (text[p] != '"' && text[p] != '\'')) {
                 advance(std::min(p, text.size()));
                 return fail(Errc::Parse, "attribute " + key + " of <" + name + "> is not quoted", source, line);
@@ -123,7 +133,8 @@ Result<std::unique_ptr<Element>> read_elements(std::string_view text, const std:
             const auto ve = text.find(q, p + 1);
             if (ve == std::string_view::npos) {
                 advance(text.size());
-                return fail(Errc::Parse, "truncated: attribute " + key + " of <" + name + "> never closed", source, line);
+                return fail(Errc::Parse, "truncated: attribute " + key + " of <" + name + "> never closed", source,
+                            line);
             }
             el->attrs[key] = std::string(text.substr(p + 1, ve - p - 1));
             p = ve + 1;
@@ -132,9 +143,9 @@ Result<std::unique_ptr<Element>> read_elements(std::string_view text, const std:
         if (closing) {
             if (cur == root.get() || cur->name != name) {
                 return fail(Errc::Parse,
-                            "</" + name + "> closes " + (cur == root.get() ? std::string("nothing")
-                                                                            : "<" + cur->name + "> of line " +
-                                                                                  std::to_string(cur->line)),
+                            "</" + name + "> closes "
+                                + (cur == root.get() ? std::string("nothing")
+                                                     : "<" + cur->name + "> of line " + std::to_string(cur->line)),
                             source, start_line);
             }
             cur = cur->parent;
@@ -171,7 +182,10 @@ int base_class(const Element& pci) {
     if (c.size() < 4 || c[0] != '0' || (c[1] != 'x' && c[1] != 'X')) return -1;
     return to_int(c.substr(0, 4), -1);
 }
-bool is_bridge(const Element& pci) { return pci.attr("class").rfind("0x0604", 0) == 0; }
+
+bool is_bridge(const Element& pci) {
+    return pci.attr("class").rfind("0x0604", 0) == 0;
+}
 
 const Element* child(const Element& e, const char* name) {
     for (const auto& c : e.children) {
@@ -197,7 +211,8 @@ const Element* cpu_of(const Element* e) {
 /// PCIe path class between two devices of the tree (NCCL's PATH_PIX/PXB/PHB/SYS).
 PathClass path_between(const Element* a, const Element* b) {
     std::vector<const Element*> up_a;
-    for (const Element* e = a->parent; e != nullptr; e = e->parent) up_a.push_back(e);
+    for (const Element* e = a->parent; e != nullptr; e = e->parent)
+        up_a.push_back(e);
     const Element* lca = nullptr;
     int bridges_b = 0;
     for (const Element* e = b->parent; e != nullptr; e = e->parent) {
@@ -234,8 +249,8 @@ Result<NodeDescription> parse_nccl_topo_xml(std::string_view text, const std::st
     for (const auto& c : (*root)->children) {
         if (c->name == "graphs") {
             return fail(Errc::Parse,
-                        "an NCCL graph file (NCCL_GRAPH_FILE: rings and trees), not a topology (NCCL_TOPO_FILE)", source,
-                        c->line);
+                        "an NCCL graph file (NCCL_GRAPH_FILE: rings and trees), not a topology (NCCL_TOPO_FILE)",
+                        source, c->line);
         }
         if (c->name == "system") sys = c.get();
     }
@@ -247,12 +262,14 @@ Result<NodeDescription> parse_nccl_topo_xml(std::string_view text, const std::st
     NodeDescription nd;
     nd.source = source;
     std::vector<Found> gpus;
+
     struct NicFound {
         Found where;
         std::string name;
         std::string guid;
         double gbps = 0;
     };
+
     std::vector<NicFound> nics;
     std::map<std::string, const Element*> by_bus;
     int max_numa = -1;
@@ -260,7 +277,8 @@ Result<NodeDescription> parse_nccl_topo_xml(std::string_view text, const std::st
     while (!stack.empty()) {
         const Element* e = stack.back();
         stack.pop_back();
-        for (auto it = e->children.rbegin(); it != e->children.rend(); ++it) stack.push_back(it->get());
+        for (auto it = e->children.rbegin(); it != e->children.rend(); ++it)
+            stack.push_back(it->get());
         if (e->name == "cpu") max_numa = std::max(max_numa, to_int(e->attr("numaid"), -1));
         const Element* cpu = cpu_of(e);
         const int numa = cpu != nullptr ? to_int(cpu->attr("numaid"), -1) : -1;
@@ -283,7 +301,8 @@ Result<NodeDescription> parse_nccl_topo_xml(std::string_view text, const std::st
                 if (n->name != "net") continue;
                 any = true;
                 const int speed = to_int(n->attr("speed"), 0);  // Mb/s
-                nics.push_back(NicFound{Found{at, nullptr, bus, numa}, n->attr("name"), n->attr("guid"), speed / 1000.0});
+                nics.push_back(
+                    NicFound{Found{at, nullptr, bus, numa}, n->attr("name"), n->attr("guid"), speed / 1000.0});
             }
             if (!any) nics.push_back(NicFound{Found{at, nullptr, bus, numa}, {}, {}, 0});
         }
@@ -340,7 +359,8 @@ Result<NodeDescription> parse_nccl_topo_xml(std::string_view text, const std::st
     if (!nd.gpus.empty() && !nd.nics.empty()) {
         for (const auto& g : gpus) {
             std::vector<PathClass> row;
-            for (const auto& n : nics) row.push_back(path_between(g.at, n.where.at));
+            for (const auto& n : nics)
+                row.push_back(path_between(g.at, n.where.at));
             nd.gpu_nic.push_back(std::move(row));
         }
     }
@@ -363,15 +383,16 @@ Result<NodeDescription> parse_nccl_topo_xml(std::string_view text, const std::st
             } else if (l->attr("tclass").rfind("0x0680", 0) == 0) {
                 on_switch[target].emplace_back(static_cast<int>(i), count);
             } else {
-                nd.warnings.push_back(source + ":" + std::to_string(l->line) + ": " + l->name + " to " + target +
-                                      ", which is no GPU or NVSwitch of the file; ignored");
+                nd.warnings.push_back(source + ":" + std::to_string(l->line) + ": " + l->name + " to " + target
+                                      + ", which is no GPU or NVSwitch of the file; ignored");
             }
         }
     }
     for (const auto& [bus, members] : on_switch) {
         NodeDescription::NvSwitchDesc sw;
         sw.pci_bus = bus;
-        for (const auto& [g, c] : members) sw.gpus.emplace_back(g, 0.0);
+        for (const auto& [g, c] : members)
+            sw.gpus.emplace_back(g, 0.0);
         nd.nvswitches.push_back(std::move(sw));
     }
     // GPUs sharing NVSwitches: every pair, with the smaller of their per-GPU link counts
@@ -379,7 +400,8 @@ Result<NodeDescription> parse_nccl_topo_xml(std::string_view text, const std::st
     if (!on_switch.empty()) {
         std::map<int, int> links_of;
         for (const auto& [bus, members] : on_switch) {
-            for (const auto& [g, c] : members) links_of[g] += c;
+            for (const auto& [g, c] : members)
+                links_of[g] += c;
         }
         for (auto a = links_of.begin(); a != links_of.end(); ++a) {
             for (auto b = std::next(a); b != links_of.end(); ++b) {
@@ -388,7 +410,8 @@ Result<NodeDescription> parse_nccl_topo_xml(std::string_view text, const std::st
             }
         }
     }
-    for (const auto& [k, c] : pairs) nd.nvlinks.push_back(NodeDescription::NvPair{k.first, k.second, c, 0});
+    for (const auto& [k, c] : pairs)
+        nd.nvlinks.push_back(NodeDescription::NvPair{k.first, k.second, c, 0});
     if (nd.gpus.empty() && nd.nics.empty()) {
         nd.warnings.push_back(source + ": no GPU and no NIC (PCI classes not given?)");
     }

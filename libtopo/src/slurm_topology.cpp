@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <topo/slurm_topology.hpp>
+#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cctype>
@@ -10,9 +10,10 @@
 
 #include <topo/builder.hpp>
 #include <topo/hostlist.hpp>
+#include <topo/slurm_topology.hpp>
 #include <topo/text_input.hpp>
 #include <topo/topology.hpp>
-#include <yaml-cpp/yaml.h>
+
 #include "yaml_util.hpp"
 
 namespace topo {
@@ -26,7 +27,9 @@ std::string where(const std::string& file, int line) {
     return out;
 }
 
-bool is_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+bool is_space(char c) noexcept {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
 
 // ---- topology.conf tokenizer ----
 
@@ -38,9 +41,7 @@ struct KeyValue {
 
 // Split "SwitchName=s0 Nodes=n[1-2]  LinkSpeed = 10" into key/value pairs. Values may be
 // double-quoted. Slurm's s_p parser allows blanks around '='.
-Result<std::vector<KeyValue>> tokenize_line(std::string_view line,
-                                            const std::string& file,
-                                            int lineno) {
+Result<std::vector<KeyValue>> tokenize_line(std::string_view line, const std::string& file, int lineno) {
     std::vector<KeyValue> out;
     std::size_t i = 0;
     while (true) {
@@ -59,8 +60,7 @@ Result<std::vector<KeyValue>> tokenize_line(std::string_view line,
             ++i;
         }
         if (i >= line.size() || line[i] != '=') {
-            return fail(Errc::Parse, "expected Key=Value, got \"" + std::string(key) + "\"", file,
-                        lineno);
+            return fail(Errc::Parse, "expected Key=Value, got \"" + std::string(key) + "\"", file, lineno);
         }
         ++i;
         while (i < line.size() && is_space(line[i])) {
@@ -70,8 +70,7 @@ Result<std::vector<KeyValue>> tokenize_line(std::string_view line,
         if (i < line.size() && line[i] == '"') {
             std::size_t close = line.find('"', i + 1);
             if (close == std::string_view::npos) {
-                return fail(Errc::Parse, "unterminated quote after " + std::string(key) + "=",
-                            file, lineno);
+                return fail(Errc::Parse, "unterminated quote after " + std::string(key) + "=", file, lineno);
             }
             value = std::string(line.substr(i + 1, close - i - 1));
             i = close + 1;
@@ -99,19 +98,17 @@ struct NameBudget {
     std::size_t total;
     std::size_t left = total;
 };
+
 constexpr std::size_t kYamlTopologies = 4;
 
-Result<std::vector<std::string>> expand_at(std::string_view expr,
-                                           std::string_view what,
-                                           const std::string& file,
-                                           int line,
-                                           NameBudget& budget) {
+Result<std::vector<std::string>> expand_at(std::string_view expr, std::string_view what, const std::string& file,
+                                           int line, NameBudget& budget) {
     auto n = count_hostlist(expr, budget.left);
     if (n && *n > budget.left) {
         return fail(Errc::Parse,
-                    std::string(what) + ": more than " + std::to_string(budget.total) +
-                        " names in this file (Slurm's node limit is " +
-                        std::to_string(kMaxHostlistNames) + "; docs/security.md)",
+                    std::string(what) + ": more than " + std::to_string(budget.total)
+                        + " names in this file (Slurm's node limit is " + std::to_string(kMaxHostlistNames)
+                        + "; docs/security.md)",
                     file, line);
     }
     if (!n) {
@@ -128,9 +125,7 @@ Result<std::vector<std::string>> expand_at(std::string_view expr,
     return r;
 }
 
-Result<std::vector<int>> parse_block_sizes(std::string_view value,
-                                           const std::string& file,
-                                           int line) {
+Result<std::vector<int>> parse_block_sizes(std::string_view value, const std::string& file, int line) {
     std::vector<int> out;
     std::size_t pos = 0;
     while (pos <= value.size()) {
@@ -142,8 +137,7 @@ Result<std::vector<int>> parse_block_sizes(std::string_view value,
         int v = 0;
         auto [p, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
         if (item.empty() || ec != std::errc{} || p != item.data() + item.size() || v <= 0) {
-            return fail(Errc::Parse, "BlockSizes: \"" + std::string(item) + "\" is not a positive integer",
-                        file, line);
+            return fail(Errc::Parse, "BlockSizes: \"" + std::string(item) + "\" is not a positive integer", file, line);
         }
         out.push_back(v);
         pos = comma + 1;
@@ -161,8 +155,8 @@ Status check_block_sizes(const std::vector<int>& sizes, const std::string& file,
         }
         if (!ok) {
             return fail(Errc::Parse,
-                        "BlockSizes: " + std::to_string(sizes[i]) + " is not " +
-                            std::to_string(sizes[0]) + " times a power of two",
+                        "BlockSizes: " + std::to_string(sizes[i]) + " is not " + std::to_string(sizes[0])
+                            + " times a power of two",
                         file, line);
         }
     }
@@ -173,8 +167,7 @@ Status check_block_sizes(const std::vector<int>& sizes, const std::string& file,
 
 // Node names whose leading non-digit part is a proper suffix of a more common one look
 // like a dropped cluster prefix ("n[019-020]" among "circe-n[...]").
-void warn_odd_prefixes(SlurmTopology& t,
-                       const std::vector<std::pair<const std::vector<std::string>*, int>>& groups) {
+void warn_odd_prefixes(SlurmTopology& t, const std::vector<std::pair<const std::vector<std::string>*, int>>& groups) {
     auto stem = [](const std::string& n) {
         auto d = n.find_first_of("0123456789");
         return d == std::string::npos ? n : n.substr(0, d);
@@ -189,8 +182,7 @@ void warn_odd_prefixes(SlurmTopology& t,
     for (const auto& [s, names] : by_stem) {
         std::size_t best = 0;
         for (const auto& [t2, names2] : by_stem) {
-            if (t2.size() > s.size() && t2.ends_with(s) && names2.size() > names.size()
-                && names2.size() > best) {
+            if (t2.size() > s.size() && t2.ends_with(s) && names2.size() > names.size() && names2.size() > best) {
                 best = names2.size();
                 odd[s] = t2;
             }
@@ -209,10 +201,9 @@ void warn_odd_prefixes(SlurmTopology& t,
         }
         for (auto& [s, names] : hits) {
             const auto& common = odd[s];
-            t.warnings.push_back(where(t.source, line) + ": node names " +
-                                 compress_hostlist(names) + " do not start with '" + common +
-                                 "' like the other " + std::to_string(by_stem[common].size()) +
-                                 " nodes (typo?)");
+            t.warnings.push_back(where(t.source, line) + ": node names " + compress_hostlist(names)
+                                 + " do not start with '" + common + "' like the other "
+                                 + std::to_string(by_stem[common].size()) + " nodes (typo?)");
         }
     }
 }
@@ -225,24 +216,21 @@ Status validate_tree(SlurmTopology& t, const SlurmParseOptions& opts) {
         auto [it, fresh] = index.emplace(s.name, i);
         if (!fresh) {
             return fail(Errc::Parse,
-                        "duplicate switch '" + s.name + "' (first defined at line " +
-                            std::to_string(t.switches[it->second].line) + ")",
+                        "duplicate switch '" + s.name + "' (first defined at line "
+                            + std::to_string(t.switches[it->second].line) + ")",
                         file, s.line);
         }
         if (!s.nodes.empty() && !s.children.empty()) {
-            return fail(Errc::Parse, "switch '" + s.name + "' has both child switches and nodes",
-                        file, s.line);
+            return fail(Errc::Parse, "switch '" + s.name + "' has both child switches and nodes", file, s.line);
         }
         if (s.nodes.empty() && s.children.empty()) {
-            return fail(Errc::Parse, "switch '" + s.name + "' has neither child switches nor nodes",
-                        file, s.line);
+            return fail(Errc::Parse, "switch '" + s.name + "' has neither child switches nor nodes", file, s.line);
         }
     }
     for (const auto& s : t.switches) {
         for (const auto& c : s.children) {
             if (index.count(c) == 0) {
-                return fail(Errc::Parse,
-                            "switch '" + s.name + "' lists undefined child switch '" + c + "'", file,
+                return fail(Errc::Parse, "switch '" + s.name + "' lists undefined child switch '" + c + "'", file,
                             s.line);
             }
         }
@@ -276,12 +264,10 @@ Status validate_tree(SlurmTopology& t, const SlurmParseOptions& opts) {
                 }
                 path += " -> " + t.switches[w].name;
                 if (opts.reject_cycles) {
-                    return fail(Errc::Parse,
-                                "switch cycle " + path + " (Slurm: not a tree)", file,
-                                t.switches[v].line);
+                    return fail(Errc::Parse, "switch cycle " + path + " (Slurm: not a tree)", file, t.switches[v].line);
                 }
-                t.warnings.push_back(where(file, t.switches[v].line) + ": switch cycle " + path +
-                                     " (Slurm rejects this file: not a tree)");
+                t.warnings.push_back(where(file, t.switches[v].line) + ": switch cycle " + path
+                                     + " (Slurm rejects this file: not a tree)");
                 continue;
             }
             if (colour[w] == 0) {
@@ -305,9 +291,9 @@ Status validate_tree(SlurmTopology& t, const SlurmParseOptions& opts) {
     for (auto& [pair, nodes] : overlaps) {
         const auto& a = t.switches[pair.first];
         const auto& b = t.switches[pair.second];
-        t.warnings.push_back(where(file, b.line) + ": node" + (nodes.size() > 1 ? "s " : " ") +
-                             compress_hostlist(nodes) + " under two leaf switches: " + a.name +
-                             " (line " + std::to_string(a.line) + ") and " + b.name);
+        t.warnings.push_back(where(file, b.line) + ": node" + (nodes.size() > 1 ? "s " : " ") + compress_hostlist(nodes)
+                             + " under two leaf switches: " + a.name + " (line " + std::to_string(a.line) + ") and "
+                             + b.name);
     }
     std::vector<std::pair<const std::vector<std::string>*, int>> groups;
     for (const auto& s : t.switches) {
@@ -325,8 +311,7 @@ Status validate_blocks(SlurmTopology& t, int sizes_line) {
         auto [it, fresh] = seen.emplace(b.name, b.line);
         if (!fresh) {
             return fail(Errc::Parse,
-                        "duplicate block '" + b.name + "' (first defined at line " +
-                            std::to_string(it->second) + ")",
+                        "duplicate block '" + b.name + "' (first defined at line " + std::to_string(it->second) + ")",
                         file, b.line);
         }
         if (b.nodes.empty()) {
@@ -342,9 +327,8 @@ Status validate_blocks(SlurmTopology& t, int sizes_line) {
             }
         }
         if (!dup.empty()) {
-            t.warnings.push_back(where(file, b.line) + ": nodes " + compress_hostlist(dup) +
-                                 " are in two blocks: " + other->name + " (line " +
-                                 std::to_string(other->line) + ") and " + b.name);
+            t.warnings.push_back(where(file, b.line) + ": nodes " + compress_hostlist(dup) + " are in two blocks: "
+                                 + other->name + " (line " + std::to_string(other->line) + ") and " + b.name);
         }
     }
     if (!t.block_sizes.empty()) {
@@ -377,8 +361,8 @@ struct YamlCtx {
             return error(n, std::string(what) + " must be a mapping");
         }
         if (const auto k = unknown_key(n, allowed)) {
-            return error(*k, "unknown key '" + k->as<std::string>() + "' in " + what + " (expected " +
-                                 key_list(allowed) + ")");
+            return error(
+                *k, "unknown key '" + k->as<std::string>() + "' in " + what + " (expected " + key_list(allowed) + ")");
         }
         return Ok{};
     }
@@ -475,13 +459,8 @@ Status parse_yaml_tree(const YamlCtx& y, const YAML::Node& n, SlurmTopology& t) 
     return validate_tree(t, opts);
 }
 
-Status parse_yaml_groups(const YamlCtx& y,
-                         const YAML::Node& parent,
-                         const char* list_key,
-                         const char* what,
-                         const char* name_key,
-                         std::initializer_list<const char*> allowed,
-                         SlurmTopology& t) {
+Status parse_yaml_groups(const YamlCtx& y, const YAML::Node& parent, const char* list_key, const char* what,
+                         const char* name_key, std::initializer_list<const char*> allowed, SlurmTopology& t) {
     const auto list = parent[list_key];
     if (!list || !list.IsSequence()) {
         return y.error(list ? list : parent, std::string(list_key) + " must be a list");
@@ -523,8 +502,8 @@ Status parse_yaml_block(const YamlCtx& y, const YAML::Node& n, SlurmTopology& t)
         for (const auto& v : bs) {
             int x = 0;
             if (!v.IsScalar() || !YAML::convert<int>::decode(v, x) || x <= 0) {
-                return y.error(v, "block_sizes: \"" + (v.IsScalar() ? v.as<std::string>() : "") +
-                                      "\" is not a positive integer");
+                return y.error(
+                    v, "block_sizes: \"" + (v.IsScalar() ? v.as<std::string>() : "") + "\" is not a positive integer");
             }
             t.block_sizes.push_back(x);
         }
@@ -536,8 +515,8 @@ Status parse_yaml_block(const YamlCtx& y, const YAML::Node& n, SlurmTopology& t)
 }
 
 Result<SlurmTopology> parse_yaml_entry(const YamlCtx& y, const YAML::Node& e) {
-    if (auto st = y.keys(e, "topology entry",
-                         {"topology", "cluster_default", "tree", "block", "flat", "ring", "torus3d"});
+    if (auto st =
+            y.keys(e, "topology entry", {"topology", "cluster_default", "tree", "block", "flat", "ring", "torus3d"});
         !st) {
         return fail(st.error());
     }
@@ -560,8 +539,7 @@ Result<SlurmTopology> parse_yaml_entry(const YamlCtx& y, const YAML::Node& e) {
         kinds += e[k] ? 1 : 0;
     }
     if (kinds != 1) {
-        return y.error(e, "topology '" + t.name +
-                              "' needs exactly one of tree, block, flat, ring, torus3d");
+        return y.error(e, "topology '" + t.name + "' needs exactly one of tree, block, flat, ring, torus3d");
     }
     if (const auto n = e["tree"]) {
         t.kind = SlurmTopologyKind::Tree;
@@ -595,8 +573,7 @@ Result<SlurmTopology> parse_yaml_entry(const YamlCtx& y, const YAML::Node& e) {
         if (auto st = y.keys(tor, "torus3d", {"toruses"}); !st) {
             return fail(st.error());
         }
-        if (auto st = parse_yaml_groups(y, tor, "toruses", "torus", "name",
-                                        {"name", "dims", "nodes", "placements"}, t);
+        if (auto st = parse_yaml_groups(y, tor, "toruses", "torus", "name", {"name", "dims", "nodes", "placements"}, t);
             !st) {
             return fail(st.error());
         }
@@ -608,11 +585,16 @@ Result<SlurmTopology> parse_yaml_entry(const YamlCtx& y, const YAML::Node& e) {
 
 const char* slurm_topology_kind_name(SlurmTopologyKind k) noexcept {
     switch (k) {
-        case SlurmTopologyKind::Tree: return "tree";
-        case SlurmTopologyKind::Block: return "block";
-        case SlurmTopologyKind::Flat: return "flat";
-        case SlurmTopologyKind::Ring: return "ring";
-        case SlurmTopologyKind::Torus3d: return "torus3d";
+        case SlurmTopologyKind::Tree:
+            return "tree";
+        case SlurmTopologyKind::Block:
+            return "block";
+        case SlurmTopologyKind::Flat:
+            return "flat";
+        case SlurmTopologyKind::Ring:
+            return "ring";
+        case SlurmTopologyKind::Torus3d:
+            return "torus3d";
     }
     return "unknown";
 }
@@ -636,8 +618,7 @@ std::vector<std::string> SlurmTopology::node_names() const {
         all.insert(b.nodes.begin(), b.nodes.end());
     }
     std::vector<std::string> out(all.begin(), all.end());
-    std::sort(out.begin(), out.end(),
-              [](const std::string& a, const std::string& b) { return natural_less(a, b); });
+    std::sort(out.begin(), out.end(), [](const std::string& a, const std::string& b) { return natural_less(a, b); });
     return out;
 }
 
@@ -685,8 +666,7 @@ std::vector<int> SlurmTopology::levels() const {
     return level;
 }
 
-Result<SlurmTopology> parse_topology_conf(std::string_view text,
-                                          const std::string& source,
+Result<SlurmTopology> parse_topology_conf(std::string_view text, const std::string& source,
                                           const SlurmParseOptions& opts) {
     if (looks_binary(text)) {
         return fail(Errc::Parse, "not a topology.conf (binary data)", source);
@@ -752,8 +732,7 @@ Result<SlurmTopology> parse_topology_conf(std::string_view text,
                     s.link_speed = kv.value;
                 } else {
                     return fail(Errc::Parse,
-                                "unknown key '" + kv.raw_key +
-                                    "' for SwitchName (expected Switches, Nodes, LinkSpeed)",
+                                "unknown key '" + kv.raw_key + "' for SwitchName (expected Switches, Nodes, LinkSpeed)",
                                 source, lineno);
                 }
             }
@@ -775,21 +754,18 @@ Result<SlurmTopology> parse_topology_conf(std::string_view text,
                     }
                     b.nodes = std::move(*r);
                 } else {
-                    return fail(Errc::Parse,
-                                "unknown key '" + kv.raw_key + "' for BlockName (expected Nodes)",
-                                source, lineno);
+                    return fail(Errc::Parse, "unknown key '" + kv.raw_key + "' for BlockName (expected Nodes)", source,
+                                lineno);
                 }
             }
             block = true;
             t.blocks.push_back(std::move(b));
         } else if (first == "blocksizes") {
             if (kvs->size() > 1) {
-                return fail(Errc::Parse, "unexpected key '" + (*kvs)[1].raw_key + "' after BlockSizes",
-                            source, lineno);
+                return fail(Errc::Parse, "unexpected key '" + (*kvs)[1].raw_key + "' after BlockSizes", source, lineno);
             }
             if (sizes_line != 0) {
-                return fail(Errc::Parse,
-                            "BlockSizes given twice (first at line " + std::to_string(sizes_line) + ")",
+                return fail(Errc::Parse, "BlockSizes given twice (first at line " + std::to_string(sizes_line) + ")",
                             source, lineno);
             }
             auto r = parse_block_sizes(kvs->front().value, source, lineno);
@@ -801,13 +777,11 @@ Result<SlurmTopology> parse_topology_conf(std::string_view text,
             block = true;
         } else {
             return fail(Errc::Parse,
-                        "line starts with '" + kvs->front().raw_key +
-                            "', expected SwitchName, BlockName or BlockSizes",
+                        "line starts with '" + kvs->front().raw_key + "', expected SwitchName, BlockName or BlockSizes",
                         source, lineno);
         }
         if (tree && block) {
-            return fail(Errc::Parse, "SwitchName and BlockName/BlockSizes in one file", source,
-                        lineno);
+            return fail(Errc::Parse, "SwitchName and BlockName/BlockSizes in one file", source, lineno);
         }
     }
     if (!tree && !block) {
@@ -831,8 +805,7 @@ Result<SlurmTopology> parse_topology_conf(std::string_view text,
     return t;
 }
 
-Result<std::vector<SlurmTopology>> parse_topology_yaml(std::string_view text,
-                                                       const std::string& source,
+Result<std::vector<SlurmTopology>> parse_topology_yaml(std::string_view text, const std::string& source,
                                                        const SlurmParseOptions& opts) {
     if (looks_binary(text)) {
         return fail(Errc::Parse, "not a topology.yaml (binary data)", source);
@@ -855,8 +828,8 @@ Result<std::vector<SlurmTopology>> parse_topology_yaml(std::string_view text,
                 return fail(t.error());
             }
             if (auto [it, fresh] = names.emplace(t->name, yline(e)); !fresh) {
-                return y.error(e, "duplicate topology '" + t->name + "' (first at line " +
-                                      std::to_string(it->second) + ")");
+                return y.error(
+                    e, "duplicate topology '" + t->name + "' (first at line " + std::to_string(it->second) + ")");
             }
             if (t->cluster_default && ++defaults > 1) {
                 return y.error(e, "more than one topology has cluster_default: true");
@@ -872,16 +845,15 @@ Result<std::vector<SlurmTopology>> parse_topology_yaml(std::string_view text,
     }
 }
 
-Result<std::vector<SlurmTopology>> load_slurm_topology(const std::string& path,
-                                                       const SlurmParseOptions& opts) {
+Result<std::vector<SlurmTopology>> load_slurm_topology(const std::string& path, const SlurmParseOptions& opts) {
     auto text = read_text_file(path);
     if (!text) {
         return fail(text.error());
     }
     auto ends = [&](std::string_view suf) { return ascii_lower(path).ends_with(suf); };
     std::string_view head = trim(*text);
-    bool yaml = ends(".yaml") || ends(".yml") || ends(".yaml.gz") || ends(".yml.gz")
-                || head.starts_with("---") || head.starts_with("- ");
+    bool yaml = ends(".yaml") || ends(".yml") || ends(".yaml.gz") || ends(".yml.gz") || head.starts_with("---")
+                || head.starts_with("- ");
     if (yaml) {
         return parse_topology_yaml(*text, path, opts);
     }
@@ -908,8 +880,8 @@ Status import_slurm_topology(const SlurmTopology& t, TopologyBuilder& b) {
         case SlurmTopologyKind::Ring:
         case SlurmTopologyKind::Torus3d:
             return fail(Errc::Unsupported,
-                        std::string("Slurm topology kind ") + slurm_topology_kind_name(t.kind) +
-                            " cannot be imported" + (t.name.empty() ? "" : " ('" + t.name + "')"),
+                        std::string("Slurm topology kind ") + slurm_topology_kind_name(t.kind) + " cannot be imported"
+                            + (t.name.empty() ? "" : " ('" + t.name + "')"),
                         t.source);
         case SlurmTopologyKind::Flat:
             break;

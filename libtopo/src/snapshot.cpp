@@ -1,6 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <topo/snapshot.hpp>
-
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -10,6 +8,7 @@
 #include <tuple>
 
 #include <topo/builder.hpp>
+#include <topo/snapshot.hpp>
 #include <topo/text_input.hpp>
 
 #include "topology_impl.hpp"
@@ -22,9 +21,12 @@ namespace {
 
 const char* role_name(HostRole r) {
     switch (r) {
-        case HostRole::Compute: return "compute";
-        case HostRole::Service: return "service";
-        case HostRole::Unknown: return "unknown";
+        case HostRole::Compute:
+            return "compute";
+        case HostRole::Service:
+            return "service";
+        case HostRole::Unknown:
+            return "unknown";
     }
     return "unknown";
 }
@@ -38,9 +40,12 @@ std::optional<HostRole> role_from(std::string_view s) {
 
 const char* prov_name(Provenance p) {
     switch (p) {
-        case Provenance::Discovered: return "discovered";
-        case Provenance::Declared: return "declared";
-        case Provenance::Inferred: return "inferred";
+        case Provenance::Discovered:
+            return "discovered";
+        case Provenance::Declared:
+            return "declared";
+        case Provenance::Inferred:
+            return "inferred";
     }
     return "discovered";
 }
@@ -54,9 +59,12 @@ std::optional<Provenance> prov_from(std::string_view s) {
 
 const char* link_kind_name(LinkKind k) {
     switch (k) {
-        case LinkKind::Ib: return "ib";
-        case LinkKind::NvLink: return "nvlink";
-        case LinkKind::Declared: return "declared";
+        case LinkKind::Ib:
+            return "ib";
+        case LinkKind::NvLink:
+            return "nvlink";
+        case LinkKind::Declared:
+            return "declared";
     }
     return "ib";
 }
@@ -71,7 +79,9 @@ std::optional<LinkKind> link_kind_from(std::string_view s) {
 // One letter per PathClass for the compact per-GPU NIC path string.
 constexpr std::string_view kPathLetters = "XVIBHNS?";
 
-char path_letter(PathClass c) { return kPathLetters[static_cast<std::size_t>(c)]; }
+char path_letter(PathClass c) {
+    return kPathLetters[static_cast<std::size_t>(c)];
+}
 
 std::optional<PathClass> path_from_letter(char c) {
     const auto p = kPathLetters.find(c);
@@ -80,15 +90,16 @@ std::optional<PathClass> path_from_letter(char c) {
 }
 
 /// dump() that never throws on invalid UTF-8 (importers may pass raw bytes through).
-std::string dumps(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string dumps(const json& j) {
+    return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
 
-long long idx_or_minus(std::uint32_t v, bool valid) { return valid ? static_cast<long long>(v) : -1; }
+long long idx_or_minus(std::uint32_t v, bool valid) {
+    return valid ? static_cast<long long>(v) : -1;
+}
 
-void write_table(std::string& out,
-                 const char* name,
-                 const std::vector<std::string>& columns,
-                 const std::vector<json>& rows,
-                 bool last) {
+void write_table(std::string& out, const char* name, const std::vector<std::string>& columns,
+                 const std::vector<json>& rows, bool last) {
     out += "  \"";
     out += name;
     out += "\": {\"columns\": ";
@@ -121,8 +132,9 @@ std::string body(const Topology& t) {
 
     rows.clear();
     for (const auto& n : t.nics()) {
-        rows.push_back(json::array({n.host.index(), n.name, n.guid, n.pci_bus, idx_or_minus(n.leaf.index(), n.leaf.valid()),
-                                    n.leaf_port, n.rate, n.rate_gbps, n.numa, n.rail, prov_name(n.provenance)}));
+        rows.push_back(
+            json::array({n.host.index(), n.name, n.guid, n.pci_bus, idx_or_minus(n.leaf.index(), n.leaf.valid()),
+                         n.leaf_port, n.rate, n.rate_gbps, n.numa, n.rail, prov_name(n.provenance)}));
     }
     write_table(out, "nics",
                 {"host", "name", "guid", "pci_bus", "leaf", "leaf_port", "rate", "gbps", "numa", "rail", "provenance"},
@@ -139,7 +151,8 @@ std::string body(const Topology& t) {
             const Host& h = t.host(g.host);
             std::string p(h.nics.size(), '?');
             bool any = false;
-            while (pi < paths.size() && paths[pi].gpu.index() < gi) ++pi;
+            while (pi < paths.size() && paths[pi].gpu.index() < gi)
+                ++pi;
             for (std::size_t k = pi; k < paths.size() && paths[k].gpu.index() == gi; ++k) {
                 for (std::size_t j = 0; j < h.nics.size(); ++j) {
                     if (h.nics[j] == paths[k].nic) {
@@ -150,11 +163,12 @@ std::string body(const Topology& t) {
             }
             // NVLink peers with a higher id, as "peer_index:links:gbps,..."
             std::string links;
-            while (vi < nvl.size() && nvl[vi].a.index() < gi) ++vi;
+            while (vi < nvl.size() && nvl[vi].a.index() < gi)
+                ++vi;
             for (std::size_t k = vi; k < nvl.size() && nvl[k].a.index() == gi; ++k) {
                 if (!links.empty()) links += ',';
-                links += std::to_string(t.gpu(nvl[k].b).index) + ':' + std::to_string(nvl[k].links) + ':' +
-                         dumps(json(nvl[k].gbps));
+                links += std::to_string(t.gpu(nvl[k].b).index) + ':' + std::to_string(nvl[k].links) + ':'
+                         + dumps(json(nvl[k].gbps));
             }
             rows.push_back(json::array({g.host.index(), g.index, g.model, g.pci_bus, g.uuid, g.numa,
                                         idx_or_minus(g.nvl_domain.index(), g.nvl_domain.valid()),
@@ -168,14 +182,16 @@ std::string body(const Topology& t) {
     rows.clear();
     for (const auto& l : t.links()) {
         if (l.nic.valid()) continue;  // NIC cables are the nics table's leaf/leaf_port
-        rows.push_back(json::array({l.a.index(), l.port_a, l.b.index(), l.port_b, l.gbps, l.rate, link_kind_name(l.kind)}));
+        rows.push_back(
+            json::array({l.a.index(), l.port_a, l.b.index(), l.port_b, l.gbps, l.rate, link_kind_name(l.kind)}));
     }
     write_table(out, "links", {"a", "port_a", "b", "port_b", "gbps", "rate", "kind"}, rows, false);
 
     rows.clear();
     for (const auto& d : t.nvl_domains()) {
         json hs = json::array();
-        for (auto h : d.hosts) hs.push_back(h.index());
+        for (auto h : d.hosts)
+            hs.push_back(h.index());
         rows.push_back(json::array({d.name, d.multi_node, d.usable_hosts, hs, d.gpus.size()}));
     }
     write_table(out, "nvl_domains", {"name", "multi_node", "usable_hosts", "hosts", "gpus"}, rows, false);
@@ -183,15 +199,24 @@ std::string body(const Topology& t) {
     rows.clear();
     for (const auto& s : t.nvswitches()) {
         json gs = json::array();
-        for (auto g : s.gpus) gs.push_back(t.gpu(g).index);
+        for (auto g : s.gpus)
+            gs.push_back(t.gpu(g).index);
         rows.push_back(json::array({s.host.index(), s.pci_bus, s.gbps, gs}));
     }
     write_table(out, "nvswitches", {"host", "pci_bus", "gbps", "gpus"}, rows, false);
 
     const Summary s = t.summary();
-    json sum = {{"hosts", s.hosts}, {"compute_hosts", s.compute_hosts}, {"service_hosts", s.service_hosts},
-                {"gpus", s.gpus}, {"nics", s.nics}, {"switches", s.switches}, {"tiers", s.tiers},
-                {"rails", s.rails}, {"nvlink_domains", s.nvlink_domains}, {"nvswitches", s.nvswitches}, {"groups", t.groups().size()}};
+    json sum = {{"hosts", s.hosts},
+                {"compute_hosts", s.compute_hosts},
+                {"service_hosts", s.service_hosts},
+                {"gpus", s.gpus},
+                {"nics", s.nics},
+                {"switches", s.switches},
+                {"tiers", s.tiers},
+                {"rails", s.rails},
+                {"nvlink_domains", s.nvlink_domains},
+                {"nvswitches", s.nvswitches},
+                {"groups", t.groups().size()}};
     out += "  \"summary\": " + dumps(sum) + ",\n";
     out += "  \"warnings\": " + dumps(json(std::vector<std::string>(t.warnings().begin(), t.warnings().end()))) + "\n";
     return out;
@@ -213,19 +238,19 @@ const json& table_rows(const json& doc, const char* name, const std::vector<std:
     if (!tb.contains("columns") || tb["columns"] != json(columns)) {
         throw TableError{std::string("table \"") + name + "\" has unexpected columns"};
     }
-    if (!tb.contains("rows") || !tb["rows"].is_array()) throw TableError{std::string("table \"") + name + "\" has no rows"};
+    if (!tb.contains("rows") || !tb["rows"].is_array())
+        throw TableError{std::string("table \"") + name + "\" has no rows"};
     for (std::size_t i = 0; i < tb["rows"].size(); ++i) {
         const json& r = tb["rows"][i];
         if (!r.is_array() || r.size() != columns.size()) {
-            throw TableError{std::string("table \"") + name + "\" row " + std::to_string(i) + ": expected " +
-                             std::to_string(columns.size()) + " cells"};
+            throw TableError{std::string("table \"") + name + "\" row " + std::to_string(i) + ": expected "
+                             + std::to_string(columns.size()) + " cells"};
         }
     }
     return tb["rows"];
 }
 
 }  // namespace
-
 
 std::string to_snapshot_json(const Topology& t) {
     std::string out = "{\n";
@@ -257,13 +282,14 @@ Result<TopologyPtr> from_snapshot_json(std::string_view text, const std::string&
     // A version this build does not know is bad input data (exit 65), like a wrong schema.
     if (doc["version"].get<int>() > kSnapshotVersion) {
         return fail(Errc::Parse,
-                    "snapshot version " + std::to_string(doc["version"].get<int>()) +
-                        " is not supported: written by a newer topoplace (this build reads versions 1.." +
-                        std::to_string(kSnapshotVersion) + "); rewrite it with this build's `topoplace discover`",
+                    "snapshot version " + std::to_string(doc["version"].get<int>())
+                        + " is not supported: written by a newer topoplace (this build reads versions 1.."
+                        + std::to_string(kSnapshotVersion) + "); rewrite it with this build's `topoplace discover`",
                     source);
     }
     if (doc["version"].get<int>() < 1) {
-        return fail(Errc::Parse, "snapshot version " + std::to_string(doc["version"].get<int>()) + " is not valid", source);
+        return fail(Errc::Parse, "snapshot version " + std::to_string(doc["version"].get<int>()) + " is not valid",
+                    source);
     }
     // The tables are in canonical order already: fill the model's vectors directly and
     // let TopologyAccess::finish infer tiers, rails, groups and domains (no string maps,
@@ -357,8 +383,9 @@ Result<TopologyPtr> from_snapshot_json(std::string_view text, const std::string&
         doc.erase("nics");  // free each table once consumed: keeps peak memory down
         where = "gpus";
         {
-            const json& gs = table_rows(
-                doc, "gpus", {"host", "index", "model", "pci_bus", "uuid", "numa", "nvl_domain", "nic_paths", "nvlinks"});
+            const json& gs =
+                table_rows(doc, "gpus",
+                           {"host", "index", "model", "pci_bus", "uuid", "numa", "nvl_domain", "nic_paths", "nvlinks"});
             gpus.reserve(gs.size());
             for (const auto& r : gs) {
                 Gpu g;
@@ -382,9 +409,9 @@ Result<TopologyPtr> from_snapshot_json(std::string_view text, const std::string&
                 const GpuId me(static_cast<std::uint32_t>(gi));
                 if (!paths.empty()) {
                     if (paths.size() != h.nics.size()) {
-                        throw TableError{"gpus: nic_paths of " + h.name + " GPU " + std::to_string(g.index) + " has " +
-                                         std::to_string(paths.size()) + " letters for " +
-                                         std::to_string(h.nics.size()) + " NICs"};
+                        throw TableError{"gpus: nic_paths of " + h.name + " GPU " + std::to_string(g.index) + " has "
+                                         + std::to_string(paths.size()) + " letters for "
+                                         + std::to_string(h.nics.size()) + " NICs"};
                     }
                     for (std::size_t j = 0; j < paths.size(); ++j) {
                         auto pc = path_from_letter(paths[j]);
@@ -402,16 +429,16 @@ Result<TopologyPtr> from_snapshot_json(std::string_view text, const std::string&
                     double gbps = 0;
                     char tail = 0;
                     if (std::sscanf(item.c_str(), "%d:%d:%lf%c", &peer, &count, &gbps, &tail) != 3) {
-                        throw TableError{"gpus: bad nvlinks entry \"" + item + "\" for " + h.name + " GPU " +
-                                         std::to_string(g.index)};
+                        throw TableError{"gpus: bad nvlinks entry \"" + item + "\" for " + h.name + " GPU "
+                                         + std::to_string(g.index)};
                     }
                     std::optional<GpuId> other;
                     for (auto id : h.gpus) {
                         if (gpus[id.index()].index == peer) other = id;
                     }
                     if (!other || *other == me) {
-                        throw TableError{"gpus: nvlinks entry \"" + item + "\" of " + h.name + " GPU " +
-                                         std::to_string(g.index) + " names no other GPU of that host"};
+                        throw TableError{"gpus: nvlinks entry \"" + item + "\" of " + h.name + " GPU "
+                                         + std::to_string(g.index) + " names no other GPU of that host"};
                     }
                     nvlinks.push_back(NvLinkPair{std::min(me, *other), std::max(me, *other), count, gbps});
                     start = end + 1;
@@ -419,10 +446,14 @@ Result<TopologyPtr> from_snapshot_json(std::string_view text, const std::string&
             }
         }
         doc.erase("gpus");
-        auto by_pair = [](const GpuNicPath& x, const GpuNicPath& y) { return std::tie(x.gpu, x.nic) < std::tie(y.gpu, y.nic); };
-        if (!std::is_sorted(gpu_nic.begin(), gpu_nic.end(), by_pair)) std::stable_sort(gpu_nic.begin(), gpu_nic.end(), by_pair);
-        std::stable_sort(nvlinks.begin(), nvlinks.end(),
-                         [](const NvLinkPair& x, const NvLinkPair& y) { return std::tie(x.a, x.b) < std::tie(y.a, y.b); });
+        auto by_pair = [](const GpuNicPath& x, const GpuNicPath& y) {
+            return std::tie(x.gpu, x.nic) < std::tie(y.gpu, y.nic);
+        };
+        if (!std::is_sorted(gpu_nic.begin(), gpu_nic.end(), by_pair))
+            std::stable_sort(gpu_nic.begin(), gpu_nic.end(), by_pair);
+        std::stable_sort(nvlinks.begin(), nvlinks.end(), [](const NvLinkPair& x, const NvLinkPair& y) {
+            return std::tie(x.a, x.b) < std::tie(y.a, y.b);
+        });
         nvlinks.erase(std::unique(nvlinks.begin(), nvlinks.end(),
                                   [](const NvLinkPair& x, const NvLinkPair& y) { return x.a == y.a && x.b == y.b; }),
                       nvlinks.end());
@@ -453,7 +484,8 @@ Result<TopologyPtr> from_snapshot_json(std::string_view text, const std::string&
                 DeclaredDomain d;
                 d.name = r[0].get<std::string>();
                 d.usable_hosts = r[2].get<int>();
-                for (const auto& h : r[3]) d.hosts.emplace_back(host_at(h));
+                for (const auto& h : r[3])
+                    d.hosts.emplace_back(host_at(h));
                 std::sort(d.hosts.begin(), d.hosts.end());
                 declared.push_back(std::move(d));
             }
@@ -499,8 +531,8 @@ Result<TopologyPtr> from_snapshot_json(std::string_view text, const std::string&
     }
     if (!stored_fp.empty() && stored_fp != (*done)->fingerprint()) {
         return fail(Errc::Parse,
-                    "fingerprint mismatch: file says " + stored_fp + ", content hashes to " + (*done)->fingerprint() +
-                        " (edited by hand, or written by an incompatible version)",
+                    "fingerprint mismatch: file says " + stored_fp + ", content hashes to " + (*done)->fingerprint()
+                        + " (edited by hand, or written by an incompatible version)",
                     source);
     }
     return done;
@@ -512,6 +544,8 @@ Result<TopologyPtr> load_snapshot(const std::string& path) {
     return from_snapshot_json(*text, path);
 }
 
-Status save_snapshot(const Topology& t, const std::string& path) { return write_text_file(path, to_snapshot_json(t)); }
+Status save_snapshot(const Topology& t, const std::string& path) {
+    return write_text_file(path, to_snapshot_json(t));
+}
 
 }  // namespace topo

@@ -1,11 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The compiled snapshot: the JSON tables' primary facts in a binary encoding, rebuilt
 // through TopologyAccess::finish like the JSON loader (docs/snapshot.md "Compiled form").
-#include <topo/errno_text.hpp>
-#include <topo/snapshot_bin.hpp>
-
-#include <topo/atomic_file.hpp>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -13,13 +8,15 @@
 #include <tuple>
 #include <vector>
 
+#include <topo/atomic_file.hpp>
+#include <topo/errno_text.hpp>
+#include <topo/snapshot.hpp>
+#include <topo/snapshot_bin.hpp>
+
+#include "topology_impl.hpp"
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <topo/snapshot.hpp>
-
-#include "topology_impl.hpp"
 
 namespace topo {
 
@@ -60,16 +57,25 @@ public:
         out_.resize(n + sizeof v);
         std::memcpy(out_.data() + n, &v, sizeof v);
     }
+
     void u8(unsigned v) { out_.push_back(static_cast<char>(v)); }
+
     void u32(std::uint32_t v) { pod(v); }
+
     void i32(int v) { pod(static_cast<std::int32_t>(v)); }
+
     void f64(double v) { pod(v); }
+
     template <class Tag>
-    void id(Id<Tag> v) { pod(v.index()); }  // invalid = UINT32_MAX
+    void id(Id<Tag> v) {
+        pod(v.index());
+    }  // invalid = UINT32_MAX
+
     void str(std::string_view s) {
         u32(static_cast<std::uint32_t>(s.size()));
         out_.append(s);
     }
+
     std::string& out() { return out_; }
 
 private:
@@ -83,6 +89,7 @@ struct Corrupt {
 class Reader {
 public:
     explicit Reader(std::string_view b) : p_(b.data()), end_(b.data() + b.size()) {}
+
     template <class T>
     T pod() {
         if (static_cast<std::size_t>(end_ - p_) < sizeof(T)) throw Corrupt{"truncated payload"};
@@ -91,10 +98,15 @@ public:
         p_ += sizeof v;
         return v;
     }
+
     unsigned u8() { return pod<std::uint8_t>(); }
+
     std::uint32_t u32() { return pod<std::uint32_t>(); }
+
     int i32() { return pod<std::int32_t>(); }
+
     double f64() { return pod<double>(); }
+
     std::string str() {
         const std::uint32_t n = u32();
         if (static_cast<std::size_t>(end_ - p_) < n) throw Corrupt{"truncated string"};
@@ -102,6 +114,7 @@ public:
         p_ += n;
         return s;
     }
+
     /// A table's row count, bounded by what the remaining bytes can hold.
     std::size_t count(std::size_t min_row, const char* table) {
         const std::uint32_t n = u32();
@@ -110,6 +123,7 @@ public:
         }
         return n;
     }
+
     [[nodiscard]] bool done() const { return p_ == end_; }
 
 private:
@@ -128,7 +142,6 @@ std::uint32_t index_at(std::uint32_t v, std::size_t size, const char* what) {
     return v;
 }
 
-
 FileStamp stamp_from(const struct stat& st) {
     FileStamp s;
     s.size = static_cast<std::uint64_t>(st.st_size);
@@ -143,11 +156,14 @@ FileStamp stamp_from(const struct stat& st) {
 
 Result<FileStamp> stamp_of(const std::string& path) {
     struct stat st {};
+
     if (::stat(path.c_str(), &st) != 0) return fail(Errc::Io, "cannot stat: " + errno_text(errno), path);
     return stamp_from(st);
 }
 
-std::string snapshot_bin_path(const std::string& json_path) { return json_path + ".bin"; }
+std::string snapshot_bin_path(const std::string& json_path) {
+    return json_path + ".bin";
+}
 
 std::string to_snapshot_bin(const Topology& t, const FileStamp& json) {
     Writer w;
@@ -190,7 +206,8 @@ std::string to_snapshot_bin(const Topology& t, const FileStamp& json) {
         w.i32(g.numa);
     }
     std::uint32_t known = 0;
-    for (const auto& p : t.gpu_nic_paths()) known += p.cls != PathClass::Unknown ? 1 : 0;
+    for (const auto& p : t.gpu_nic_paths())
+        known += p.cls != PathClass::Unknown ? 1 : 0;
     w.u32(known);
     for (const auto& p : t.gpu_nic_paths()) {
         if (p.cls == PathClass::Unknown) continue;  // as in the JSON ('?')
@@ -206,7 +223,8 @@ std::string to_snapshot_bin(const Topology& t, const FileStamp& json) {
         w.f64(p.gbps);
     }
     std::uint32_t cables = 0;
-    for (const auto& l : t.links()) cables += l.nic.valid() ? 0 : 1;
+    for (const auto& l : t.links())
+        cables += l.nic.valid() ? 0 : 1;
     w.u32(cables);
     for (const auto& l : t.links()) {
         if (l.nic.valid()) continue;  // NIC cables are rebuilt from the NICs
@@ -219,14 +237,16 @@ std::string to_snapshot_bin(const Topology& t, const FileStamp& json) {
         w.str(l.rate);
     }
     std::uint32_t multi = 0;
-    for (const auto& d : t.nvl_domains()) multi += d.multi_node ? 1 : 0;
+    for (const auto& d : t.nvl_domains())
+        multi += d.multi_node ? 1 : 0;
     w.u32(multi);
     for (const auto& d : t.nvl_domains()) {
         if (!d.multi_node) continue;  // per-host islands are derived from nvlinks
         w.str(d.name);
         w.i32(d.usable_hosts);
         w.u32(static_cast<std::uint32_t>(d.hosts.size()));
-        for (auto h : d.hosts) w.id(h);
+        for (auto h : d.hosts)
+            w.id(h);
     }
     w.u32(static_cast<std::uint32_t>(t.nvswitches().size()));
     for (const auto& s : t.nvswitches()) {
@@ -234,10 +254,12 @@ std::string to_snapshot_bin(const Topology& t, const FileStamp& json) {
         w.str(s.pci_bus);
         w.f64(s.gbps);
         w.u32(static_cast<std::uint32_t>(s.gpus.size()));
-        for (auto g : s.gpus) w.id(g);
+        for (auto g : s.gpus)
+            w.id(g);
     }
     w.u32(static_cast<std::uint32_t>(t.warnings().size()));
-    for (const auto& s : t.warnings()) w.str(s);
+    for (const auto& s : t.warnings())
+        w.str(s);
     const std::string payload = std::move(w.out());
 
     Writer h;
@@ -264,7 +286,8 @@ std::string to_snapshot_bin(const Topology& t, const FileStamp& json) {
 Result<TopologyPtr> from_snapshot_bin(std::string_view b, const FileStamp& json, const std::string& source,
                                       BinCheck check) {
     if (b.size() < kHeader) return fail(Errc::Parse, "compiled snapshot truncated (header)", source);
-    if (b.substr(0, 8) != kSnapshotBinMagic) return fail(Errc::Parse, "not a compiled topoplace snapshot (magic)", source);
+    if (b.substr(0, 8) != kSnapshotBinMagic)
+        return fail(Errc::Parse, "not a compiled topoplace snapshot (magic)", source);
     auto at = [&](std::size_t off, auto v) {
         std::memcpy(&v, b.data() + off, sizeof v);
         return v;
@@ -272,8 +295,8 @@ Result<TopologyPtr> from_snapshot_bin(std::string_view b, const FileStamp& json,
     const auto version = at(8, std::uint32_t{});
     if (version != kSnapshotBinVersion || at(12, std::uint32_t{}) != kEndian) {
         return fail(Errc::Unsupported,
-                    "compiled snapshot format " + std::to_string(version) + " is not the one this build reads (" +
-                        std::to_string(kSnapshotBinVersion) + ")",
+                    "compiled snapshot format " + std::to_string(version) + " is not the one this build reads ("
+                        + std::to_string(kSnapshotBinVersion) + ")",
                     source);
     }
     FileStamp rec;
@@ -283,15 +306,16 @@ Result<TopologyPtr> from_snapshot_bin(std::string_view b, const FileStamp& json,
     rec.ino = at(40, std::uint64_t{});
     rec.dev = at(48, std::uint64_t{});
     if (!(rec == json)) {
-        return fail(Errc::StaleState, "compiled snapshot was made from another version of the JSON (size/mtime/inode differ)",
-                    source);
+        return fail(Errc::StaleState,
+                    "compiled snapshot was made from another version of the JSON (size/mtime/inode differ)", source);
     }
     std::string stored_fp(b.substr(56, 16));
     stored_fp.resize(std::strlen(stored_fp.c_str()));
     const auto psize = at(72, std::uint64_t{});
     if (psize != b.size() - kHeader) return fail(Errc::Parse, "compiled snapshot truncated (payload size)", source);
     const std::string_view payload = b.substr(kHeader);
-    if (snapshot_bin_checksum(payload) != at(80, std::uint64_t{})) return fail(Errc::Parse, "compiled snapshot corrupt (checksum)", source);
+    if (snapshot_bin_checksum(payload) != at(80, std::uint64_t{}))
+        return fail(Errc::Parse, "compiled snapshot corrupt (checksum)", source);
 
     auto topo = std::make_shared<Topology>();
     Topology& t = *topo;
@@ -383,7 +407,8 @@ Result<TopologyPtr> from_snapshot_bin(std::string_view b, const FileStamp& json,
             d.name = r.str();
             d.usable_hosts = r.i32();
             d.hosts.resize(r.count(4, "nvl_domain hosts"));
-            for (auto& h : d.hosts) h = HostId(index_at(r.u32(), hosts.size(), "nvl_domain host"));
+            for (auto& h : d.hosts)
+                h = HostId(index_at(r.u32(), hosts.size(), "nvl_domain host"));
             std::sort(d.hosts.begin(), d.hosts.end());
         }
         nvswitches.resize(r.count(4 + 4 + 8 + 4, "nvswitches"));
@@ -399,15 +424,16 @@ Result<TopologyPtr> from_snapshot_bin(std::string_view b, const FileStamp& json,
         }
         auto& warnings = TopologyAccess::warnings(t);
         warnings.resize(r.count(4, "warnings"));
-        for (auto& s : warnings) s = r.str();
+        for (auto& s : warnings)
+            s = r.str();
         if (!r.done()) throw Corrupt{"trailing bytes after the last table"};
     } catch (const Corrupt& e) {
         return fail(Errc::Parse, "compiled snapshot corrupt: " + e.msg, source);
     }
-    if (check == BinCheck::Checksum &&
-        (stored_fp.size() != 16 || !std::all_of(stored_fp.begin(), stored_fp.end(), [](char c) {
-            return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-        }))) {
+    if (check == BinCheck::Checksum
+        && (stored_fp.size() != 16 || !std::all_of(stored_fp.begin(), stored_fp.end(), [](char c) {
+                return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+            }))) {
         return fail(Errc::Parse, "compiled snapshot corrupt: fingerprint field", source);
     }
     auto done = TopologyAccess::finish(std::move(topo), declared, check == BinCheck::Checksum ? &stored_fp : nullptr);
@@ -418,8 +444,8 @@ Result<TopologyPtr> from_snapshot_bin(std::string_view b, const FileStamp& json,
     }
     if (stored_fp != (*done)->fingerprint()) {
         return fail(Errc::Parse,
-                    "fingerprint mismatch: compiled snapshot says " + stored_fp + ", content hashes to " +
-                        (*done)->fingerprint(),
+                    "fingerprint mismatch: compiled snapshot says " + stored_fp + ", content hashes to "
+                        + (*done)->fingerprint(),
                     source);
     }
     return done;
@@ -446,17 +472,21 @@ Result<TopologyPtr> load_snapshot_bin(const std::string& json_path, const std::s
     if (!stamp) return fail(std::move(stamp).error());
     const int fd = ::open(bin_path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) return fail(errno == ENOENT ? Errc::NotFound : Errc::Io, "cannot open: " + errno_text(errno), bin_path);
+
     struct Closer {
         int fd;
+
         ~Closer() { ::close(fd); }
     } closer{fd};
+
     struct stat st {};
+
     if (::fstat(fd, &st) != 0) return fail(Errc::Io, "cannot stat: " + errno_text(errno), bin_path);
     if (!S_ISREG(st.st_mode)) return fail(Errc::Unsupported, "not a regular file; not trusted", bin_path);
     if (st.st_uid != trusted_uid) {
         return fail(Errc::Unsupported,
-                    "owned by uid " + std::to_string(st.st_uid) + ", not by uid " + std::to_string(trusted_uid) +
-                        "; not trusted",
+                    "owned by uid " + std::to_string(st.st_uid) + ", not by uid " + std::to_string(trusted_uid)
+                        + "; not trusted",
                     bin_path);
     }
     if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0) {

@@ -1,9 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <topo/errno_text.hpp>
-#include <topo/text_input.hpp>
-
-#include <topo/atomic_file.hpp>
-
 #include <zlib.h>
 
 #include <cerrno>
@@ -12,6 +7,10 @@
 #include <fstream>
 #include <memory>
 #include <sstream>
+
+#include <topo/atomic_file.hpp>
+#include <topo/errno_text.hpp>
+#include <topo/text_input.hpp>
 
 #include <unistd.h>
 
@@ -162,9 +161,11 @@ std::vector<std::string_view> split_words(std::string_view s) {
     std::vector<std::string_view> out;
     std::size_t i = 0;
     while (i < s.size()) {
-        while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+        while (i < s.size() && (s[i] == ' ' || s[i] == '\t'))
+            ++i;
         std::size_t j = i;
-        while (j < s.size() && s[j] != ' ' && s[j] != '\t') ++j;
+        while (j < s.size() && s[j] != ' ' && s[j] != '\t')
+            ++j;
         if (j > i) out.push_back(s.substr(i, j - i));
         i = j;
     }

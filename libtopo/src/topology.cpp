@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <topo/topology.hpp>
-
 #include <algorithm>
 #include <deque>
 #include <limits>
 #include <set>
+
+#include <topo/topology.hpp>
 
 #include "topology_impl.hpp"
 
@@ -16,14 +16,22 @@ constexpr std::uint32_t kUnreached = std::numeric_limits<std::uint32_t>::max();
 
 const char* path_class_name(PathClass c) noexcept {
     switch (c) {
-        case PathClass::Self: return "X";
-        case PathClass::NvLink: return "NV";
-        case PathClass::Pix: return "PIX";
-        case PathClass::Pxb: return "PXB";
-        case PathClass::Phb: return "PHB";
-        case PathClass::Node: return "NODE";
-        case PathClass::Sys: return "SYS";
-        case PathClass::Unknown: return "?";
+        case PathClass::Self:
+            return "X";
+        case PathClass::NvLink:
+            return "NV";
+        case PathClass::Pix:
+            return "PIX";
+        case PathClass::Pxb:
+            return "PXB";
+        case PathClass::Phb:
+            return "PHB";
+        case PathClass::Node:
+            return "NODE";
+        case PathClass::Sys:
+            return "SYS";
+        case PathClass::Unknown:
+            return "?";
     }
     return "?";
 }
@@ -48,12 +56,16 @@ bool natural_less(std::string_view a, std::string_view b) noexcept {
         if (digit(a[i]) && digit(b[j])) {
             std::size_t i2 = i;
             std::size_t j2 = j;
-            while (i2 < a.size() && a[i2] == '0') ++i2;
-            while (j2 < b.size() && b[j2] == '0') ++j2;
+            while (i2 < a.size() && a[i2] == '0')
+                ++i2;
+            while (j2 < b.size() && b[j2] == '0')
+                ++j2;
             std::size_t ie = i2;
             std::size_t je = j2;
-            while (ie < a.size() && digit(a[ie])) ++ie;
-            while (je < b.size() && digit(b[je])) ++je;
+            while (ie < a.size() && digit(a[ie]))
+                ++ie;
+            while (je < b.size() && digit(b[je]))
+                ++je;
             if (ie - i2 != je - j2) return ie - i2 < je - j2;
             const int c = a.substr(i2, ie - i2).compare(b.substr(j2, je - j2));
             if (c != 0) return c < 0;
@@ -71,6 +83,7 @@ bool natural_less(std::string_view a, std::string_view b) noexcept {
 }
 
 Topology::Topology() : impl_(std::make_unique<Impl>()) {}
+
 Topology::~Topology() = default;
 Topology::Topology(Topology&&) noexcept = default;
 Topology& Topology::operator=(Topology&&) noexcept = default;
@@ -113,9 +126,13 @@ std::optional<SwitchId> Topology::find_switch(std::string_view key) const {
     return std::nullopt;
 }
 
-std::vector<SwitchId> Topology::leaves_of(HostId h) const { return impl_->host_leaves.at(h.index()); }
+std::vector<SwitchId> Topology::leaves_of(HostId h) const {
+    return impl_->host_leaves.at(h.index());
+}
 
-std::span<const SwitchId> Topology::uplinks(SwitchId s) const { return impl_->uplinks.at(s.index()); }
+std::span<const SwitchId> Topology::uplinks(SwitchId s) const {
+    return impl_->uplinks.at(s.index());
+}
 
 std::optional<int> Topology::lowest_common_tier(HostId a, HostId b) const {
     std::set<SwitchId> sa(impl_->host_leaves.at(a.index()).begin(), impl_->host_leaves.at(a.index()).end());
@@ -128,7 +145,8 @@ std::optional<int> Topology::lowest_common_tier(HostId a, HostId b) const {
         auto up = [&](const std::set<SwitchId>& in) {
             std::set<SwitchId> out;
             for (auto s : in) {
-                for (auto u : impl_->uplinks[s.index()]) out.insert(u);
+                for (auto u : impl_->uplinks[s.index()])
+                    out.insert(u);
             }
             return out;
         };
@@ -149,7 +167,8 @@ std::optional<int> Topology::hop_count(HostId a, HostId b) const {
     if (la.empty() || lb.empty()) return std::nullopt;
     const auto dist = impl_->bfs(la);
     std::uint32_t best = kUnreached;
-    for (auto s : lb) best = std::min(best, dist[s.index()]);
+    for (auto s : lb)
+        best = std::min(best, dist[s.index()]);
     if (best == kUnreached) return std::nullopt;
     return static_cast<int>(best) + 2;
 }
@@ -163,8 +182,8 @@ PathClass Topology::path(GpuId g, NicId n) const {
 
 std::vector<NicId> Topology::nearest_nics(GpuId g) const {
     // gpu_nic_ is sorted by (gpu, nic): binary search the GPU's range.
-    auto lo = std::lower_bound(gpu_nic_.begin(), gpu_nic_.end(), g,
-                               [](const GpuNicPath& p, GpuId id) { return p.gpu < id; });
+    auto lo =
+        std::lower_bound(gpu_nic_.begin(), gpu_nic_.end(), g, [](const GpuNicPath& p, GpuId id) { return p.gpu < id; });
     PathClass best = PathClass::Unknown;
     std::vector<NicId> out;
     for (auto it = lo; it != gpu_nic_.end() && it->gpu == g; ++it) {
@@ -181,7 +200,8 @@ std::vector<NicId> Topology::nearest_nics(GpuId g) const {
 Summary Topology::summary() const {
     Summary s;
     for (const auto& h : hosts_) {
-        const bool on_fabric = std::any_of(h.nics.begin(), h.nics.end(), [&](NicId n) { return nics_[n.index()].leaf.valid(); });
+        const bool on_fabric =
+            std::any_of(h.nics.begin(), h.nics.end(), [&](NicId n) { return nics_[n.index()].leaf.valid(); });
         if (switches_.empty() || on_fabric) ++s.hosts;
         if (h.role == HostRole::Compute) ++s.compute_hosts;
         if (h.role == HostRole::Service) ++s.service_hosts;

@@ -14,12 +14,8 @@
 namespace topo {
 
 /// Switch graph: one vertex per switch, both directions of every cable.
-using SwitchGraph = boost::compressed_sparse_row_graph<boost::directedS,
-                                                       boost::no_property,
-                                                       boost::no_property,
-                                                       boost::no_property,
-                                                       std::uint32_t,
-                                                       std::uint32_t>;
+using SwitchGraph = boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, boost::no_property,
+                                                       boost::no_property, std::uint32_t, std::uint32_t>;
 
 struct Topology::Impl {
     SwitchGraph graph;
@@ -44,14 +40,23 @@ struct DeclaredDomain {
 /// (tiers, rails, leaf groups, NVLink islands, indexes, fingerprint) the same way.
 struct TopologyAccess {
     static std::vector<Host>& hosts(Topology& t) { return t.hosts_; }
+
     static std::vector<Gpu>& gpus(Topology& t) { return t.gpus_; }
+
     static std::vector<Nic>& nics(Topology& t) { return t.nics_; }
+
     static std::vector<Switch>& switches(Topology& t) { return t.switches_; }
+
     static std::vector<Link>& links(Topology& t) { return t.links_; }
+
     static std::vector<GpuNicPath>& gpu_nic(Topology& t) { return t.gpu_nic_; }
+
     static std::vector<NvLinkPair>& nvlinks(Topology& t) { return t.nvlinks_; }
+
     static std::vector<NvSwitch>& nvswitches(Topology& t) { return t.nvswitches_; }
+
     static std::vector<std::string>& warnings(Topology& t) { return t.warnings_; }
+
     static Topology::Impl& impl(Topology& t) { return *t.impl_; }
 
     /// The primary tables a loader fills before finish() (snapshot JSON, compiled form):
@@ -66,6 +71,7 @@ struct TopologyAccess {
         std::vector<NvLinkPair>& nvlinks;
         std::vector<NvSwitch>& nvswitches;
     };
+
     static Tables tables(Topology& t) {
         return {t.hosts_, t.nics_, t.gpus_, t.switches_, t.links_, t.gpu_nic_, t.nvlinks_, t.nvswitches_};
     }

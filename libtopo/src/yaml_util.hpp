@@ -2,12 +2,12 @@
 #pragma once
 // Private: yaml-cpp helpers shared by the cluster-file and topology.yaml readers.
 
+#include <yaml-cpp/yaml.h>
+
 #include <algorithm>
 #include <initializer_list>
 #include <optional>
 #include <string>
-
-#include <yaml-cpp/yaml.h>
 
 namespace topo {
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Placement -> model inputs (PERF-MODEL 6.1; docs/perf-model.md "Placement features").
-#include <topo/perf/features.hpp>
-
 #include <algorithm>
 #include <numeric>
 #include <set>
 #include <unordered_map>
+
+#include <topo/perf/features.hpp>
 
 namespace topo::perf {
 
@@ -29,7 +29,8 @@ FabricShape fabric_shape(const Topology& t) {
     std::vector<std::size_t> parent(groups.size());
     std::iota(parent.begin(), parent.end(), std::size_t{0});
     auto find = [&](std::size_t x) {
-        while (parent[x] != x) x = parent[x] = parent[parent[x]];
+        while (parent[x] != x)
+            x = parent[x] = parent[parent[x]];
         return x;
     };
     for (std::size_t a = 0; a < groups.size(); ++a) {
@@ -49,7 +50,8 @@ FabricShape fabric_shape(const Topology& t) {
         pod_hosts[it->second] += static_cast<int>(groups[g].hosts.size());
     }
     s.pods = static_cast<int>(pod_ids.size());
-    for (const auto& [p, n] : pod_hosts) s.max_pod_hosts = std::max(s.max_pod_hosts, n);
+    for (const auto& [p, n] : pod_hosts)
+        s.max_pod_hosts = std::max(s.max_pod_hosts, n);
     for (const auto& d : t.nvl_domains()) {
         if (!d.multi_node) continue;
         s.nvl72 = true;
@@ -79,7 +81,8 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
     f.hosts = std::max(1, n);
     f.gpus = n * g;
     f.nvl72 = shape.nvl72;
-    for (const auto& [h, s] : job.degraded) f.slowest_degraded = std::max(f.slowest_degraded, s);
+    for (const auto& [h, s] : job.degraded)
+        f.slowest_degraded = std::max(f.slowest_degraded, s);
     if (n <= 1) return f;
 
     auto tier_needed = [&](int hosts) {
@@ -98,7 +101,8 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
         const int da = domain_of(t, a);
         if (da >= 0 && da == domain_of(t, b)) return 0;
         if (!ga.valid() || !gb.valid()) return 3;
-        const std::uint64_t key = (std::uint64_t{std::min(ga.index(), gb.index())} << 32) | std::max(ga.index(), gb.index());
+        const std::uint64_t key =
+            (std::uint64_t{std::min(ga.index(), gb.index())} << 32) | std::max(ga.index(), gb.index());
         auto it = tier_cache.find(key);
         if (it != tier_cache.end()) return it->second;
         const int v = model_tier(t, shape, a, b);
@@ -110,12 +114,17 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
     const int ranks = n * g;
     const int dp = std::max(1, std::min(prof.dp > 0 ? prof.dp : ranks, ranks / (tp * cp * pp)));
     const int ep = std::clamp(prof.ep, 1, dp);
+
     struct Shape {
         Comm c;
         int size, stride;
     };
-    const Shape shapes[] = {{Comm::TP, tp, 1}, {Comm::CP, cp, tp}, {Comm::EP, ep, tp * cp * pp},
-                            {Comm::PP, pp, tp * cp}, {Comm::DP, dp, tp * cp * pp}};
+
+    const Shape shapes[] = {{Comm::TP, tp, 1},
+                            {Comm::CP, cp, tp},
+                            {Comm::EP, ep, tp * cp * pp},
+                            {Comm::PP, pp, tp * cp},
+                            {Comm::DP, dp, tp * cp * pp}};
     const int used = std::min(ranks, tp * cp * pp * dp);
     auto host_of = [&](int r) { return job.hosts[static_cast<std::size_t>(r / g)]; };
     for (const auto& sh : shapes) {
@@ -152,14 +161,16 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
             cf.domains = static_cast<int>(per_domain.size());
             cf.pods = static_cast<int>(pods.size());
             cf.groups = static_cast<int>(leaf_groups.size());
-            for (const auto& [d, c] : per_domain) cf.gpus_per_domain = std::max(cf.gpus_per_domain, c);
+            for (const auto& [d, c] : per_domain)
+                cf.gpus_per_domain = std::max(cf.gpus_per_domain, c);
             if (sh.c == Comm::EP && sh.size > 1) {
                 double out = 0;
-                for (const auto& [d, c] : per_domain) out += static_cast<double>(c) * (sh.size - c);
+                for (const auto& [d, c] : per_domain)
+                    out += static_cast<double>(c) * (sh.size - c);
                 cf.outside = out / (static_cast<double>(sh.size) * (sh.size - 1));
             }
-            if (cf.tier > worst.tier || (cf.tier == worst.tier && cf.domains > worst.domains) ||
-                (cf.tier == worst.tier && cf.domains == worst.domains && cf.outside > worst.outside)) {
+            if (cf.tier > worst.tier || (cf.tier == worst.tier && cf.domains > worst.domains)
+                || (cf.tier == worst.tier && cf.domains == worst.domains && cf.outside > worst.outside)) {
                 worst = cf;
             }
         }
@@ -197,12 +208,14 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
     }
     if (groups.size() > 1) {
         int shared = 0;
-        for (auto x : groups) shared += busy_groups.count(x) != 0 ? 1 : 0;
+        for (auto x : groups)
+            shared += busy_groups.count(x) != 0 ? 1 : 0;
         f.shared[2] = static_cast<double>(shared) / static_cast<double>(groups.size());
     }
     if (job_pods.size() > 1) {
         int shared = 0;
-        for (auto x : job_pods) shared += busy_pods.count(x) != 0 ? 1 : 0;
+        for (auto x : job_pods)
+            shared += busy_pods.count(x) != 0 ? 1 : 0;
         f.shared[3] = static_cast<double>(shared) / static_cast<double>(job_pods.size());
     }
     return f;

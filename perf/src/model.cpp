@@ -1,19 +1,24 @@
 // SPDX-License-Identifier: Apache-2.0
 // S_job and ETTR (PERF-MODEL 6.2, 6.3; docs/perf-model.md).
-#include <topo/perf/model.hpp>
-
 #include <algorithm>
 #include <cmath>
+
+#include <topo/perf/model.hpp>
 
 namespace topo::perf {
 
 std::string_view comm_name(Comm c) noexcept {
     switch (c) {
-        case Comm::TP: return "TP";
-        case Comm::CP: return "CP";
-        case Comm::EP: return "EP";
-        case Comm::PP: return "PP";
-        case Comm::DP: return "DP";
+        case Comm::TP:
+            return "TP";
+        case Comm::CP:
+            return "CP";
+        case Comm::EP:
+            return "EP";
+        case Comm::PP:
+            return "PP";
+        case Comm::DP:
+            return "DP";
     }
     return "?";
 }
@@ -30,7 +35,8 @@ Profile default_layout(Profile p, int gpus, int gpus_per_host) {
         // PP over hosts, up to 16 stages (Llama 3 405B: TP8 PP16), and a divisor of what is left.
         int pp = std::min(16, std::max(1, gpus / std::max(1, per_replica_min)));
         pp = std::min(pp, hosts);
-        while (pp > 1 && (gpus / per_replica_min) % pp != 0) --pp;
+        while (pp > 1 && (gpus / per_replica_min) % pp != 0)
+            --pp;
         p.pp = std::max(1, pp);
     }
     if (p.dp <= 0) p.dp = std::max(1, gpus / std::max(1, p.tp * p.cp * p.pp));
@@ -56,11 +62,16 @@ double crossing_share(Comm c, const ClassFeatures& f, int tier) {
 
 bool class_exists(const Profile& p, Comm c) {
     switch (c) {
-        case Comm::TP: return p.tp > 1;
-        case Comm::CP: return p.cp > 1;
-        case Comm::EP: return p.ep > 1;
-        case Comm::PP: return p.pp > 1;
-        case Comm::DP: return p.dp > 1;
+        case Comm::TP:
+            return p.tp > 1;
+        case Comm::CP:
+            return p.cp > 1;
+        case Comm::EP:
+            return p.ep > 1;
+        case Comm::PP:
+            return p.pp > 1;
+        case Comm::DP:
+            return p.dp > 1;
     }
     return false;
 }
@@ -102,7 +113,8 @@ Slowdown slowdown(const Params& p, const Profile& prof, const Features& f) {
         const double m_ecmp = cf.tier >= 2 && f.fragmented ? p.ecmp[fi] / p.ecmp[0] : 1.0;
         const double m = std::min(p.m_cap, m_nvl * m_tier * m_over * m_ecmp * m_share);
         s.m[static_cast<std::size_t>(ci)] = m;
-        const double phi = p.phi[static_cast<std::size_t>(ci)] * (prof.optimized_overlap ? 1.0 : p.phi_unoptimized_factor);
+        const double phi =
+            p.phi[static_cast<std::size_t>(ci)] * (prof.optimized_overlap ? 1.0 : p.phi_unoptimized_factor);
         extra += phi * (m - 1.0);
     }
     s.s_net = 1.0 + extra;

@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 // nccl-tests output and the calibration fit (docs/perf-model.md "Calibration").
-#include <topo/perf/nccl_tests.hpp>
-
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -9,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include <topo/perf/nccl_tests.hpp>
 #include <topo/text_input.hpp>
 
 namespace topo::perf {
@@ -45,7 +44,8 @@ std::string_view unwrap(std::string_view l) {
         if (close != std::string_view::npos) l = trim(l.substr(close + 10));
     }
     std::size_t d = 0;
-    while (d < l.size() && l[d] >= '0' && l[d] <= '9') ++d;
+    while (d < l.size() && l[d] >= '0' && l[d] <= '9')
+        ++d;
     if (d > 0 && d < l.size() && l[d] == ':' && (d + 1 == l.size() || l[d + 1] == ' ')) l = trim(l.substr(d + 1));
     return l;
 }
@@ -114,26 +114,28 @@ Result<std::vector<NcclRun>> parse_nccl_tests(std::string_view text, const std::
         if (!row_like) {
             if (in_table && !cur.rows.empty() && !w.empty() && is_uint(w[0])) {
                 return parse_error(source, no,
-                                   "a result row needs size, count, type and the time/algbw/busbw columns: \"" +
-                                       std::string(l.substr(0, 80)) + "\"");
+                                   "a result row needs size, count, type and the time/algbw/busbw columns: \""
+                                       + std::string(l.substr(0, 80)) + "\"");
             }
             continue;  // prose, commands, NCCL INFO lines, a fence
         }
         std::size_t k = 3;
         if (k < w.size() && !is_uint(w[k]) && w[k].find('.') == std::string_view::npos && w[k] != "N/A") ++k;  // redop
-        if (k < w.size() && (w[k] == "-1" || is_uint(w[k])) && w.size() - k == 9) ++k;  // root
+        if (k < w.size() && (w[k] == "-1" || is_uint(w[k])) && w.size() - k == 9) ++k;                         // root
         const std::size_t left = w.size() - k;
         if (left != 8 && left != 4) {
             return parse_error(source, no,
                                "a result row needs 4 or 8 time/algbw/busbw/error columns after size, count, type"
-                               " (got " + std::to_string(left) + "): \"" + std::string(l.substr(0, 80)) + "\"");
+                               " (got "
+                                   + std::to_string(left) + "): \"" + std::string(l.substr(0, 80)) + "\"");
         }
         NcclRow r;
         r.line = no;
         double count = 0;
-        if (!to_double(w[0], r.bytes) || !to_double(w[1], count) || !to_double(w[k + 2], r.busbw_out) ||
-            (left == 8 && !to_double(w[k + 6], r.busbw_in))) {
-            return parse_error(source, no, "a size or bus bandwidth is not a number: \"" + std::string(l.substr(0, 80)) + "\"");
+        if (!to_double(w[0], r.bytes) || !to_double(w[1], count) || !to_double(w[k + 2], r.busbw_out)
+            || (left == 8 && !to_double(w[k + 6], r.busbw_in))) {
+            return parse_error(source, no,
+                               "a size or bus bandwidth is not a number: \"" + std::string(l.substr(0, 80)) + "\"");
         }
         if (!cur.rows.empty() && r.bytes < cur.rows.back().bytes) close();  // a second table
         if (cur.first_line == 0) cur.first_line = no;
@@ -176,9 +178,9 @@ Result<Fit> fit_ratio(const std::string& what, const Measurement& base, const Me
     if (f.points.empty()) {
         char mb[32];
         std::snprintf(mb, sizeof mb, "%.0f MiB", min_bytes / (1024.0 * 1024.0));
-        return fail(Errc::InvalidArgument, what + ": " + m.source + " (" + m.label + ") and " + base.source + " (" +
-                                               base.label + ") have no message size >= " + mb +
-                                               " in common with a bus bandwidth");
+        return fail(Errc::InvalidArgument, what + ": " + m.source + " (" + m.label + ") and " + base.source + " ("
+                                               + base.label + ") have no message size >= " + mb
+                                               + " in common with a bus bandwidth");
     }
     f.value = std::exp(log_sum / static_cast<double>(f.points.size()));
     for (auto& p : f.points) {
@@ -199,13 +201,15 @@ Result<Calibration> calibrate(const Params& base, const Measurement& leaf, const
     if (pod != nullptr) {
         auto f = fit_ratio("tier_collective[2]", leaf, *pod, min_bytes);
         if (!f) return fail(f.error());
-        if (f->value < 1.0) c.notes.push_back("across leaf groups was faster than inside one (" + std::to_string(f->value) + "): factor kept at 1");
+        if (f->value < 1.0)
+            c.notes.push_back("across leaf groups was faster than inside one (" + std::to_string(f->value)
+                              + "): factor kept at 1");
         c.params.tier_collective[2] = std::max(1.0, f->value);
         c.params.overridden.emplace_back("tier_collective", "calibrate");
         c.fits.push_back(std::move(*f));
     } else {
-        c.notes.push_back("no run across leaf groups of one pod (--pod): tier_collective[2] stays " +
-                          std::to_string(base.tier_collective[2]));
+        c.notes.push_back("no run across leaf groups of one pod (--pod): tier_collective[2] stays "
+                          + std::to_string(base.tier_collective[2]));
     }
     if (cross_pod != nullptr) {
         auto f = fit_ratio("tier_collective[3]", leaf, *cross_pod, min_bytes);
@@ -214,8 +218,8 @@ Result<Calibration> calibrate(const Params& base, const Measurement& leaf, const
         c.params.overridden.emplace_back("tier_collective", "calibrate");
         c.fits.push_back(std::move(*f));
     } else {
-        c.notes.push_back("no run across pods (--cross-pod): tier_collective[3] stays " +
-                          std::to_string(base.tier_collective[3]));
+        c.notes.push_back("no run across pods (--cross-pod): tier_collective[3] stays "
+                          + std::to_string(base.tier_collective[3]));
     }
     if (shared != nullptr) {
         const Measurement& ref = pod != nullptr ? *pod : leaf;

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // The model parameter file (`--model FILE`, docs/perf-model.md "Parameter file").
-#include <topo/perf/model.hpp>
+#include <yaml-cpp/yaml.h>
 
 #include <cmath>
 #include <cstdio>
 #include <functional>
 #include <sstream>
 
-#include <yaml-cpp/yaml.h>
-
+#include <topo/perf/model.hpp>
 #include <topo/text_input.hpp>
 
 namespace topo::perf {
@@ -17,9 +16,12 @@ namespace {
 
 const char* fabric_key(Fabric f) {
     switch (f) {
-        case Fabric::IbAdaptiveRouting: return "ib-ar";
-        case Fabric::RoceEEcmp: return "roce-eecmp";
-        case Fabric::RoceEcmp: return "roce-ecmp";
+        case Fabric::IbAdaptiveRouting:
+            return "ib-ar";
+        case Fabric::RoceEEcmp:
+            return "roce-eecmp";
+        case Fabric::RoceEcmp:
+            return "roce-ecmp";
     }
     return "ib-ar";
 }
@@ -33,7 +35,8 @@ std::string num(double v) {
 template <std::size_t N>
 std::string list(const std::array<double, N>& a) {
     std::string o = "[";
-    for (std::size_t i = 0; i < N; ++i) o += (i > 0 ? ", " : "") + num(a[i]);
+    for (std::size_t i = 0; i < N; ++i)
+        o += (i > 0 ? ", " : "") + num(a[i]);
     return o + "]";
 }
 
@@ -48,6 +51,7 @@ struct Reader {
         error_line = n.Mark().line >= 0 ? n.Mark().line + 1 : 0;
         return false;
     }
+
     bool number(const YAML::Node& n, const std::string& key, double lo, double hi, double& out) {
         if (!n.IsScalar()) return fail_at(n, key + ": expected a number");
         double v = 0;
@@ -62,6 +66,7 @@ struct Reader {
         out = v;
         return true;
     }
+
     template <std::size_t N>
     bool array(const YAML::Node& n, const std::string& key, double lo, double hi, std::array<double, N>& out) {
         if (!n.IsSequence() || n.size() != N) {
@@ -94,7 +99,8 @@ Result<Params> parse_params(std::string_view text, const std::string& source) {
     Reader r{source, p, {}, 0};
     using Setter = std::function<bool(const YAML::Node&, const std::string&)>;
     const std::pair<const char*, Setter> keys[] = {
-        {"phi", [&](const YAML::Node& n, const std::string& k) {
+        {"phi",
+         [&](const YAML::Node& n, const std::string& k) {
              if (!n.IsMap()) return r.fail_at(n, k + ": expected {TP: .., CP: .., EP: .., PP: .., DP: ..}");
              for (auto it = n.begin(); it != n.end(); ++it) {
                  const std::string c = it->first.as<std::string>();
@@ -107,13 +113,17 @@ Result<Params> parse_params(std::string_view text, const std::string& source) {
              }
              return true;
          }},
-        {"phi_unoptimized_factor", [&](const YAML::Node& n, const std::string& k) { return r.number(n, k, 1, 10, p.phi_unoptimized_factor); }},
-        {"tier_collective", [&](const YAML::Node& n, const std::string& k) { return r.array(n, k, 1, 10, p.tier_collective); }},
+        {"phi_unoptimized_factor",
+         [&](const YAML::Node& n, const std::string& k) { return r.number(n, k, 1, 10, p.phi_unoptimized_factor); }},
+        {"tier_collective",
+         [&](const YAML::Node& n, const std::string& k) { return r.array(n, k, 1, 10, p.tier_collective); }},
         {"tier_p2p", [&](const YAML::Node& n, const std::string& k) { return r.array(n, k, 1, 10, p.tier_p2p); }},
-        {"oversubscription", [&](const YAML::Node& n, const std::string& k) { return r.array(n, k, 1, 64, p.oversubscription); }},
+        {"oversubscription",
+         [&](const YAML::Node& n, const std::string& k) { return r.array(n, k, 1, 64, p.oversubscription); }},
         {"ecmp", [&](const YAML::Node& n, const std::string& k) { return r.array(n, k, 1, 10, p.ecmp); }},
         {"kappa", [&](const YAML::Node& n, const std::string& k) { return r.array(n, k, 0, 5, p.kappa); }},
-        {"fabric", [&](const YAML::Node& n, const std::string& k) {
+        {"fabric",
+         [&](const YAML::Node& n, const std::string& k) {
              const std::string v = n.IsScalar() ? n.Scalar() : "";
              for (Fabric f : {Fabric::IbAdaptiveRouting, Fabric::RoceEEcmp, Fabric::RoceEcmp}) {
                  if (v == fabric_key(f)) {
@@ -124,21 +134,28 @@ Result<Params> parse_params(std::string_view text, const std::string& source) {
              return r.fail_at(n, k + ": \"" + v + "\" is not one of ib-ar, roce-eecmp, roce-ecmp");
          }},
         {"b_nic", [&](const YAML::Node& n, const std::string& k) { return r.number(n, k, 0.1, 10000, p.b_nic); }},
-        {"b_nvl_hgx", [&](const YAML::Node& n, const std::string& k) { return r.number(n, k, 0.1, 100000, p.b_nvl_hgx); }},
-        {"b_nvl_nvl72", [&](const YAML::Node& n, const std::string& k) { return r.number(n, k, 0.1, 100000, p.b_nvl_nvl72); }},
+        {"b_nvl_hgx",
+         [&](const YAML::Node& n, const std::string& k) { return r.number(n, k, 0.1, 100000, p.b_nvl_hgx); }},
+        {"b_nvl_nvl72",
+         [&](const YAML::Node& n, const std::string& k) { return r.number(n, k, 0.1, 100000, p.b_nvl_nvl72); }},
         {"b_p2p", [&](const YAML::Node& n, const std::string& k) { return r.number(n, k, 0.1, 100000, p.b_p2p); }},
         {"eta", [&](const YAML::Node& n, const std::string& k) { return r.number(n, k, 0.1, 4, p.eta); }},
         {"m_cap", [&](const YAML::Node& n, const std::string& k) { return r.number(n, k, 1, 1000, p.m_cap); }},
         {"rho", [&](const YAML::Node& n, const std::string& k) { return r.number(n, k, 0, 1, p.rho); }},
-        {"degraded_default", [&](const YAML::Node& n, const std::string& k) { return r.number(n, k, 1, 100, p.degraded_default); }},
-        {"r_hw_per_node_day", [&](const YAML::Node& n, const std::string& k) { return r.number(n, k, 0, 1, p.r_hw_per_node_day); }},
-        {"t_detect_s", [&](const YAML::Node& n, const std::string& k) { return r.number(n, k, 0, 86400, p.t_detect_s); }},
+        {"degraded_default",
+         [&](const YAML::Node& n, const std::string& k) { return r.number(n, k, 1, 100, p.degraded_default); }},
+        {"r_hw_per_node_day",
+         [&](const YAML::Node& n, const std::string& k) { return r.number(n, k, 0, 1, p.r_hw_per_node_day); }},
+        {"t_detect_s",
+         [&](const YAML::Node& n, const std::string& k) { return r.number(n, k, 0, 86400, p.t_detect_s); }},
         {"restart_s", [&](const YAML::Node& n, const std::string& k) { return r.number(n, k, 0, 86400, p.restart_s); }},
-        {"checkpoint_cost_s", [&](const YAML::Node& n, const std::string& k) { return r.number(n, k, 0, 86400, p.checkpoint_cost_s); }},
+        {"checkpoint_cost_s",
+         [&](const YAML::Node& n, const std::string& k) { return r.number(n, k, 0, 86400, p.checkpoint_cost_s); }},
     };
     try {
         for (auto it = root.begin(); it != root.end(); ++it) {
-            if (!it->first.IsScalar()) return fail(Errc::Parse, "a key must be a name", source, it->first.Mark().line + 1);
+            if (!it->first.IsScalar())
+                return fail(Errc::Parse, "a key must be a name", source, it->first.Mark().line + 1);
             const std::string key = it->first.Scalar();
             bool known = false;
             for (const auto& [name, set] : keys) {
@@ -149,7 +166,8 @@ Result<Params> parse_params(std::string_view text, const std::string& source) {
             }
             if (!known) {
                 std::string all;
-                for (const auto& [name, set] : keys) all += std::string(all.empty() ? "" : ", ") + name;
+                for (const auto& [name, set] : keys)
+                    all += std::string(all.empty() ? "" : ", ") + name;
                 return fail(Errc::Parse, "unknown key \"" + key + "\" (known: " + all + ")", source,
                             it->first.Mark().line + 1);
             }
@@ -171,7 +189,8 @@ std::string write_params(const Params& p) {
     std::ostringstream o;
     o << "# topoplace performance model (docs/perf-model.md; sources: PERF-MODEL.md rows named there)\n";
     o << "phi: {TP: " << num(p.phi[0]) << ", CP: " << num(p.phi[1]) << ", EP: " << num(p.phi[2])
-      << ", PP: " << num(p.phi[3]) << ", DP: " << num(p.phi[4]) << "}   # exposed share of step time (MegaScale Table 3)\n";
+      << ", PP: " << num(p.phi[3]) << ", DP: " << num(p.phi[4])
+      << "}   # exposed share of step time (MegaScale Table 3)\n";
     o << "phi_unoptimized_factor: " << num(p.phi_unoptimized_factor) << "\n";
     o << "tier_collective: " << list(p.tier_collective) << "   # by model tier 0..3 (Arnold, CoreWeave)\n";
     o << "tier_p2p: " << list(p.tier_p2p) << "\n";

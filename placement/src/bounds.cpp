@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// place(): the lower bounds a placement is measured against (fewest groups, lowest tier, fewest leaf switches) (see internal.hpp).
+// place(): the lower bounds a placement is measured against (fewest groups, lowest tier, fewest leaf switches) (see
+// internal.hpp).
 #include <algorithm>
 #include <numeric>
 #include <string>
@@ -55,8 +56,7 @@ Bounds lower_bounds(const Work& w) {
     for (int x : ix.by_level_order) {
         const auto& s = ix.sw[static_cast<std::size_t>(x)];
         if (w.req.max_tier && s.level > *w.req.max_tier) continue;
-        if (s.parent >= 0
-            && !(w.req.max_tier && ix.sw[static_cast<std::size_t>(s.parent)].level > *w.req.max_tier)) {
+        if (s.parent >= 0 && !(w.req.max_tier && ix.sw[static_cast<std::size_t>(s.parent)].level > *w.req.max_tier)) {
             continue;  // only the highest allowed switches
         }
         const int D = w.demand;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// place(): the units of a request each host and leaf group can hold now, and taking them from a leaf (see internal.hpp).
+// place(): the units of a request each host and leaf group can hold now, and taking them from a leaf (see
+// internal.hpp).
 #include <algorithm>
 #include <numeric>
 #include <string>

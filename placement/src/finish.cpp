@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// place(): the common finishing of every policy's choice: hosts and GPUs in order, metrics, explanation (see internal.hpp).
+// place(): the common finishing of every policy's choice: hosts and GPUs in order, metrics, explanation (see
+// internal.hpp).
 #include <algorithm>
 #include <numeric>
 #include <string>

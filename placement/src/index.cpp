@@ -157,7 +157,9 @@ Placer::Placer(const Topology& topo) : topo_(&topo), idx_(std::make_unique<Index
     }
 }
 
-Placer::Placer(const Topology& topo, const perf::Params& model) : Placer(topo) { idx_->model = model; }
+Placer::Placer(const Topology& topo, const perf::Params& model) : Placer(topo) {
+    idx_->model = model;
+}
 
 Placer::~Placer() = default;
 Placer::Placer(Placer&&) noexcept = default;

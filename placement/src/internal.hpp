@@ -29,6 +29,7 @@ struct Placer::Index {
     mutable perf::FabricShape shape;
     mutable std::once_flag shape_once;
     perf::Params model;  ///< the cost policy's model (the published defaults unless given)
+
     struct Sw {
         int level = 0;
         int parent = -1;            ///< Slurm's switch_record_t.parent (last listed parent)
@@ -115,6 +116,7 @@ bool caps_from_counts_ok(const Work& w);
 /// Fill leaf_cap from the group counts, O(groups); host_units stays empty (hosts are
 /// evaluated on demand by unit_of()).
 void compute_caps_from_counts(Work& w);
+
 /// Units a host can give in `w` (inline: the hot path of every policy); `skipping`: with
 /// w.skip's degraded hosts left out.
 inline int host_units(const Work& w, std::uint32_t h, bool skipping = true) {

@@ -36,6 +36,7 @@ struct LeafKey {
 [[nodiscard]] inline bool leaf_key_fits(const LeafKey& k) noexcept {
     return k.cap > 0 && k.switches >= 0 && k.switches < 4096 && k.index >= 0 && k.index < (1 << 20) && k.ext == 0;
 }
+
 [[nodiscard]] inline std::uint64_t leaf_key(const LeafKey& k) noexcept {
     return (static_cast<std::uint64_t>(0x7fffffff - k.cap) << 32) | (static_cast<std::uint64_t>(k.switches) << 20)
            | static_cast<std::uint64_t>(k.index);
@@ -67,7 +68,8 @@ inline void order_leaves(const std::vector<int>& cap, const std::vector<int>& sw
             // equal switch counts: leaf_before() is capacity descending, then index
             s.bucket.assign(static_cast<std::size_t>(maxcap) + 2, 0);
             for (int l = 0; l < n_leaves; ++l)
-                if (cap[static_cast<std::size_t>(l)] > 0) ++s.bucket[static_cast<std::size_t>(cap[static_cast<std::size_t>(l)])];
+                if (cap[static_cast<std::size_t>(l)] > 0)
+                    ++s.bucket[static_cast<std::size_t>(cap[static_cast<std::size_t>(l)])];
             int at = 0;  // slots: the largest capacity first
             for (int cp = maxcap; cp >= 1; --cp) {
                 const int k = s.bucket[static_cast<std::size_t>(cp)];

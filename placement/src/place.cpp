@@ -3,12 +3,11 @@
 // distinction. Unit capacities: capacity.cpp; lower bounds: bounds.cpp; the finishing of
 // every choice: finish.cpp; the policies: policy_*.cpp.
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <numeric>
 #include <set>
 #include <sstream>
-
-#include <cstdio>
 
 #include <topo/enum_names.hpp>
 #include <topo/hostlist.hpp>
@@ -24,7 +23,9 @@ constexpr std::array<const char*, 5> kPolicyNames{"topo", "slurm-tree", "linear"
 static_assert(kPolicyNames.size() == static_cast<std::size_t>(Policy::Spread) + 1);
 }  // namespace
 
-const char* policy_name(Policy p) noexcept { return enum_name(p, kPolicyNames, "topo"); }
+const char* policy_name(Policy p) noexcept {
+    return enum_name(p, kPolicyNames, "topo");
+}
 
 Result<Policy> policy_from_name(std::string_view s) {
     if (s == "slurm_tree" || s == "tree") return Policy::SlurmTree;  // accepted spellings
@@ -168,7 +169,8 @@ double predicted_slowdown(const Topology& t, const perf::FabricShape& shape, con
                           const Placement& p) {
     if (p.hosts.size() < 2) return 1.0;
     int gph = 0;
-    for (auto h : p.hosts) gph = std::max(gph, static_cast<int>(t.host(h).gpus.size()));
+    for (auto h : p.hosts)
+        gph = std::max(gph, static_cast<int>(t.host(h).gpus.size()));
     if (gph == 0) gph = 8;  // PERF-MODEL 6.1: HGX, 8 GPUs per host
     perf::JobPlacement jp;
     jp.hosts = p.hosts;
@@ -193,8 +195,10 @@ Result<Placement> Placer::place_by_cost(const ClusterState& state, const Request
     const double sb = predicted_slowdown(*topo_, idx_->shape, idx_->model, *b);
     char buf[200];
     if (sb < sa - 1e-9) {
-        std::snprintf(buf, sizeof buf, "\ncost: tier %d and %zu group(s) predicted %.4f, faster than topo's tier %d and %zu group(s) %.4f",
-                      b->max_tier, b->groups.size(), sb, a->max_tier, a->groups.size(), sa);
+        std::snprintf(
+            buf, sizeof buf,
+            "\ncost: tier %d and %zu group(s) predicted %.4f, faster than topo's tier %d and %zu group(s) %.4f",
+            b->max_tier, b->groups.size(), sb, a->max_tier, a->groups.size(), sa);
         b->explanation += buf;
         return b;
     }
@@ -258,8 +262,9 @@ Result<Placement> Placer::place_degraded(const ClusterState& state, const Reques
             a->explanation += "\ndegraded: kept " + std::to_string(degraded.size()) + " degraded host(s) out ("
                               + host_names(t, degraded) + "): a multi-node job runs at its slowest host";
         } else {
-            a->explanation += "\ndegraded: on a degraded host (one-node jobs take degraded hosts first; "
-                              "multi-node jobs only when nothing else fits)";
+            a->explanation +=
+                "\ndegraded: on a degraded host (one-node jobs take degraded hosts first; "
+                "multi-node jobs only when nothing else fits)";
         }
         return a;
     }
@@ -303,10 +308,11 @@ Result<Placement> Placer::place_degraded(const ClusterState& state, const Reques
 }
 
 Result<Placement> Placer::place_one(const ClusterState& state, const Request& req, Policy policy,
-                                     const std::vector<std::uint32_t>* skip) const {
+                                    const std::vector<std::uint32_t>* skip) const {
     const Topology& t = *topo_;
     const Index& ix = *idx_;
-    if (req.gpus_per_node < 0 || req.total_gpus < 0 || req.segment < 0 || req.max_leaves < 0 || (req.max_tier && *req.max_tier < 0)) {
+    if (req.gpus_per_node < 0 || req.total_gpus < 0 || req.segment < 0 || req.max_leaves < 0
+        || (req.max_tier && *req.max_tier < 0)) {
         return fail(Errc::InvalidArgument, "negative GPU, segment, tier or leaf count in the request");
     }
     Work w;

@@ -461,7 +461,8 @@ bool choose_topo(const Work& w, Choice& out) {
             for (int l : pool)
                 mark[static_cast<std::size_t>(l)] = 1;
             for (int l : ord)
-                if (mark[static_cast<std::size_t>(l)] != 0) avail.emplace_back(w.leaf_cap[static_cast<std::size_t>(l)], l);
+                if (mark[static_cast<std::size_t>(l)] != 0)
+                    avail.emplace_back(w.leaf_cap[static_cast<std::size_t>(l)], l);
             for (int l : pool)
                 mark[static_cast<std::size_t>(l)] = 0;
         }
@@ -472,13 +473,14 @@ bool choose_topo(const Work& w, Choice& out) {
             if (cp > 0) avail.emplace_back(cp, l);
         }
     }
-    if (!from_order) std::sort(avail.begin(), avail.end(), [&](const auto& a, const auto& b) {
-        auto key = [&](const std::pair<int, int>& x) {
-            return LeafKey{x.first, timed ? sc.ext(x.second) : 0.0, ix.leaf_switch_count[static_cast<std::size_t>(x.second)],
-                           x.second};
-        };
-        return leaf_before(key(a), key(b));
-    });
+    if (!from_order)
+        std::sort(avail.begin(), avail.end(), [&](const auto& a, const auto& b) {
+            auto key = [&](const std::pair<int, int>& x) {
+                return LeafKey{x.first, timed ? sc.ext(x.second) : 0.0,
+                               ix.leaf_switch_count[static_cast<std::size_t>(x.second)], x.second};
+            };
+            return leaf_before(key(a), key(b));
+        });
     int r = D;
     while (r > 0 && !avail.empty()) {
         // the last group with cap >= r is the tightest that holds the rest; among equal

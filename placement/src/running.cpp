@@ -50,13 +50,16 @@ ClusterCost assess_running(const Placer& placer, const ClusterState& state, cons
         JobCost c;
         c.job = i;
         int host_gpus = 0;
-        for (auto h : j.hosts) host_gpus = std::max(host_gpus, state.total_gpus(t, h));
+        for (auto h : j.hosts)
+            host_gpus = std::max(host_gpus, state.total_gpus(t, h));
         const int n = static_cast<int>(j.hosts.size());
-        c.gpus_per_host = j.gpus > 0 ? std::max(1, (j.gpus + n + j.unknown_hosts - 1) / (n + j.unknown_hosts)) : host_gpus;
+        c.gpus_per_host =
+            j.gpus > 0 ? std::max(1, (j.gpus + n + j.unknown_hosts - 1) / (n + j.unknown_hosts)) : host_gpus;
         c.gpus = c.gpus_per_host * n;
         c.tier = span_tier(t, j.hosts);
         std::set<GroupId> groups;
-        for (auto h : j.hosts) groups.insert(t.group_of(h));
+        for (auto h : j.hosts)
+            groups.insert(t.group_of(h));
         c.groups = static_cast<int>(groups.size());
         std::vector<std::vector<HostId>> others;
         others.reserve(multi.size());
@@ -91,7 +94,8 @@ ClusterCost assess_running(const Placer& placer, const ClusterState& state, cons
         out.running_gpus += c.gpus;
         out.lost_gpus += c.lost_gpus;
         out.degraded_gpus += c.degraded_gpus;
-        if (c.best_now > 0 && c.best_now < c.now.s_job) out.recoverable_gpus += c.gpus * (1.0 / c.best_now - 1.0 / c.now.s_job);
+        if (c.best_now > 0 && c.best_now < c.now.s_job)
+            out.recoverable_gpus += c.gpus * (1.0 / c.best_now - 1.0 / c.now.s_job);
         out.jobs.push_back(c);
     }
     return out;

@@ -7,13 +7,13 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cmath>
 #include <charconv>
+#include <cmath>
 
-#include <topo/text_input.hpp>
 #include <topo/hostlist.hpp>
 #include <topo/placement/running.hpp>
 #include <topo/placement/slurm_state.hpp>
+#include <topo/text_input.hpp>
 
 namespace topo::placement {
 
@@ -355,9 +355,10 @@ Result<ClusterState> parse_state_json(const Topology& topo, std::string_view tex
             if (!v.contains(key)) continue;
             const auto& n = v[key];
             if (!n.is_number_integer() || n.get<long long>() < 0 || n.get<long long>() > kMaxHostGpus) {
-                return fail(Errc::Parse,
-                            "host \"" + name + "\": \"" + key + "\" must be an integer 0.." + std::to_string(kMaxHostGpus),
-                            f, line);
+                return fail(
+                    Errc::Parse,
+                    "host \"" + name + "\": \"" + key + "\" must be an integer 0.." + std::to_string(kMaxHostGpus), f,
+                    line);
             }
             *out = static_cast<int>(n.get<long long>());
         }
@@ -370,13 +371,16 @@ Result<ClusterState> parse_state_json(const Topology& topo, std::string_view tex
         if (v.contains("slowdown")) {
             if (!v["slowdown"].is_number() || !(v["slowdown"].get<double>() >= 1.0)
                 || v["slowdown"].get<double>() > 100.0) {
-                return fail(Errc::Parse, "host \"" + name + "\": \"slowdown\" must be a number 1..100 (degraded host: how much slower a job on it runs)", f, line);
+                return fail(
+                    Errc::Parse,
+                    "host \"" + name
+                        + "\": \"slowdown\" must be a number 1..100 (degraded host: how much slower a job on it runs)",
+                    f, line);
             }
             hs.slowdown = v["slowdown"].get<double>();
         }
         if (v.contains("ends_in_s")) {
-            if (!v["ends_in_s"].is_number() || v["ends_in_s"].get<double>() < 0
-                || v["ends_in_s"].get<double>() > 1e9) {
+            if (!v["ends_in_s"].is_number() || v["ends_in_s"].get<double>() < 0 || v["ends_in_s"].get<double>() > 1e9) {
                 return fail(Errc::Parse, "host \"" + name + "\": \"ends_in_s\" must be a number of seconds >= 0", f,
                             line);
             }
@@ -449,12 +453,14 @@ namespace topo::placement {
 Result<std::vector<RunningJob>> parse_scontrol_jobs(const Topology& topo, std::string_view text, std::string_view file,
                                                     std::vector<std::string>* warnings) {
     const std::string f(file);
+
     // Records: a line starting "JobId=" opens one; indented lines continue it (the
     // multi-line form); a blank line closes it.
     struct Rec {
         std::string text;
         int line = 0;
     };
+
     std::vector<Rec> recs;
     int lineno = 0;
     std::size_t pos = 0;
@@ -520,7 +526,9 @@ Result<std::vector<RunningJob>> parse_scontrol_jobs(const Topology& topo, std::s
             return fail(Errc::Parse, "running job " + j.id + " has no NodeList=", f, r.line);
         }
         auto names = expand_hostlist(j.nodelist);
-        if (!names) return fail(Errc::Parse, "job " + j.id + ": NodeList=" + j.nodelist + ": " + names.error().message, f, r.line);
+        if (!names)
+            return fail(Errc::Parse, "job " + j.id + ": NodeList=" + j.nodelist + ": " + names.error().message, f,
+                        r.line);
         const int gpus = alloc_tres >= 0 ? alloc_tres : tres;
         const long nhosts = static_cast<long>(names->size());
         if (gpus == kTooMany || (gpus > 0 && nhosts > 0 && gpus / nhosts > kMaxHostGpus)) {
@@ -536,8 +544,9 @@ Result<std::vector<RunningJob>> parse_scontrol_jobs(const Topology& topo, std::s
             }
         }
         if (num_nodes >= 0 && num_nodes != static_cast<int>(names->size()) && warnings != nullptr) {
-            warnings->push_back(f + ":" + std::to_string(r.line) + ": job " + j.id + ": NumNodes=" + std::to_string(num_nodes)
-                                + " but NodeList= names " + std::to_string(names->size()) + " host(s); the NodeList is used");
+            warnings->push_back(f + ":" + std::to_string(r.line) + ": job " + j.id
+                                + ": NumNodes=" + std::to_string(num_nodes) + " but NodeList= names "
+                                + std::to_string(names->size()) + " host(s); the NodeList is used");
         }
         if (j.hosts.empty()) {
             if (warnings != nullptr) {
@@ -547,7 +556,8 @@ Result<std::vector<RunningJob>> parse_scontrol_jobs(const Topology& topo, std::s
             continue;
         }
         if (j.unknown_hosts > 0 && warnings != nullptr) {
-            warnings->push_back(f + ":" + std::to_string(r.line) + ": job " + j.id + ": " + std::to_string(j.unknown_hosts)
+            warnings->push_back(f + ":" + std::to_string(r.line) + ": job " + j.id + ": "
+                                + std::to_string(j.unknown_hosts)
                                 + " of its hosts are not in the topology; assessed on the others");
         }
         out.push_back(std::move(j));

@@ -3,8 +3,8 @@
 // Its Slurm text inputs are in slurm_state.cpp.
 #include <algorithm>
 #include <cctype>
-#include <cmath>
 #include <charconv>
+#include <cmath>
 
 #include <topo/enum_names.hpp>
 #include <topo/hostlist.hpp>
@@ -18,7 +18,9 @@ constexpr std::array<const char*, 6> kNodeStateNames{"idle", "mixed", "alloc", "
 static_assert(kNodeStateNames.size() == static_cast<std::size_t>(NodeState::Unknown) + 1);
 }  // namespace
 
-const char* node_state_name(NodeState s) noexcept { return enum_name(s, kNodeStateNames, "unknown"); }
+const char* node_state_name(NodeState s) noexcept {
+    return enum_name(s, kNodeStateNames, "unknown");
+}
 
 // ------------------------------------------------------------------ group counts
 
@@ -74,9 +76,13 @@ void ClusterState::brief_host(std::size_t h) {
     b.degraded = deg;
 }
 
-int ClusterState::degraded_count() const { return degraded_; }
+int ClusterState::degraded_count() const {
+    return degraded_;
+}
 
-const ClusterState::Brief* ClusterState::briefs() const { return briefs_.data(); }
+const ClusterState::Brief* ClusterState::briefs() const {
+    return briefs_.data();
+}
 
 void ClusterState::count_host(std::size_t h, int sign, std::vector<int>& idle, std::vector<int>& avail, long& free,
                               std::size_t base, int* idle_hosts) const {

@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // topology.conf for topology/block: one base block per NVLink domain or leaf group.
 // The Slurm rules behind every choice are in block.hpp and docs/slurm-conf.md.
-#include <topo/slurmconf/block.hpp>
-
-#include <topo/slurm_view.hpp>
-
 #include <algorithm>
 #include <charconv>
 #include <map>
@@ -12,21 +8,25 @@
 #include <sstream>
 
 #include <topo/hostlist.hpp>
+#include <topo/slurm_view.hpp>
+#include <topo/slurmconf/block.hpp>
 
 namespace topo::slurmconf {
 
 namespace {
 
-constexpr int kMaxBlockLevel = 15;         // block_record.c: block_level > 15 is fatal
+constexpr int kMaxBlockLevel = 15;  // block_record.c: block_level > 15 is fatal
 constexpr std::size_t kMaxPlaceholders = 4096;
 
-bool host_included(const Host& h, const BlockOptions& o) { return slurm_node(h, o.include_service); }
+bool host_included(const Host& h, const BlockOptions& o) {
+    return slurm_node(h, o.include_service);
+}
 
 std::string sanitize_name(const std::string& s) {
     std::string o;
     for (char c : s) {
-        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-                        c == '-' || c == '.';
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'
+                        || c == '-' || c == '.';
         o += ok ? c : '_';
     }
     return o.empty() ? std::string("block") : o;
@@ -38,9 +38,11 @@ struct Numbered {
     long long number = -1;
     std::size_t width = 0;
 };
+
 Numbered split_number(const std::string& s) {
     std::size_t i = s.size();
-    while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9') --i;
+    while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9')
+        --i;
     Numbered n;
     n.prefix = s.substr(0, i);
     const std::string digits = s.substr(i);
@@ -63,8 +65,8 @@ Status check_sizes(const std::vector<int>& sizes, const std::string& what) {
     for (int v : sizes) {
         if (v <= 0) return fail(Errc::InvalidArgument, what + ": " + std::to_string(v) + " is not a positive size");
         if (v <= prev) {
-            return fail(Errc::InvalidArgument, what + ": sizes must increase (" + std::to_string(prev) + " then " +
-                                                   std::to_string(v) + ")");
+            return fail(Errc::InvalidArgument,
+                        what + ": sizes must increase (" + std::to_string(prev) + " then " + std::to_string(v) + ")");
         }
         prev = v;
         bool ok = v % base == 0;
@@ -76,9 +78,9 @@ Status check_sizes(const std::vector<int>& sizes, const std::string& what) {
             ++level;
         }
         if (!ok || level > kMaxBlockLevel) {
-            return fail(Errc::InvalidArgument, what + ": " + std::to_string(v) +
-                                                   " is not the base size " + std::to_string(base) +
-                                                   " times a power of two up to 2^15 (Slurm: \"Invalid BlockSizes value\")");
+            return fail(Errc::InvalidArgument,
+                        what + ": " + std::to_string(v) + " is not the base size " + std::to_string(base)
+                            + " times a power of two up to 2^15 (Slurm: \"Invalid BlockSizes value\")");
         }
     }
     return Ok{};
@@ -115,10 +117,11 @@ Result<BlockConf> generate_block_conf(const Topology& t, const BlockOptions& o) 
     bool have_nvl = false;
     for (const auto& d : t.nvl_domains()) {
         if (!d.multi_node) continue;
-        for (auto h : d.hosts) have_nvl = have_nvl || host_included(t.host(h), o);
+        for (auto h : d.hosts)
+            have_nvl = have_nvl || host_included(t.host(h), o);
     }
-    bc.source = o.source == BlockSource::Auto ? (have_nvl ? BlockSource::NvlDomains : BlockSource::LeafGroups)
-                                              : o.source;
+    bc.source =
+        o.source == BlockSource::Auto ? (have_nvl ? BlockSource::NvlDomains : BlockSource::LeafGroups) : o.source;
     if (bc.source == BlockSource::NvlDomains) {
         for (const auto& d : t.nvl_domains()) {
             if (!d.multi_node) continue;
@@ -175,18 +178,21 @@ Result<BlockConf> generate_block_conf(const Topology& t, const BlockOptions& o) 
     std::vector<Block> blocks;
     if (numbered) {
         std::vector<std::size_t> idx(real.size());
-        for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+        for (std::size_t i = 0; i < idx.size(); ++i)
+            idx[i] = i;
         std::sort(idx.begin(), idx.end(), [&](auto a, auto c) { return num[a].number < num[c].number; });
         bool same_width = true;
-        for (const auto& n : num) same_width = same_width && n.width == num.front().width;
+        for (const auto& n : num)
+            same_width = same_width && n.width == num.front().width;
         const long long lo = num[idx.front()].number;
         const long long hi = num[idx.back()].number;
         const auto gaps = static_cast<std::size_t>(hi - lo + 1) - real.size();
-        const bool fill = o.placeholders && gaps > 0 && gaps <= std::max<std::size_t>(kMaxPlaceholders / 4, 4 * real.size()) &&
-                          gaps <= kMaxPlaceholders;
+        const bool fill = o.placeholders && gaps > 0
+                          && gaps <= std::max<std::size_t>(kMaxPlaceholders / 4, 4 * real.size())
+                          && gaps <= kMaxPlaceholders;
         if (o.placeholders && gaps > 0 && !fill) {
-            bc.warnings.push_back("block numbering has " + std::to_string(gaps) +
-                                  " gaps, too many to be missing racks: no placeholder blocks written");
+            bc.warnings.push_back("block numbering has " + std::to_string(gaps)
+                                  + " gaps, too many to be missing racks: no placeholder blocks written");
         }
         std::size_t k = 0;
         for (long long v = lo; v <= hi; ++v) {
@@ -204,7 +210,8 @@ Result<BlockConf> generate_block_conf(const Topology& t, const BlockOptions& o) 
         }
     } else {
         blocks = std::move(real);
-        std::sort(blocks.begin(), blocks.end(), [](const auto& a, const auto& c) { return natural_less(a.name, c.name); });
+        std::sort(blocks.begin(), blocks.end(),
+                  [](const auto& a, const auto& c) { return natural_less(a.name, c.name); });
     }
 
     // Base size: the most common "hosts a job may count on" among real blocks.
@@ -257,7 +264,8 @@ Result<BlockConf> generate_block_conf(const Topology& t, const BlockOptions& o) 
 
     // Fake nodes: placeholders and blocks with fewer hosts than the base size.
     std::set<std::string> real_hosts;
-    for (const auto& h : t.hosts()) real_hosts.insert(h.name);
+    for (const auto& h : t.hosts())
+        real_hosts.insert(h.name);
     const std::size_t width = std::max<std::size_t>(2, std::to_string(base).size());
     for (auto& b : blocks) {
         const auto have = static_cast<int>(b.nodes.size());
@@ -265,17 +273,18 @@ Result<BlockConf> generate_block_conf(const Topology& t, const BlockOptions& o) 
         for (int i = have + 1; i <= base; ++i) {
             std::string f = o.fake_prefix + b.name + "-" + pad(i, width);
             if (real_hosts.count(f) != 0U) {
-                return fail(Errc::InvalidArgument, "fake node name \"" + f + "\" is a real host; choose another prefix");
+                return fail(Errc::InvalidArgument,
+                            "fake node name \"" + f + "\" is a real host; choose another prefix");
             }
             b.fake_nodes.push_back(f);
             bc.fake_nodes.push_back(f);
         }
         if (!b.placeholder) {
-            bc.warnings.push_back("block " + b.name + " has " + std::to_string(have) +
-                                  " host(s), fewer than the base block size " + std::to_string(base) +
-                                  " (Slurm would stop: \"children count lower than bblock_node_cnt\"); padded with " +
-                                  std::to_string(b.fake_nodes.size()) + " fake node(s): " +
-                                  compress_hostlist(b.nodes));
+            bc.warnings.push_back("block " + b.name + " has " + std::to_string(have)
+                                  + " host(s), fewer than the base block size " + std::to_string(base)
+                                  + " (Slurm would stop: \"children count lower than bblock_node_cnt\"); padded with "
+                                  + std::to_string(b.fake_nodes.size())
+                                  + " fake node(s): " + compress_hostlist(b.nodes));
         }
     }
     std::vector<std::string> placeholders;
@@ -310,12 +319,14 @@ Result<BlockConf> generate_block_conf(const Topology& t, const BlockOptions& o) 
     out << "# Source fingerprint: " << t.fingerprint() << "\n"
         << "# " << blocks.size() << " base block(s), one per "
         << (bc.source == BlockSource::NvlDomains ? "multi-node NVLink domain" : "leaf group") << "; base block size "
-        << base << (!bc.sizes_inferred ? " (given)"
-                                  : bc.source == BlockSource::LeafGroups
-                                      ? " (inferred: the smallest leaf group)"
-                                      : " (inferred: most common number of hosts a job may count on per block)")
+        << base
+        << (!bc.sizes_inferred ? " (given)"
+            : bc.source == BlockSource::LeafGroups
+                ? " (inferred: the smallest leaf group)"
+                : " (inferred: most common number of hosts a job may count on per block)")
         << "\n";
-    for (const auto& w : bc.warnings) out << "# Warning: " << w << "\n";
+    for (const auto& w : bc.warnings)
+        out << "# Warning: " << w << "\n";
     if (!bc.fake_nodes.empty()) {
         std::sort(bc.fake_nodes.begin(), bc.fake_nodes.end(),
                   [](const auto& a, const auto& c) { return natural_less(a, c); });
@@ -323,7 +334,8 @@ Result<BlockConf> generate_block_conf(const Topology& t, const BlockOptions& o) 
             << "#   NodeName=" << compress_hostlist(bc.fake_nodes) << " State=FUTURE\n";
     }
     out << "BlockSizes=";
-    for (std::size_t i = 0; i < bc.block_sizes.size(); ++i) out << (i ? "," : "") << bc.block_sizes[i];
+    for (std::size_t i = 0; i < bc.block_sizes.size(); ++i)
+        out << (i ? "," : "") << bc.block_sizes[i];
     out << "\n";
     for (const auto& b : blocks) {
         if (b.placeholder) {

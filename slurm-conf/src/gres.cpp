@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // gres.conf: Name=gpu lines with Links= from the NVLink matrix (see gres.hpp).
-#include <topo/slurmconf/gres.hpp>
-
-#include <topo/slurm_view.hpp>
-
 #include <algorithm>
 #include <cctype>
 #include <map>
 #include <sstream>
 
 #include <topo/hostlist.hpp>
+#include <topo/slurm_view.hpp>
+#include <topo/slurmconf/gres.hpp>
 
 namespace topo::slurmconf {
 
@@ -17,8 +15,8 @@ namespace {
 
 bool valid_type(const std::string& s) {
     return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
-               c == '.';
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-'
+               || c == '.';
     });
 }
 
@@ -34,8 +32,8 @@ std::string file_of(const std::string& tpl, int index) {
 bool looks_non_nvidia(const std::string& model) {
     std::string m = model;
     std::transform(m.begin(), m.end(), m.begin(), [](unsigned char c) { return std::tolower(c); });
-    return m.find("amd") != std::string::npos || m.find("instinct") != std::string::npos ||
-           m.find("radeon") != std::string::npos || m.find("intel") != std::string::npos;
+    return m.find("amd") != std::string::npos || m.find("instinct") != std::string::npos
+           || m.find("radeon") != std::string::npos || m.find("intel") != std::string::npos;
 }
 
 }  // namespace
@@ -45,11 +43,14 @@ std::string gpu_type_from_model(const std::string& model) {
     auto consider = [](const std::string& w) -> std::string {
         // letters then digits, optional trailing letters: H100, A100, V100, GB200, L40S, MI250X
         std::size_t i = 0;
-        while (i < w.size() && std::isalpha(static_cast<unsigned char>(w[i])) != 0) ++i;
+        while (i < w.size() && std::isalpha(static_cast<unsigned char>(w[i])) != 0)
+            ++i;
         const std::size_t letters = i;
-        while (i < w.size() && std::isdigit(static_cast<unsigned char>(w[i])) != 0) ++i;
+        while (i < w.size() && std::isdigit(static_cast<unsigned char>(w[i])) != 0)
+            ++i;
         if (letters == 0 || i == letters || letters > 3) return {};
-        while (i < w.size() && std::isalpha(static_cast<unsigned char>(w[i])) != 0) ++i;
+        while (i < w.size() && std::isalpha(static_cast<unsigned char>(w[i])) != 0)
+            ++i;
         if (i != w.size()) return {};
         std::string o = w;
         std::transform(o.begin(), o.end(), o.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -104,7 +105,8 @@ Result<GresConf> generate_gres_conf(const Topology& t, const GresOptions& o) {
         const std::string type_kv = type.empty() ? "" : " Type=" + type;
         bool any_link = false;
         for (auto a : gpus) {
-            for (auto b : gpus) any_link = any_link || (a != b && links.count({a.index(), b.index()}) != 0U);
+            for (auto b : gpus)
+                any_link = any_link || (a != b && links.count({a.index(), b.index()}) != 0U);
         }
         std::string layout;  // the text after "NodeName=<hosts>", one line per '\n'
         if (o.links && any_link) {
@@ -124,18 +126,20 @@ Result<GresConf> generate_gres_conf(const Topology& t, const GresOptions& o) {
             }
         } else {
             std::vector<std::string> files;
-            for (auto g : gpus) files.push_back(file_of(o.file_template, t.gpu(g).index));
+            for (auto g : gpus)
+                files.push_back(file_of(o.file_template, t.gpu(g).index));
             layout = " Name=gpu" + type_kv + " File=" + compress_hostlist(files) + "\n";
         }
         hosts_of[layout].push_back(h.name);
     }
     if (hosts_of.empty()) {
-        return fail(Errc::InvalidArgument, "no host in this snapshot has a GPU: nothing to write in gres.conf "
-                                           "(add --hwloc or --nvidia-smi-topo or a cluster spec to discover)");
+        return fail(Errc::InvalidArgument,
+                    "no host in this snapshot has a GPU: nothing to write in gres.conf "
+                    "(add --hwloc or --nvidia-smi-topo or a cluster spec to discover)");
     }
     if (!non_nvidia.empty()) {
-        gc.warnings.push_back("GPUs that do not look like NVIDIA GPUs get File= from the template \"" +
-                              o.file_template + "\"; check the device paths: " + compress_hostlist(non_nvidia));
+        gc.warnings.push_back("GPUs that do not look like NVIDIA GPUs get File= from the template \"" + o.file_template
+                              + "\"; check the device paths: " + compress_hostlist(non_nvidia));
     }
     std::vector<std::pair<std::string, std::string>> blocks;  // first host, text
     for (auto& [layout, hosts] : hosts_of) {
@@ -150,7 +154,8 @@ Result<GresConf> generate_gres_conf(const Topology& t, const GresOptions& o) {
         blocks.emplace_back(hosts.front(), text);
     }
     // Lines in natural order of the first host of each layout.
-    std::sort(blocks.begin(), blocks.end(), [](const auto& a, const auto& c) { return natural_less(a.first, c.first); });
+    std::sort(blocks.begin(), blocks.end(),
+              [](const auto& a, const auto& c) { return natural_less(a.first, c.first); });
     gc.lines.clear();
     if (o.autodetect_off) gc.lines.emplace_back("AutoDetect=off");
     std::ostringstream out;
@@ -161,12 +166,14 @@ Result<GresConf> generate_gres_conf(const Topology& t, const GresOptions& o) {
     if (!no_gpu.empty()) {
         out << "# " << no_gpu.size() << " host(s) without GPUs: " << compress_hostlist(no_gpu) << "\n";
     }
-    for (const auto& w : gc.warnings) out << "# Warning: " << w << "\n";
+    for (const auto& w : gc.warnings)
+        out << "# Warning: " << w << "\n";
     if (o.autodetect_off) out << "AutoDetect=off\n";
     for (const auto& [first, text] : blocks) {
         out << text;
         std::istringstream in(text);
-        for (std::string l; std::getline(in, l);) gc.lines.push_back(l);
+        for (std::string l; std::getline(in, l);)
+            gc.lines.push_back(l);
     }
     gc.text = out.str();
     return gc;

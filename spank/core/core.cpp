@@ -56,7 +56,9 @@ constexpr std::array<const char*, 3> kModeNames{"pack", "spread", "off"};
 static_assert(kModeNames.size() == static_cast<std::size_t>(Mode::Off) + 1);
 }  // namespace
 
-const char* mode_name(Mode m) noexcept { return enum_name(m, kModeNames, "off"); }
+const char* mode_name(Mode m) noexcept {
+    return enum_name(m, kModeNames, "off");
+}
 
 Result<Mode> parse_mode(const char* optarg) {
     std::string_view s = optarg != nullptr ? optarg : "";
@@ -100,12 +102,12 @@ Result<Config> parse_config(const std::vector<std::string>& args) {
             }
             return Ok{};
         };
-        static const std::pair<std::string_view, std::string Config::*> kPaths[] = {
-            {"snapshot", &Config::snapshot},
-            {"health", &Config::health},
-            {"state_feed", &Config::state_feed},
-            {"service", &Config::service}};
-        const auto path = std::find_if(std::begin(kPaths), std::end(kPaths), [&](const auto& kp) { return kp.first == key; });
+        static const std::pair<std::string_view, std::string Config::*> kPaths[] = {{"snapshot", &Config::snapshot},
+                                                                                    {"health", &Config::health},
+                                                                                    {"state_feed", &Config::state_feed},
+                                                                                    {"service", &Config::service}};
+        const auto path =
+            std::find_if(std::begin(kPaths), std::end(kPaths), [&](const auto& kp) { return kp.first == key; });
         if (path != std::end(kPaths)) {
             if (val.front() != '/') return fail(Errc::InvalidArgument, where + "expected an absolute path");
             c.*(path->second) = val;
@@ -164,7 +166,8 @@ Result<placement::Request> make_request(const Topology& topo, const SlurmRequest
     }
     if (!sr.gpus_per_node.empty()) {
         auto n = placement::request_gpu_count(sr.gpus_per_node);
-        if (!n) return fail(Errc::InvalidArgument, "--gpus-per-node=" + quote_arg(sr.gpus_per_node) + ": not a GPU count");
+        if (!n)
+            return fail(Errc::InvalidArgument, "--gpus-per-node=" + quote_arg(sr.gpus_per_node) + ": not a GPU count");
         r.gpus_per_node = *n;
     } else if (!sr.gres.empty()) {
         auto n = placement::request_gres_gpus(sr.gres);

@@ -48,11 +48,11 @@ struct Config {
 
 /// The user's --topo-* options, as given (validated by the parse_* functions below).
 struct Options {
-    std::optional<Mode> mode;  ///< --topo
+    std::optional<Mode> mode;     ///< --topo
     std::optional<int> max_tier;  ///< --topo-max-tier
-    bool nvl = false;          ///< --topo-nvl
-    int segment = 0;           ///< --topo-segment (0 = not given)
-    bool explain = false;      ///< --topo-explain
+    bool nvl = false;             ///< --topo-nvl
+    int segment = 0;              ///< --topo-segment (0 = not given)
+    bool explain = false;         ///< --topo-explain
 };
 
 /// --topo=pack|spread|off (case-sensitive, no surrounding blanks).

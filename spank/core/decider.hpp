@@ -33,7 +33,7 @@ struct ServiceRequest {
     std::string snapshot;  ///< the plugin's snapshot= (the service answers only for its own)
     std::string health;    ///< the plugin's health= (likewise: the same store, or no answer)
     SlurmRequest sr;
-    Options opts;          ///< opts.mode is the effective mode
+    Options opts;  ///< opts.mode is the effective mode
     int wait = 300;
 };
 
@@ -42,9 +42,9 @@ struct ServiceRequest {
 struct ServiceReply {
     enum class Kind { Planned, Unsupported, Invalid, Never, Busy, Refused };
     Kind kind = Kind::Refused;
-    std::string message;                                     ///< why (all but Planned)
-    std::vector<std::pair<std::string, std::string>> env;    ///< Planned: spank_job_control_setenv
-    std::string text;                                        ///< Planned: the --topo-explain line
+    std::string message;                                   ///< why (all but Planned)
+    std::vector<std::pair<std::string, std::string>> env;  ///< Planned: spank_job_control_setenv
+    std::string text;                                      ///< Planned: the --topo-explain line
 };
 
 /// What a request that gets no plan is told: from make_request's error (Unsupported or

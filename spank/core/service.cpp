@@ -2,23 +2,23 @@
 // The placement service's codec, decision and client (see service.hpp).
 #include "service.hpp"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <unistd.h>
-
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cstring>
-#include <algorithm>
 #include <map>
 #include <optional>
 
 #include <topo/errno_text.hpp>
 #include <topo/health/store.hpp>
 #include <topo/hostlist.hpp>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 namespace topo::spank {
 
@@ -27,7 +27,9 @@ namespace {
 constexpr std::string_view kHeader = "topoplace-service 1";
 constexpr std::size_t kMaxMessage = 64 * 1024;
 
-bool has_newline(std::string_view v) { return v.find('\n') != std::string_view::npos; }
+bool has_newline(std::string_view v) {
+    return v.find('\n') != std::string_view::npos;
+}
 
 /// "key=value" lines after the header; a key given twice, a line without '=' or a
 /// missing header is an error.
@@ -74,35 +76,44 @@ std::string one_line(std::string s) {
 
 const char* reply_kind_name(ServiceReply::Kind k) noexcept {
     switch (k) {
-        case ServiceReply::Kind::Planned: return "planned";
-        case ServiceReply::Kind::Unsupported: return "unsupported";
-        case ServiceReply::Kind::Invalid: return "invalid";
-        case ServiceReply::Kind::Never: return "never";
-        case ServiceReply::Kind::Busy: return "busy";
-        case ServiceReply::Kind::Refused: break;
+        case ServiceReply::Kind::Planned:
+            return "planned";
+        case ServiceReply::Kind::Unsupported:
+            return "unsupported";
+        case ServiceReply::Kind::Invalid:
+            return "invalid";
+        case ServiceReply::Kind::Never:
+            return "never";
+        case ServiceReply::Kind::Busy:
+            return "busy";
+        case ServiceReply::Kind::Refused:
+            break;
     }
     return "refused";
 }
 
 namespace {
-const char* kind_name(ServiceReply::Kind k) { return reply_kind_name(k); }
+const char* kind_name(ServiceReply::Kind k) {
+    return reply_kind_name(k);
+}
 }  // namespace
 
 std::string feed_metrics_text(const FeedCounters& c) {
     std::string s;
     auto counter = [&](const char* name, const char* help, long v) {
-        s += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " counter\n" + name + " " +
-             std::to_string(v) + "\n";
+        s += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " counter\n" + name + " "
+             + std::to_string(v) + "\n";
     };
     auto gauge = [&](const char* name, const char* help, long long v) {
-        s += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " gauge\n" + name + " " +
-             std::to_string(v) + "\n";
+        s += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " gauge\n" + name + " "
+             + std::to_string(v) + "\n";
     };
     counter("topoplace_nodefeed_full_reads_total", "Whole node tables read from slurmctld.", c.full_reads);
     counter("topoplace_nodefeed_unchanged_total", "Reads slurmctld answered with 'no change'.", c.unchanged);
     counter("topoplace_nodefeed_failed_reads_total", "Reads slurmctld did not answer.", c.failed_reads);
     counter("topoplace_nodefeed_writes_total", "State feed files written.", c.writes);
-    counter("topoplace_nodefeed_busy_rereads_total", "Fresh reads made for a busy answer (at most one a second).", c.rereads);
+    counter("topoplace_nodefeed_busy_rereads_total", "Fresh reads made for a busy answer (at most one a second).",
+            c.rereads);
     counter("topoplace_nodefeed_dropped_connections_total", "Connections closed unanswered (limits, slow clients).",
             c.dropped);
     s += "# HELP topoplace_nodefeed_decisions_total Placement requests answered, by answer.\n"
@@ -110,12 +121,14 @@ std::string feed_metrics_text(const FeedCounters& c) {
     for (const auto k : {ServiceReply::Kind::Planned, ServiceReply::Kind::Busy, ServiceReply::Kind::Never,
                          ServiceReply::Kind::Invalid, ServiceReply::Kind::Unsupported, ServiceReply::Kind::Refused}) {
         const auto it = c.replies.find(reply_kind_name(k));
-        s += std::string("topoplace_nodefeed_decisions_total{answer=\"") + reply_kind_name(k) + "\"} " +
-             std::to_string(it == c.replies.end() ? 0 : it->second) + "\n";
+        s += std::string("topoplace_nodefeed_decisions_total{answer=\"") + reply_kind_name(k) + "\"} "
+             + std::to_string(it == c.replies.end() ? 0 : it->second) + "\n";
     }
     gauge("topoplace_nodefeed_hosts", "Hosts of the snapshot served.", c.hosts);
-    gauge("topoplace_nodefeed_unhealthy_hosts", "Hosts the health store flags unhealthy (at the last request).", c.unhealthy);
-    gauge("topoplace_nodefeed_degraded_hosts", "Hosts the health store flags degraded (at the last request).", c.degraded);
+    gauge("topoplace_nodefeed_unhealthy_hosts", "Hosts the health store flags unhealthy (at the last request).",
+          c.unhealthy);
+    gauge("topoplace_nodefeed_degraded_hosts", "Hosts the health store flags degraded (at the last request).",
+          c.degraded);
     gauge("topoplace_nodefeed_last_read_timestamp_seconds", "Unix time of the last successful read of slurmctld.",
           c.last_read_unix);
     return s;
@@ -123,9 +136,11 @@ std::string feed_metrics_text(const FeedCounters& c) {
 
 Result<std::string> encode_request(const ServiceRequest& r) {
     const std::pair<const char*, const std::string*> fields[] = {
-        {"snapshot", &r.snapshot},       {"health", &r.health},          {"nodes", &r.sr.nodes},         {"gpus_per_node", &r.sr.gpus_per_node},
-        {"gres", &r.sr.gres},             {"gpus", &r.sr.gpus},           {"exclusive", &r.sr.exclusive},
-        {"nodelist", &r.sr.nodelist},     {"exclude", &r.sr.exclude}};
+        {"snapshot", &r.snapshot},      {"health", &r.health},
+        {"nodes", &r.sr.nodes},         {"gpus_per_node", &r.sr.gpus_per_node},
+        {"gres", &r.sr.gres},           {"gpus", &r.sr.gpus},
+        {"exclusive", &r.sr.exclusive}, {"nodelist", &r.sr.nodelist},
+        {"exclude", &r.sr.exclude}};
     std::string out(kHeader);
     out += '\n';
     for (const auto& [k, v] : fields) {
@@ -145,10 +160,11 @@ Result<ServiceRequest> decode_request(std::string_view s) {
     auto lines = lines_of(s);
     if (!lines) return fail(std::move(lines).error());
     ServiceRequest r;
-    std::map<std::string, std::string*> text = {
-        {"snapshot", &r.snapshot}, {"health", &r.health},           {"nodes", &r.sr.nodes},         {"gpus_per_node", &r.sr.gpus_per_node},
-        {"gres", &r.sr.gres},       {"gpus", &r.sr.gpus},           {"exclusive", &r.sr.exclusive},
-        {"nodelist", &r.sr.nodelist}, {"exclude", &r.sr.exclude}};
+    std::map<std::string, std::string*> text = {{"snapshot", &r.snapshot},      {"health", &r.health},
+                                                {"nodes", &r.sr.nodes},         {"gpus_per_node", &r.sr.gpus_per_node},
+                                                {"gres", &r.sr.gres},           {"gpus", &r.sr.gpus},
+                                                {"exclusive", &r.sr.exclusive}, {"nodelist", &r.sr.nodelist},
+                                                {"exclude", &r.sr.exclude}};
     std::map<std::string, bool> seen;
     for (auto& [k, v] : *lines) {
         if (seen[k]) return fail(Errc::Parse, "request: '" + k + "' given twice");
@@ -190,7 +206,8 @@ std::string encode_reply(const ServiceReply& r) {
         put(out, "message", one_line(r.message));
         return out;
     }
-    for (const auto& [k, v] : r.env) put(out, "env." + one_line(k), one_line(v));
+    for (const auto& [k, v] : r.env)
+        put(out, "env." + one_line(k), one_line(v));
     put(out, "text", one_line(r.text));
     return out;
 }
@@ -204,8 +221,8 @@ Result<ServiceReply> decode_reply(std::string_view s) {
         if (k == "kind") {
             using K = ServiceReply::Kind;
             static const std::map<std::string, K> kinds = {{"planned", K::Planned}, {"unsupported", K::Unsupported},
-                                                          {"invalid", K::Invalid},  {"never", K::Never},
-                                                          {"busy", K::Busy},        {"refused", K::Refused}};
+                                                           {"invalid", K::Invalid}, {"never", K::Never},
+                                                           {"busy", K::Busy},       {"refused", K::Refused}};
             auto it = kinds.find(v);
             if (it == kinds.end() || kind) return fail(Errc::Parse, "reply: bad or repeated kind");
             r.kind = it->second;
@@ -227,8 +244,8 @@ Result<ServiceReply> decode_reply(std::string_view s) {
 
 Status wait_io(int fd, short events, std::chrono::steady_clock::time_point deadline) {
     for (;;) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                              deadline - std::chrono::steady_clock::now()).count();
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
         if (left <= 0) return fail(Errc::Io, "timed out");
         pollfd p{fd, events, 0};
         const int r = ::poll(&p, 1, static_cast<int>(left));
@@ -277,7 +294,8 @@ Result<std::string> recv_all(int fd, std::chrono::steady_clock::time_point deadl
 }
 
 ServiceServer::~ServiceServer() {
-    for (auto& c : conns_) ::close(c.fd);
+    for (auto& c : conns_)
+        ::close(c.fd);
 }
 
 void ServiceServer::drop(std::size_t i) {
@@ -304,7 +322,8 @@ void ServiceServer::accept_new() {
             return std::nullopt;
         };
         std::size_t mine = 0;
-        for (const auto& c : conns_) mine += c.uid == peer.uid ? 1 : 0;
+        for (const auto& c : conns_)
+            mine += c.uid == peer.uid ? 1 : 0;
         if (mine >= limits_.max_per_uid) {
             if (auto i = oldest(true)) {
                 drop(*i);
@@ -336,7 +355,8 @@ int ServiceServer::step(int timeout_ms, const Answer& answer) {
     std::vector<pollfd> pfds;
     pfds.reserve(conns_.size() + 1);
     pfds.push_back({lfd_, POLLIN, 0});
-    for (const auto& c : conns_) pfds.push_back({c.fd, static_cast<short>(c.answered ? POLLOUT : POLLIN), 0});
+    for (const auto& c : conns_)
+        pfds.push_back({c.fd, static_cast<short>(c.answered ? POLLOUT : POLLIN), 0});
     if (::poll(pfds.data(), pfds.size(), std::max(timeout_ms, 0)) < 0) return 0;
     int done = 0;
     std::vector<char> gone(conns_.size(), 0);
@@ -405,10 +425,13 @@ Result<ServiceReply> call_service(const std::string& socket_path, const ServiceR
     std::memcpy(addr.sun_path, socket_path.c_str(), socket_path.size() + 1);
     const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (fd < 0) return fail(Errc::Io, std::string("socket: ") + errno_text(errno));
+
     struct Closer {
         int fd;
+
         ~Closer() { ::close(fd); }
     } closer{fd};
+
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
     if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
         // A Unix socket's connect does not wait: EAGAIN is a full listen backlog.

@@ -15,8 +15,6 @@
 /// Wire format: lines "key=value\n", first line "topoplace-service 1", at most 64 KiB; values
 /// never hold a newline (refused when encoding).
 
-#include <sys/types.h>
-
 #include <chrono>
 #include <functional>
 #include <map>
@@ -32,9 +30,9 @@
 #include <topo/topology.hpp>
 
 #include "decider.hpp"
+#include <sys/types.h>
 
 namespace topo::spank {
-
 
 /// topoplace-nodefeed's own figures, for --metrics (Prometheus textfile).
 struct FeedCounters {
@@ -43,6 +41,7 @@ struct FeedCounters {
     int hosts = 0, unhealthy = 0, degraded = 0;
     long long last_read_unix = 0;
 };
+
 [[nodiscard]] std::string feed_metrics_text(const FeedCounters& c);
 [[nodiscard]] const char* reply_kind_name(ServiceReply::Kind k) noexcept;
 
@@ -72,9 +71,11 @@ public:
         std::size_t max_connections = 128;
         std::size_t max_per_uid = 16;
     };
+
     using Answer = std::function<std::string(const std::string& request, uid_t uid)>;
 
     ServiceServer(int listen_fd, Limits limits) : lfd_(listen_fd), limits_(limits) {}
+
     ServiceServer(const ServiceServer&) = delete;
     ServiceServer& operator=(const ServiceServer&) = delete;
     ~ServiceServer();
@@ -84,6 +85,7 @@ public:
     int step(int timeout_ms, const Answer& answer);
 
     [[nodiscard]] std::size_t open_connections() const noexcept { return conns_.size(); }
+
     [[nodiscard]] long dropped() const noexcept { return dropped_; }
 
 private:
@@ -96,6 +98,7 @@ private:
         std::size_t sent = 0;
         bool answered = false;
     };
+
     void accept_new();
     void drop(std::size_t i);
 

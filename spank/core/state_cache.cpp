@@ -10,15 +10,15 @@
 //      u64  FNV-1a of everything before
 #include "state_cache.hpp"
 
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
 #include <topo/atomic_file.hpp>
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-#include <vector>
 
 namespace topo::spank {
 
@@ -54,6 +54,7 @@ T get(const unsigned char* p) {
 /// group/other permission bits.
 bool private_dir(const std::string& d, uid_t uid, std::string* why) {
     struct stat st {};
+
     if (::lstat(d.c_str(), &st) != 0) {
         if (why != nullptr) *why = d + ": " + std::strerror(errno);
         return false;
@@ -109,17 +110,21 @@ struct FileRule {
 };
 
 Result<placement::ClusterState> read_state_file(const std::string& path, const Topology& topo, const FileRule& rule,
-                                                 double ttl_s, std::int64_t now_ns, double* age_s) {
+                                                double ttl_s, std::int64_t now_ns, double* age_s) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {
         const int e = errno;
         return fail(e == ENOENT ? Errc::NotFound : Errc::Io, path + ": " + std::strerror(e));
     }
+
     struct Closer {
         int fd;
+
         ~Closer() { ::close(fd); }
     } closer{fd};
+
     struct stat st {};
+
     if (::fstat(fd, &st) != 0) return fail(Errc::Io, path + ": " + std::strerror(errno));
     if (!S_ISREG(st.st_mode) || st.st_uid != rule.owner || (st.st_mode & rule.forbidden) != 0) {
         return fail(Errc::Io, path + ": not " + rule.kind + " of uid " + std::to_string(rule.owner));
@@ -155,8 +160,8 @@ Result<placement::ClusterState> read_state_file(const std::string& path, const T
     const double age = static_cast<double>(now_ns - taken) / 1e9;
     if (age_s != nullptr) *age_s = age;
     if (age < 0 || age > ttl_s) {
-        return fail(Errc::StaleState, path + ": " + std::to_string(age) + " s old (" + rule.what + "="
-                                          + std::to_string(ttl_s) + ")");
+        return fail(Errc::StaleState,
+                    path + ": " + std::to_string(age) + " s old (" + rule.what + "=" + std::to_string(ttl_s) + ")");
     }
     if (get<std::uint32_t>(b.data() + at) != n) return fail(Errc::StaleState, path + ": host count differs");
     at += 4;
@@ -181,8 +186,8 @@ Result<placement::ClusterState> read_state_file(const std::string& path, const T
 
 }  // namespace
 
-Result<placement::ClusterState> read_state_cache(const std::string& path, const Topology& topo, uid_t uid,
-                                                 double ttl_s, std::int64_t now_ns, double* age_s) {
+Result<placement::ClusterState> read_state_cache(const std::string& path, const Topology& topo, uid_t uid, double ttl_s,
+                                                 std::int64_t now_ns, double* age_s) {
     return read_state_file(path, topo, FileRule{uid, 077, "state_cache", "a private file"}, ttl_s, now_ns, age_s);
 }
 
@@ -245,6 +250,7 @@ Status write_state_file(const std::string& path, const Topology& topo, const pla
     const int old_fd = (mode & 077) == 0 ? ::open(path.c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
     if (old_fd >= 0) {
         struct stat st {};
+
         bool done_in_place = false;
         if (::fstat(old_fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid() && (st.st_mode & 077) == 0
             && static_cast<std::size_t>(st.st_size) == b.size()) {

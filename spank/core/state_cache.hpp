@@ -16,8 +16,6 @@
 /// of the exact size, with the right magic, topology fingerprint and checksum, and not older
 /// than S seconds (nor from the future); anything else is a miss and the RPC is made.
 
-#include <sys/types.h>
-
 #include <cstdint>
 #include <string>
 
@@ -25,6 +23,8 @@
 #include <topo/placement/state.hpp>
 #include <topo/result.hpp>
 #include <topo/topology.hpp>
+
+#include <sys/types.h>
 
 namespace topo::spank {
 
@@ -44,8 +44,8 @@ namespace topo::spank {
 /// The cached state when the file is valid for `topo`, owned by `uid` and at most `ttl_s`
 /// seconds old at `now_ns` (CLOCK_REALTIME). Errc::NotFound = no file; other errors say
 /// why the file was not used. `age_s`, when given, receives the file's age.
-[[nodiscard]] Result<placement::ClusterState> read_state_cache(const std::string& path, const Topology& topo,
-                                                               uid_t uid, double ttl_s, std::int64_t now_ns,
+[[nodiscard]] Result<placement::ClusterState> read_state_cache(const std::string& path, const Topology& topo, uid_t uid,
+                                                               double ttl_s, std::int64_t now_ns,
                                                                double* age_s = nullptr);
 
 /// Write `state` (as of `taken_ns`, the time it was read from slurmctld): over the user's

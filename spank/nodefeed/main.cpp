@@ -11,12 +11,7 @@
 // the node state it holds: many connections at once on one thread, each bounded in time and
 // size (ServiceServer), a busy answer's fresh read of slurmctld at most once a second. One
 // thread, no child processes; SIGTERM/SIGINT end it after the current step.
-#include <fcntl.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
-#include <unistd.h>
+#include <CLI/CLI.hpp>
 
 #include <cerrno>
 #include <chrono>
@@ -28,8 +23,6 @@
 #include <optional>
 #include <string>
 
-#include <CLI/CLI.hpp>
-
 #include <topo/atomic_file.hpp>
 #include <topo/snapshot_bin.hpp>
 
@@ -37,6 +30,12 @@
 #include "slurm_compat.hpp"
 #include "slurm_nodes.hpp"
 #include "state_cache.hpp"
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 namespace {
 
@@ -44,7 +43,10 @@ using namespace topo;
 using namespace topo::spank;
 
 volatile std::sig_atomic_t g_stop = 0;
-extern "C" void on_signal(int /*sig*/) { g_stop = 1; }
+
+extern "C" void on_signal(int /*sig*/) {
+    g_stop = 1;
+}
 
 struct FileId {
     dev_t dev = 0;
@@ -56,6 +58,7 @@ struct FileId {
 
 FileId file_id(const std::string& path) {
     struct stat st {};
+
     if (::stat(path.c_str(), &st) != 0) return {};
     return {st.st_dev, st.st_ino, st.st_size,
             static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec};
@@ -75,7 +78,9 @@ int listen_on(const std::string& path) {
     }
     std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
     const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+
     struct stat st {};
+
     if (::lstat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) ::unlink(path.c_str());  // a previous run's
     if (fd < 0 || ::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0
         || ::chmod(path.c_str(), 0666) != 0 || ::listen(fd, 64) != 0) {
@@ -86,12 +91,12 @@ int listen_on(const std::string& path) {
     return fd;
 }
 
-
 }  // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app{"Node-state feed (plugstack state_feed=) and placement service (service=) for the topoplace SPANK plugin",
-                 "topoplace-nodefeed"};
+    CLI::App app{
+        "Node-state feed (plugstack state_feed=) and placement service (service=) for the topoplace SPANK plugin",
+        "topoplace-nodefeed"};
     std::string snapshot;
     std::string output;
     double interval = 1.0;
@@ -107,15 +112,16 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     std::string socket_path;
     std::string health;
-    app.add_option("--socket", socket_path, "also answer the plugin's placement requests on this Unix socket (service=)");
+    app.add_option("--socket", socket_path,
+                   "also answer the plugin's placement requests on this Unix socket (service=)");
     app.add_option("--health", health, "health store the service excludes unhealthy hosts by (the plugin's health=)");
     std::string metrics;
     app.add_option("--metrics", metrics,
                    "write Prometheus textfile metrics (reads, writes, decisions by answer, flagged hosts) to FILE, "
                    "atomically, at most every 10 s");
     app.add_flag("--once", once, "one read and one write, then exit (exit 69 when slurmctld does not answer)");
-    app.set_version_flag("--version", std::string("topoplace-nodefeed ") + TOPO_VERSION + " (for Slurm "
-                                          + compat::release() + ")");
+    app.set_version_flag("--version",
+                         std::string("topoplace-nodefeed ") + TOPO_VERSION + " (for Slurm " + compat::release() + ")");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -182,7 +188,8 @@ int main(int argc, char** argv) {
             std::vector<std::string> warns;
             auto bad = health_flags(*topo, health, &warns);
             if (warns != last_health_warnings) {  // once, not at every request
-                for (const auto& w : warns) log("warning: ", w);
+                for (const auto& w : warns)
+                    log("warning: ", w);
                 last_health_warnings = warns;
             }
             if (!bad) {

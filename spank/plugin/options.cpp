@@ -50,7 +50,9 @@ int opt_explain(int /*val*/, const char* /*optarg*/, int /*remote*/) noexcept {
     });
 }
 
-constexpr char* text(const char* s) { return const_cast<char*>(s); }  // Slurm's struct wants char*
+constexpr char* text(const char* s) {
+    return const_cast<char*>(s);
+}  // Slurm's struct wants char*
 
 struct spank_option g_options[] = {
     {text("topo"), text("MODE"),

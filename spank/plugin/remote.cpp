@@ -2,12 +2,12 @@
 // slurmstepd (S_CTX_REMOTE): the snapshot once per step (user_init), then each task's rail
 // environment (task_init): NCCL_IB_HCA, UCX_NET_DEVICES and TOPOPLACE_* from the NICs nearest
 // to the task's GPUs. Never fails a step: a failing user_init or task_init drains the node.
-#include "shell.h"
-#include "shell.hpp"
-
 #include <algorithm>
 
 #include <topo/hostlist.hpp>
+
+#include "shell.h"
+#include "shell.hpp"
 
 using namespace topo;
 using namespace topo::spank;

@@ -2,13 +2,13 @@
 // The plugin's shared pieces (shell.hpp) and the callbacks of every context: the plugstack
 // arguments and the options (slurm_spank_init), the end of the job (slurm_spank_exit).
 #include "shell.h"
-#include "shell.hpp"
 
 #include <algorithm>
 
-#include "slurm_compat.hpp"
-
 #include <topo/snapshot_bin.hpp>
+
+#include "shell.hpp"
+#include "slurm_compat.hpp"
 
 namespace topo::spank::plugin {
 
@@ -21,7 +21,9 @@ Ctx& ctx() {
     return *g_ctx;
 }
 
-Ctx* configured() { return g_ctx != nullptr && g_ctx->cfg_ok ? g_ctx : nullptr; }
+Ctx* configured() {
+    return g_ctx != nullptr && g_ctx->cfg_ok ? g_ctx : nullptr;
+}
 
 std::vector<std::string> args_of(int ac, char** av) {
     std::vector<std::string> v;

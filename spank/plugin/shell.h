@@ -19,7 +19,9 @@ extern "C" {
 /* A SPANK callback's result as every release reads it: exactly 0 or -1. Up to 24.11 only a
  * negative rc fails; from 25.05 any non-zero one does (a stray ESPANK_* would fail a job on
  * one release and pass on another). plugin.c passes every result through it. */
-static inline int topo_spank_rc(int rc) { return rc == 0 ? 0 : -1; }
+static inline int topo_spank_rc(int rc) {
+    return rc == 0 ? 0 : -1;
+}
 
 /* shell.cpp: the plugstack arguments and the --topo* options (allocator, local, remote) */
 int topo_shell_init(spank_t sp, int ac, char** av, int remote) TOPO_NOEXCEPT;

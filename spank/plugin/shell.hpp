@@ -5,12 +5,12 @@
 /// step. No threads, no non-trivial globals (one heap context, freed in slurm_spank_exit),
 /// nothing loaded in slurm_spank_init: the snapshot is read only when a job asks for
 /// placement (allocator/local) or rail environment (remote user_init).
+#include <slurm/spank.h>
+
 #include <exception>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <slurm/spank.h>
 
 #include <topo/result.hpp>
 #include <topo/topology.hpp>

@@ -31,9 +31,13 @@ constexpr char kRelease[] = {static_cast<char>('0' + kMajor / 10), static_cast<c
                              static_cast<char>('0' + kMinor / 10), static_cast<char>('0' + kMinor % 10), '\0'};
 }  // namespace
 
-const char* release() noexcept { return kRelease; }
+const char* release() noexcept {
+    return kRelease;
+}
 
-void init() noexcept { slurm_init(nullptr); }
+void init() noexcept {
+    slurm_init(nullptr);
+}
 
 int last_error() noexcept {
 #if TOPO_SLURM_AT_LEAST(24, 11)

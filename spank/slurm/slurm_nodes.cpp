@@ -8,9 +8,8 @@
 
 #include <topo/placement/slurm_state.hpp>
 
-#include <time.h>
-
 #include "slurm_compat.hpp"
+#include <time.h>
 
 namespace topo::spank {
 

@@ -4,8 +4,8 @@
 /// SPANK plugin (Slurm's symbols resolve from the host process) and topoplace-nodefeed
 /// (linked with -lslurm).
 
-#include <ctime>
 #include <cstdint>
+#include <ctime>
 #include <optional>
 
 #include <topo/placement/state.hpp>

@@ -7,8 +7,8 @@
 #include <optional>
 #include <regex>
 
-#include <topo/whatif/failures.hpp>
 #include <topo/text_input.hpp>
+#include <topo/whatif/failures.hpp>
 
 namespace topo::whatif {
 
@@ -155,7 +155,7 @@ Result<FailureModel> parse_failure_table(std::string_view text, const std::strin
         std::map<std::string, std::pair<std::string, int>> kv;
         auto st = rows([&](const std::vector<std::string_view>& f, int line) -> Status {
             kv[ascii_lower(f[static_cast<std::size_t>(c_metric)])] = {std::string(f[static_cast<std::size_t>(c_value)]),
-                                                                line};
+                                                                      line};
             return Ok{};
         });
         if (!st) return fail(st.error());

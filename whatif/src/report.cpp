@@ -9,8 +9,8 @@
 #include <map>
 #include <system_error>
 
-#include <topo/whatif/report.hpp>
 #include <topo/text_input.hpp>
+#include <topo/whatif/report.hpp>
 
 namespace topo::whatif {
 
@@ -37,17 +37,23 @@ const std::vector<Row>& rows() {
         {"GPU-hours lost to placement",
          [](const Replay& r, const PolicyRun& p) { return r.model ? fmt("%.1f", p.placement_gpu_hours) : "-"; }},
         {"  of placement: degraded hosts",
-         [](const Replay& r, const PolicyRun& p) { return r.degraded.empty() ? "-" : fmt("%.1f", p.degraded_gpu_hours); }},
-        {"GPU-hours lost to failures", [](const Replay&, const PolicyRun& p) { return fmt("%.1f", p.failure_gpu_hours); }},
+         [](const Replay& r, const PolicyRun& p) {
+             return r.degraded.empty() ? "-" : fmt("%.1f", p.degraded_gpu_hours);
+         }},
+        {"GPU-hours lost to failures",
+         [](const Replay&, const PolicyRun& p) { return fmt("%.1f", p.failure_gpu_hours); }},
         {"placements on degraded hosts: multi / one-node",
          [](const Replay& r, const PolicyRun& p) {
-             return r.degraded.empty() ? "-" : std::to_string(p.multi_node_degraded) + " / " + std::to_string(p.single_node_degraded);
+             return r.degraded.empty()
+                        ? "-"
+                        : std::to_string(p.multi_node_degraded) + " / " + std::to_string(p.single_node_degraded);
          }},
         {"job slowdown: mean (GPU-time)",
          [](const Replay& r, const PolicyRun& p) { return r.model ? fmt("%.4f", p.mean_slowdown) : "-"; }},
         {"job slowdown: p95 (multi-node)",
          [](const Replay& r, const PolicyRun& p) { return r.model ? fmt("%.4f", p.p95_slowdown) : "-"; }},
-        {"effective MFU", [](const Replay& r, const PolicyRun& p) { return r.model ? fmt("%.1f %%", 100 * p.effective_mfu) : "-"; }},
+        {"effective MFU",
+         [](const Replay& r, const PolicyRun& p) { return r.model ? fmt("%.1f %%", 100 * p.effective_mfu) : "-"; }},
         {"jobs finished / in trace",
          [](const Replay&, const PolicyRun& p) { return std::to_string(p.finished) + " / " + std::to_string(p.jobs); }},
         {"jobs rejected (never fit)", [](const Replay&, const PolicyRun& p) { return std::to_string(p.rejected); }},
@@ -138,6 +144,7 @@ std::string nice(double v) {
 struct PlotFrame {
     double w, h, l, r, t, b;
 };
+
 constexpr PlotFrame kPlot{640, 300, 60, 150, 30, 45};
 
 std::string line_chart(const std::string& id, const std::string& title, const std::string& xlabel,
@@ -332,7 +339,9 @@ std::string render_table(const Replay& r) {
         "topology: " + r.topology + "\ntrace:    " + r.trace + " (offered load " + fmt("%.2f", r.offered_load) + ")\n";
     if (!r.failures.empty()) out += "failures: " + r.failures + "\n";
     if (!r.degraded.empty()) out += "degraded: " + r.degraded + "\n";
-    if (r.model) out += "model:    job slowdown and ETTR from docs/perf-model.md; effective MFU = " + fmt("%.0f", 100 * r.ideal_mfu) + " % / slowdown x ETTR\n";
+    if (r.model)
+        out += "model:    job slowdown and ETTR from docs/perf-model.md; effective MFU = "
+               + fmt("%.0f", 100 * r.ideal_mfu) + " % / slowdown x ETTR\n";
     if (const std::string hl = headline(r); !hl.empty()) out += "\n" + hl + "\n";
     out += "\n";
     for (std::size_t k = 0; k < cells.size(); ++k) {
@@ -451,9 +460,8 @@ std::string render_html(const Replay& r, const ReportContext& ctx) {
          ".meta{font-size:13px;color:#444}\n</style>\n</head>\n<body>\n";
     h += "<h1>topoplace what-if</h1>\n";
     if (const std::string hl = headline(r); !hl.empty()) h += "<p id=\"headline\"><b>" + esc(hl) + "</b></p>\n";
-    h += "<div class=\"meta\"><p><b>Topology</b>: " + esc(ctx.snapshot) + " &mdash; "
-         + esc(r.topology) + "<br><b>Trace</b>: " + esc(r.trace) + " (offered load " + fmt("%.2f", r.offered_load)
-         + ")";
+    h += "<div class=\"meta\"><p><b>Topology</b>: " + esc(ctx.snapshot) + " &mdash; " + esc(r.topology)
+         + "<br><b>Trace</b>: " + esc(r.trace) + " (offered load " + fmt("%.2f", r.offered_load) + ")";
     if (!r.failures.empty()) h += "<br><b>Failures</b>: " + esc(r.failures);
     if (!r.degraded.empty()) h += "<br><b>Degraded hosts</b>: " + esc(r.degraded);
     h += "</p>\n";
@@ -510,7 +518,8 @@ std::string render_html(const Replay& r, const ReportContext& ctx) {
             std::map<int, std::pair<double, int>> bins;
             for (const auto& [gpus, sl] : r.runs[k].slowdown_by_size) {
                 int b = 0;
-                while ((1 << (b + 1)) <= std::max(1, gpus)) ++b;
+                while ((1 << (b + 1)) <= std::max(1, gpus))
+                    ++b;
                 bins[b].first += sl;
                 bins[b].second += 1;
             }

@@ -7,8 +7,8 @@
 #include <numeric>
 #include <optional>
 
-#include <topo/whatif/trace.hpp>
 #include <topo/text_input.hpp>
+#include <topo/whatif/trace.hpp>
 
 namespace topo::whatif {
 
@@ -486,7 +486,8 @@ Result<Trace> parse_trace(std::string_view text, const std::string& source) {
         const auto f = split_words(head);
         const bool has_jobid = std::any_of(f.begin(), f.end(), [](std::string_view w) {
             std::string x(w);
-            for (char& c : x) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            for (char& c : x)
+                c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
             return x == "jobid" || x == "jobidraw";
         });
         std::string_view next = l.header + 1 < l.all.size() ? trim(l.all[l.header + 1]) : std::string_view{};

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <map>
 #include <limits>
+#include <map>
 #include <queue>
 #include <set>
 #include <utility>
@@ -60,9 +60,9 @@ struct JobRt {
     bool running = false;
     bool done = false;
     bool rejected = false;
-    double units = 0;  // GPU-equivalents held while running (sum over hosts)
-    double slow = 1;   // S_job of this run's placement (work advances at 1/slow)
-    double slow_net = 1;  // its S_net (slow = slow_net x S_deg)
+    double units = 0;      // GPU-equivalents held while running (sum over hosts)
+    double slow = 1;       // S_job of this run's placement (work advances at 1/slow)
+    double slow_net = 1;   // its S_net (slow = slow_net x S_deg)
     double kept_wall = 0;  // wall-seconds of progress kept (not lost to failures), for ETTR
     std::vector<HostId> hosts;
 };
@@ -122,6 +122,7 @@ private:
     [[nodiscard]] bool available(int h) const { return !hosts_[h].down && !(gate_ && hosts_[h].flagged); }
 
     [[nodiscard]] int qualifying(const JobRt& j) const;
+
     /// How long the job's next run may take by its time limit: the restart cost (after a
     /// kill) plus the rest of the limit, at least the work still to do.
     [[nodiscard]] double run_limit(const JobRt& j) const {
@@ -412,9 +413,10 @@ void Engine::slowdown_of(int j) {
     }
     const bool multi = job.hosts.size() > 1;
     if (!multi && jp.degraded.empty()) return;  // one healthy host: no network, no S_deg
-    std::vector<std::vector<HostId>> others;  // uplink sharing: a multi-node job's only
+    std::vector<std::vector<HostId>> others;    // uplink sharing: a multi-node job's only
     for (const auto& [end, o] : running_) {
-        if (multi && o != j && jobs_[static_cast<std::size_t>(o)].hosts.size() > 1) others.push_back(jobs_[static_cast<std::size_t>(o)].hosts);
+        if (multi && o != j && jobs_[static_cast<std::size_t>(o)].hosts.size() > 1)
+            others.push_back(jobs_[static_cast<std::size_t>(o)].hosts);
     }
     const int gph = std::max(1, max_gpus_);
     jp.hosts = job.hosts;
@@ -856,7 +858,8 @@ std::string headline(const Replay& r) {
                   "%s loses %.1f %s GPU-hours to placement and failures than %s (%.1f %% of %s's loss) on this trace; "
                   "effective MFU %.1f %% vs %.1f %%",
                   a.label.c_str(), std::abs(d), d >= 0 ? "fewer" : "more", b->label.c_str(),
-                  lb > 0 ? 100.0 * std::abs(d) / lb : 0.0, b->label.c_str(), 100 * a.effective_mfu, 100 * b->effective_mfu);
+                  lb > 0 ? 100.0 * std::abs(d) / lb : 0.0, b->label.c_str(), 100 * a.effective_mfu,
+                  100 * b->effective_mfu);
     return buf;
 }
 
@@ -905,13 +908,15 @@ Result<Replay> simulate(const Topology& topo, const Trace& trace, const SimOptio
     r.ideal_mfu = r.model ? opt.ideal_mfu : 0.0;
     if (opt.degraded_share > 0) {
         char buf[160];
-        std::snprintf(buf, sizeof buf, "%.2f %% of compute hosts degraded (slowdown %.2f), %s", opt.degraded_share * 100,
+        std::snprintf(buf, sizeof buf, "%.2f %% of compute hosts degraded (slowdown %.2f), %s",
+                      opt.degraded_share * 100,
                       opt.degraded_slowdown > 1 ? opt.degraded_slowdown : opt.model->degraded_default,
                       opt.degraded_rule ? "kept out of multi-node jobs while others fit" : "placed like any host");
         r.degraded = buf;
     }
     const int runs = static_cast<int>(opt.policies.size() * opt.gates.size());
-    const placement::Placer placer = opt.model != nullptr ? placement::Placer(topo, *opt.model) : placement::Placer(topo);
+    const placement::Placer placer =
+        opt.model != nullptr ? placement::Placer(topo, *opt.model) : placement::Placer(topo);
     int k = 0;
     for (bool gate : opt.gates) {
         for (Policy p : opt.policies) {
@@ -930,7 +935,8 @@ Result<std::vector<Interval>> replay_intervals(const Topology& topo, const Trace
                                                const SimOptions& opt) {
     std::vector<Interval> iv;
     PolicyRun pr;
-    const placement::Placer placer = opt.model != nullptr ? placement::Placer(topo, *opt.model) : placement::Placer(topo);
+    const placement::Placer placer =
+        opt.model != nullptr ? placement::Placer(topo, *opt.model) : placement::Placer(topo);
     Engine e(placer, trace, opt, policy, gate, &iv);
     if (auto st = e.run(pr, 0, 1); !st) return fail(st.error());
     return iv;

@@ -18,9 +18,9 @@
 #include <string>
 #include <string_view>
 
-#include <sys/types.h>
-
 #include <topo/result.hpp>
+
+#include <sys/types.h>
 
 namespace topo {
 

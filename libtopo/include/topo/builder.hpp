@@ -24,9 +24,7 @@ public:
 
     /// Add a host, or merge into an existing one (role: Compute wins over Service over
     /// Unknown; empty sysimg GUID filled).
-    void add_host(const std::string& name,
-                  HostRole role = HostRole::Unknown,
-                  const std::string& sysimg_guid = {},
+    void add_host(const std::string& name, HostRole role = HostRole::Unknown, const std::string& sysimg_guid = {},
                   Provenance provenance = Provenance::Discovered);
     [[nodiscard]] bool has_host(std::string_view name) const;
 
@@ -38,13 +36,8 @@ public:
 
     /// Add a switch-to-switch cable (each cable once; duplicates with the same
     /// ends/ports are merged).
-    void add_switch_link(const std::string& a_key,
-                         int port_a,
-                         const std::string& b_key,
-                         int port_b,
-                         double gbps,
-                         const std::string& rate,
-                         LinkKind kind = LinkKind::Ib);
+    void add_switch_link(const std::string& a_key, int port_a, const std::string& b_key, int port_b, double gbps,
+                         const std::string& rate, LinkKind kind = LinkKind::Ib);
 
     /// Add a GPU (keyed by host + index).
     void add_gpu(const std::string& host, Gpu gpu);
@@ -65,15 +58,15 @@ public:
     void apply_node_template(const std::vector<std::string>& hosts, const NodeDescription& node);
 
     /// Declare a multi-node NVLink domain (e.g. one GB200 NVL72 rack).
-    void add_nvl_domain(const std::string& name,
-                        const std::vector<std::string>& hosts,
-                        int usable_hosts = 0);
+    void add_nvl_domain(const std::string& name, const std::vector<std::string>& hosts, int usable_hosts = 0);
 
     /// Record a non-fatal finding; it is kept in Topology::warnings().
     void warn(std::string message);
 
     [[nodiscard]] std::vector<std::string> host_names() const;
+
     [[nodiscard]] std::size_t host_count() const noexcept { return hosts_.size(); }
+
     [[nodiscard]] std::size_t switch_count() const noexcept { return switches_.size(); }
 
     /// Validate and build. Errors: Parse for inconsistent input (a link to an unknown
@@ -86,6 +79,7 @@ public:
         std::string leaf_key;
         std::string desc_source;  ///< node-description file that added this NIC; empty for fabric/spec NICs
     };
+
     struct PendingHost {
         HostRole role = HostRole::Unknown;
         std::string sysimg_guid;
@@ -94,6 +88,7 @@ public:
         std::map<int, Gpu> gpus;                 // key: index
         std::vector<NodeDescription> nodes;      // locality sources, applied at freeze
     };
+
     struct PendingLink {
         std::string a, b;
         int port_a = 0, port_b = 0;
@@ -101,6 +96,7 @@ public:
         std::string rate;
         LinkKind kind = LinkKind::Ib;
     };
+
     struct PendingDomain {
         std::vector<std::string> hosts;
         int usable_hosts = 0;

@@ -24,8 +24,6 @@ class TopologyBuilder;
 [[nodiscard]] Status load_cluster_spec(const std::string& path, TopologyBuilder& b);
 
 /// Same, from text; `source` names it in messages.
-[[nodiscard]] Status apply_cluster_spec_text(std::string_view yaml,
-                                             const std::string& source,
-                                             TopologyBuilder& b);
+[[nodiscard]] Status apply_cluster_spec_text(std::string_view yaml, const std::string& source, TopologyBuilder& b);
 
 }  // namespace topo

@@ -36,8 +36,7 @@ inline constexpr std::size_t kMaxHostNameLength = 255;
 
 /// Number of names expand_hostlist(expr) would yield, without expanding it; saturates at
 /// limit + 1. Errors as expand_hostlist.
-[[nodiscard]] Result<std::size_t> count_hostlist(std::string_view expr,
-                                                 std::size_t limit = kMaxHostlistNames);
+[[nodiscard]] Result<std::size_t> count_hostlist(std::string_view expr, std::size_t limit = kMaxHostlistNames);
 
 /// Compress names into the shortest Slurm hostlist expression, as `scontrol show
 /// hostlist` does: names sorted naturally, numeric suffixes with equal width merged

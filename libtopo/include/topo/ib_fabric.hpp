@@ -16,13 +16,13 @@ namespace topo {
 class TopologyBuilder;
 
 struct IbPort {
-    int port = 0;             ///< local port number
-    std::string peer_guid;    ///< normalised "0x%016llx" node GUID of the peer
+    int port = 0;           ///< local port number
+    std::string peer_guid;  ///< normalised "0x%016llx" node GUID of the peer
     int peer_port = 0;
-    std::string rate;         ///< "4xHDR", "4x???" when down
-    double gbps = 0;          ///< decoded from rate (0 if unknown)
-    std::string label;        ///< ibdiagnet's port label ("1/1/1", "B9D0F0/0/0/1"), may be empty
-    int line = 0;             ///< 1-based source line
+    std::string rate;   ///< "4xHDR", "4x???" when down
+    double gbps = 0;    ///< decoded from rate (0 if unknown)
+    std::string label;  ///< ibdiagnet's port label ("1/1/1", "B9D0F0/0/0/1"), may be empty
+    int line = 0;       ///< 1-based source line
 };
 
 struct IbNode {
@@ -33,12 +33,12 @@ struct IbNode {
     std::string port_guid;    ///< CA port GUID (first port), may be empty
     std::string description;  ///< node description, e.g. "luna-0001 mlx5_0"
     int num_ports = 0;
-    int line = 0;             ///< 1-based line of the node header
+    int line = 0;  ///< 1-based line of the node header
     std::vector<IbPort> ports;
 };
 
 struct IbFabric {
-    std::string source;       ///< file name (or "libibnetdisc")
+    std::string source;  ///< file name (or "libibnetdisc")
     std::vector<IbNode> nodes;
     std::vector<std::string> warnings;
 };
@@ -67,9 +67,7 @@ struct IbImportOptions {
 [[nodiscard]] Result<NodeNameMap> parse_node_name_map(std::string_view text, const std::string& source);
 /// Adds switches, hosts, NICs and links of the fabric. Errors: Parse (degenerate or
 /// inconsistent fabric, e.g. no switch), InvalidArgument (bad regex).
-[[nodiscard]] Status import_ib_fabric(const IbFabric& fabric,
-                                      const IbImportOptions& options,
-                                      TopologyBuilder& builder);
+[[nodiscard]] Status import_ib_fabric(const IbFabric& fabric, const IbImportOptions& options, TopologyBuilder& builder);
 
 /// Normalise a GUID text ("0x2c90200417670", "0002c90200417670", "S-0002c9...") to
 /// "0x" + 16 lower-case hex digits; nullopt when it is not a GUID.

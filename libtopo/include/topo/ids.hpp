@@ -15,9 +15,13 @@ class Id {
 public:
     using Rep = std::uint32_t;
     constexpr Id() = default;
+
     constexpr explicit Id(Rep v) : v_(v) {}
+
     [[nodiscard]] constexpr Rep index() const noexcept { return v_; }
+
     [[nodiscard]] constexpr bool valid() const noexcept { return v_ != kInvalid; }
+
     friend constexpr auto operator<=>(const Id&, const Id&) = default;
 
 private:
@@ -36,7 +40,5 @@ using GroupId = Id<struct GroupTag>;
 
 template <class Tag>
 struct std::hash<topo::Id<Tag>> {
-    std::size_t operator()(const topo::Id<Tag>& id) const noexcept {
-        return std::hash<std::uint32_t>{}(id.index());
-    }
+    std::size_t operator()(const topo::Id<Tag>& id) const noexcept { return std::hash<std::uint32_t>{}(id.index()); }
 };

@@ -32,6 +32,7 @@ struct Error {
     int line = 0;      ///< 1-based line in `file`, 0 if not line-specific
 
     Error() = default;
+
     Error(Errc c, std::string msg, std::string f = {}, int l = 0)
         : code(c), message(std::move(msg)), file(std::move(f)), line(l) {}
 
@@ -48,26 +49,39 @@ struct Unexpected {
     return Unexpected{Error{c, std::move(msg), std::move(file), line}};
 }
 
-[[nodiscard]] inline Unexpected fail(Error e) { return Unexpected{std::move(e)}; }
+[[nodiscard]] inline Unexpected fail(Error e) {
+    return Unexpected{std::move(e)};
+}
 
 /// A minimal std::expected look-alike (C++23's is not usable with clang-tidy 14).
 template <class T>
 class [[nodiscard]] Result {
 public:
     Result(T v) : v_(std::in_place_index<0>, std::move(v)) {}  // NOLINT(google-explicit-constructor)
-    Result(Unexpected u)                                           // NOLINT(google-explicit-constructor)
+
+    Result(Unexpected u)  // NOLINT(google-explicit-constructor)
         : v_(std::in_place_index<1>, std::move(u.error)) {}
 
     [[nodiscard]] bool has_value() const noexcept { return v_.index() == 0; }
+
     explicit operator bool() const noexcept { return has_value(); }
+
     T& value() & { return std::get<0>(v_); }
+
     const T& value() const& { return std::get<0>(v_); }
+
     T&& value() && { return std::get<0>(std::move(v_)); }
+
     T& operator*() & { return value(); }
+
     const T& operator*() const& { return value(); }
+
     T* operator->() { return &std::get<0>(v_); }
+
     const T* operator->() const { return &std::get<0>(v_); }
+
     [[nodiscard]] const Error& error() const& { return std::get<1>(v_); }
+
     [[nodiscard]] Error&& error() && { return std::get<1>(std::move(v_)); }
 
 private:
@@ -76,6 +90,7 @@ private:
 
 /// Result for operations with no value.
 struct Ok {};
+
 using Status = Result<Ok>;
 
 }  // namespace topo

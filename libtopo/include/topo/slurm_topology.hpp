@@ -45,10 +45,10 @@ struct SlurmBlock {
 
 /// One topology: the whole of a topology.conf, or one list entry of topology.yaml.
 struct SlurmTopology {
-    std::string name;             ///< topology.yaml `topology:`; empty for topology.conf
-    std::string source;           ///< file name (or label) used in messages
+    std::string name;    ///< topology.yaml `topology:`; empty for topology.conf
+    std::string source;  ///< file name (or label) used in messages
     SlurmTopologyKind kind = SlurmTopologyKind::Tree;
-    bool cluster_default = false; ///< topology.yaml `cluster_default` (true for .conf)
+    bool cluster_default = false;       ///< topology.yaml `cluster_default` (true for .conf)
     std::vector<SlurmSwitch> switches;  ///< tree, in file order
     std::vector<SlurmBlock> blocks;     ///< block: blocks; ring: rings; torus3d: toruses
     std::vector<int> block_sizes;       ///< BlockSizes= / block_sizes (empty if absent)
@@ -80,24 +80,20 @@ struct SlurmParseOptions {
 /// Errors: Parse with file and line (unknown key, a line with no SwitchName/BlockName,
 /// bad hostlist, bad number, duplicate name, Nodes and Switches on one switch or
 /// neither, undefined child switch, a cycle, binary or empty input).
-[[nodiscard]] Result<SlurmTopology> parse_topology_conf(std::string_view text,
-                                                        const std::string& source,
+[[nodiscard]] Result<SlurmTopology> parse_topology_conf(std::string_view text, const std::string& source,
                                                         const SlurmParseOptions& opts = {});
 
 /// Parse topology.yaml text: a list of named topologies (tree, block, flat, ring,
 /// torus3d). Errors: Parse with file and line (YAML syntax, unknown keys, bad values,
 /// and the tree checks of parse_topology_conf), including for an empty list.
-[[nodiscard]] Result<std::vector<SlurmTopology>> parse_topology_yaml(
-    std::string_view text,
-    const std::string& source,
-    const SlurmParseOptions& opts = {});
+[[nodiscard]] Result<std::vector<SlurmTopology>> parse_topology_yaml(std::string_view text, const std::string& source,
+                                                                     const SlurmParseOptions& opts = {});
 
 /// Read a file (gzip allowed) and parse it: topology.yaml when the name ends in .yaml or
 /// .yml or the text starts like a YAML list, topology.conf otherwise. A .conf file
 /// gives one topology. Errors: Io, Parse.
-[[nodiscard]] Result<std::vector<SlurmTopology>> load_slurm_topology(
-    const std::string& path,
-    const SlurmParseOptions& opts = {});
+[[nodiscard]] Result<std::vector<SlurmTopology>> load_slurm_topology(const std::string& path,
+                                                                     const SlurmParseOptions& opts = {});
 
 /// The topology a cluster uses by default: the one with cluster_default, else the
 /// first. nullptr for an empty list.

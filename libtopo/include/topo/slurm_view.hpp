@@ -59,10 +59,10 @@ struct SlurmView {
     /// Leaves first (in leaf-group order), then levels 1.. (each level by its smallest
     /// child set), then the synthetic roots by level: the order of topology.conf.
     std::vector<SlurmViewSwitch> switches;
-    std::size_t leaves = 0;       ///< switches[0, leaves) are the leaves
-    std::size_t parts = 0;        ///< connected parts (Slurm places no job across two)
-    int top_level = 0;            ///< highest level (0 when only leaves)
-    std::size_t nodes = 0;        ///< Slurm nodes under the leaves
+    std::size_t leaves = 0;  ///< switches[0, leaves) are the leaves
+    std::size_t parts = 0;   ///< connected parts (Slurm places no job across two)
+    int top_level = 0;       ///< highest level (0 when only leaves)
+    std::size_t nodes = 0;   ///< Slurm nodes under the leaves
 };
 
 struct SlurmViewOptions {

@@ -10,14 +10,14 @@
 /// file's size, mtime (ns), inode and device, and is used only while they still match.
 /// The JSON stays the contract; the compiled form is never read on its own.
 
-#include <sys/types.h>
-
 #include <cstdint>
 #include <string>
 #include <string_view>
 
 #include <topo/result.hpp>
 #include <topo/topology.hpp>
+
+#include <sys/types.h>
 
 namespace topo {
 
@@ -82,6 +82,7 @@ struct SnapshotLoad {
     bool from_bin = false;
     std::string why_not_bin;
 };
+
 [[nodiscard]] Result<SnapshotLoad> load_snapshot_fast(const std::string& json_path, uid_t trusted_uid = 0,
                                                       BinCheck check = BinCheck::Fingerprint);
 

@@ -12,8 +12,7 @@ namespace topo {
 
 /// Read a file; gunzip it when it starts with the gzip magic. Errors: Io, Parse
 /// (corrupt gzip). `max_bytes` guards against absurd inputs.
-[[nodiscard]] Result<std::string> read_text_file(const std::string& path,
-                                                 std::size_t max_bytes = std::size_t{1} << 31);
+[[nodiscard]] Result<std::string> read_text_file(const std::string& path, std::size_t max_bytes = std::size_t{1} << 31);
 /// Write atomically (temp file + rename). Errors: Io.
 [[nodiscard]] Status write_text_file(const std::string& path, std::string_view content);
 /// Split into lines, stripping a trailing '\r' on each; lines keep their 1-based

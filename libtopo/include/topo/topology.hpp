@@ -48,7 +48,7 @@ struct Switch {
     std::string name;         ///< short name (node-name-map, description, or topology.conf)
     std::string description;  ///< raw node description
     int num_ports = 0;
-    int tier = -1;            ///< 0 = leaf (hosts attach), 1 = spine, 2 = core... (inferred at freeze)
+    int tier = -1;  ///< 0 = leaf (hosts attach), 1 = spine, 2 = core... (inferred at freeze)
     Provenance provenance = Provenance::Discovered;
 };
 
@@ -62,32 +62,32 @@ struct Nic {
     std::string guid;     ///< port/CA GUID, may be empty
     std::string pci_bus;  ///< "0000:0c:00.0", may be empty
     HostId host;
-    SwitchId leaf;        ///< switch this NIC plugs into; invalid if not on the fabric
+    SwitchId leaf;  ///< switch this NIC plugs into; invalid if not on the fabric
     int leaf_port = 0;
-    int rail = -1;        ///< inferred at freeze; -1 = unknown / not on a rail fabric
+    int rail = -1;  ///< inferred at freeze; -1 = unknown / not on a rail fabric
     double rate_gbps = 0;
-    std::string rate;     ///< as printed, e.g. "4xHDR"
+    std::string rate;  ///< as printed, e.g. "4xHDR"
     int numa = -1;
     Provenance provenance = Provenance::Discovered;
 };
 
 struct Gpu {
     HostId host;
-    int index = 0;          ///< 0-based index on its host (nvidia-smi / CUDA order)
-    std::string model;      ///< e.g. "NVIDIA H100 80GB HBM3"
+    int index = 0;      ///< 0-based index on its host (nvidia-smi / CUDA order)
+    std::string model;  ///< e.g. "NVIDIA H100 80GB HBM3"
     std::string pci_bus;
     std::string uuid;
     int numa = -1;
-    DomainId nvl_domain;    ///< invalid when the GPU has no NVLink peers
+    DomainId nvl_domain;  ///< invalid when the GPU has no NVLink peers
 };
 
 struct Host {
     std::string name;
     HostRole role = HostRole::Unknown;
-    std::string sysimg_guid;     ///< IB system image GUID, if known
-    std::vector<NicId> nics;     ///< in natural name order
-    std::vector<GpuId> gpus;     ///< in index order
-    GroupId group;               ///< leaf group (hosts sharing exactly the same leaves)
+    std::string sysimg_guid;  ///< IB system image GUID, if known
+    std::vector<NicId> nics;  ///< in natural name order
+    std::vector<GpuId> gpus;  ///< in index order
+    GroupId group;            ///< leaf group (hosts sharing exactly the same leaves)
     Provenance provenance = Provenance::Discovered;
 };
 
@@ -127,30 +127,30 @@ struct GpuNicPath {
 struct NvLinkPair {
     GpuId a;
     GpuId b;
-    int links = 0;        ///< "NV12" -> 12, 0 if unknown
-    double gbps = 0;      ///< from hwloc NVLinkBandwidth, 0 if unknown
+    int links = 0;    ///< "NV12" -> 12, 0 if unknown
+    double gbps = 0;  ///< from hwloc NVLinkBandwidth, 0 if unknown
 };
 
 /// An NVSwitch inside a host: GPUs of that host reach each other through it.
 struct NvSwitch {
     HostId host;
-    std::string pci_bus;          ///< stable identity within the host
-    std::vector<GpuId> gpus;      ///< GPUs cabled to it
-    double gbps = 0;              ///< NVLink bandwidth of one GPU to it (max over GPUs)
-    DomainId nvl_domain;          ///< the NVLink domain its GPUs form (inferred)
+    std::string pci_bus;      ///< stable identity within the host
+    std::vector<GpuId> gpus;  ///< GPUs cabled to it
+    double gbps = 0;          ///< NVLink bandwidth of one GPU to it (max over GPUs)
+    DomainId nvl_domain;      ///< the NVLink domain its GPUs form (inferred)
 };
 
 /// Hosts that share exactly the same set of leaf switches (one scalable unit in a
 /// rail-optimized fabric).
 struct LeafGroup {
-    std::string name;                ///< stable, e.g. "g001"
-    std::vector<HostId> hosts;       ///< natural name order
-    std::vector<SwitchId> leaves;    ///< rail order when rails are known
+    std::string name;              ///< stable, e.g. "g001"
+    std::vector<HostId> hosts;     ///< natural name order
+    std::vector<SwitchId> leaves;  ///< rail order when rails are known
 };
 
 /// Summary figures, as `topoplace show --json` prints them.
 struct Summary {
-    int hosts = 0;           ///< hosts with a NIC on the fabric (or declared)
+    int hosts = 0;  ///< hosts with a NIC on the fabric (or declared)
     int compute_hosts = 0;
     int service_hosts = 0;
     int gpus = 0;
@@ -169,19 +169,31 @@ struct TopologyAccess;  // private to libtopo (src/topology_impl.hpp)
 class Topology {
 public:
     [[nodiscard]] std::span<const Host> hosts() const noexcept { return hosts_; }
+
     [[nodiscard]] std::span<const Gpu> gpus() const noexcept { return gpus_; }
+
     [[nodiscard]] std::span<const Nic> nics() const noexcept { return nics_; }
+
     [[nodiscard]] std::span<const Switch> switches() const noexcept { return switches_; }
+
     [[nodiscard]] std::span<const Link> links() const noexcept { return links_; }
+
     [[nodiscard]] std::span<const NvlDomain> nvl_domains() const noexcept { return domains_; }
+
     [[nodiscard]] std::span<const LeafGroup> groups() const noexcept { return groups_; }
+
     [[nodiscard]] std::span<const GpuNicPath> gpu_nic_paths() const noexcept { return gpu_nic_; }
+
     [[nodiscard]] std::span<const NvLinkPair> nvlinks() const noexcept { return nvlinks_; }
+
     [[nodiscard]] std::span<const NvSwitch> nvswitches() const noexcept { return nvswitches_; }
 
     [[nodiscard]] const Host& host(HostId id) const { return hosts_.at(id.index()); }
+
     [[nodiscard]] const Gpu& gpu(GpuId id) const { return gpus_.at(id.index()); }
+
     [[nodiscard]] const Nic& nic(NicId id) const { return nics_.at(id.index()); }
+
     [[nodiscard]] const Switch& sw(SwitchId id) const { return switches_.at(id.index()); }
 
     /// Lookup by stable identity. O(log n).
@@ -190,13 +202,16 @@ public:
 
     /// Number of switch tiers (0 when there is no fabric).
     [[nodiscard]] int tiers() const noexcept { return tiers_; }
+
     /// Number of rails (1 when every NIC of a host shares one leaf; 0 without fabric).
     [[nodiscard]] int rails() const noexcept { return rails_; }
 
     /// Distinct leaf switches of a host, in rail order.
     [[nodiscard]] std::vector<SwitchId> leaves_of(HostId h) const;
+
     /// Leaf group of a host (invalid if the host is on no leaf).
     [[nodiscard]] GroupId group_of(HostId h) const { return host(h).group; }
+
     /// Tier of the lowest switch that both hosts reach going only upwards:
     /// 0 when they share a leaf, 1 via a spine, ...; nullopt when not connected.
     /// Two NICs of the same rail are compared rail-wise when both hosts have rails.
@@ -204,10 +219,13 @@ public:
     /// Switch-to-switch hops on the shortest path between the hosts' leaves, plus the
     /// two host links (2 when sharing a leaf); nullopt when not connected; 0 for a == b.
     [[nodiscard]] std::optional<int> hop_count(HostId a, HostId b) const;
+
     /// Rail of a NIC (-1 if unknown).
     [[nodiscard]] int rail_of(NicId n) const { return nic(n).rail; }
+
     /// NVLink domain of a GPU (invalid if none).
     [[nodiscard]] DomainId nvl_domain_of(GpuId g) const { return gpu(g).nvl_domain; }
+
     /// NICs of the GPU's host with the best PathClass to that GPU (ties: all of them,
     /// in name order). Empty when the host has no NIC or locality is unknown.
     [[nodiscard]] std::vector<NicId> nearest_nics(GpuId g) const;
@@ -217,8 +235,10 @@ public:
     [[nodiscard]] std::span<const SwitchId> uplinks(SwitchId s) const;
 
     [[nodiscard]] Summary summary() const;
+
     /// Content hash of the canonical snapshot (hex), identifies this topology.
     [[nodiscard]] const std::string& fingerprint() const noexcept { return fingerprint_; }
+
     /// Non-fatal findings from building (e.g. "host x on two leaf groups").
     [[nodiscard]] std::span<const std::string> warnings() const noexcept { return warnings_; }
 

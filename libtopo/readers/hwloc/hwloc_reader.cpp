@@ -271,7 +271,8 @@ void read_gpu_links(hwloc_topology_t t, const char* matrix_name, const std::map<
                     const std::string bus = pci_bus_id(pci_of(m->objs[j]));
                     for (auto& sw : nd.nvswitches) {
                         if (sw.pci_bus != bus) continue;
-                        auto it = std::find_if(sw.gpus.begin(), sw.gpus.end(), [&](const auto& e) { return e.first == gi; });
+                        auto it =
+                            std::find_if(sw.gpus.begin(), sw.gpus.end(), [&](const auto& e) { return e.first == gi; });
                         if (it == sw.gpus.end()) {
                             sw.gpus.emplace_back(gi, v * 8.0 / 1000.0);
                         } else {
@@ -410,15 +411,15 @@ NodeDescription describe(hwloc_topology_t t, const std::string& source) {
             ++folded_devices;
             partitions += same.size();
             if (example.empty()) {
-                example = (d.pci != nullptr ? "PCI " + pci_bus_id(d.pci) : d.key) + ": " + same.front() + ".." +
-                          same.back();
+                example =
+                    (d.pci != nullptr ? "PCI " + pci_bus_id(d.pci) : d.key) + ": " + same.front() + ".." + same.back();
             }
         }
         if (folded_devices > 0) {
-            nd.warnings.push_back(source + ": " + std::to_string(partitions) + " GPU partitions on " +
-                                  std::to_string(folded_devices) + " device(s) (partition mode, e.g. CPX; " + example +
-                                  ") are read as " + std::to_string(folded_devices) +
-                                  " GPU(s), one per device; NVLink/xGMI locality and Slurm GRES are per device");
+            nd.warnings.push_back(source + ": " + std::to_string(partitions) + " GPU partitions on "
+                                  + std::to_string(folded_devices) + " device(s) (partition mode, e.g. CPX; " + example
+                                  + ") are read as " + std::to_string(folded_devices)
+                                  + " GPU(s), one per device; NVLink/xGMI locality and Slurm GRES are per device");
         }
     }
 
@@ -459,7 +460,8 @@ NodeDescription describe(hwloc_topology_t t, const std::string& source) {
               [](const auto& x, const auto& y) { return x.pci_bus < y.pci_bus; });
     read_gpu_links(t, "NVLinkBandwidth", gpu_of, nd);
     read_gpu_links(t, "XGMIBandwidth", gpu_of, nd);
-    for (auto& sw : nd.nvswitches) std::sort(sw.gpus.begin(), sw.gpus.end());
+    for (auto& sw : nd.nvswitches)
+        std::sort(sw.gpus.begin(), sw.gpus.end());
     std::sort(nd.nvlinks.begin(), nd.nvlinks.end(),
               [](const auto& x, const auto& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
     return nd;
@@ -572,17 +574,19 @@ std::optional<std::pair<int, std::string>> precheck_xml(std::string_view xml) {
     };
     const auto first = xml.find_first_not_of(" \t\r\n");
     if (first != std::string_view::npos && xml[first] != '<') {
-        return std::pair<int, std::string>{line_at(first), "not XML, so not an hwloc XML topology (it should start with <?xml or <topology>)"};
+        return std::pair<int, std::string>{
+            line_at(first), "not XML, so not an hwloc XML topology (it should start with <?xml or <topology>)"};
     }
     const auto open = xml.find("<topology");
     if (open == std::string_view::npos) {
-        return std::pair<int, std::string>{0, "XML without a <topology> element: not an hwloc XML topology (lstopo --of xml writes one)"};
+        return std::pair<int, std::string>{
+            0, "XML without a <topology> element: not an hwloc XML topology (lstopo --of xml writes one)"};
     }
     if (xml.find("</topology>", open) == std::string_view::npos) {
         const auto last = xml.find_last_not_of(" \t\r\n");
         return std::pair<int, std::string>{line_at(last == std::string_view::npos ? 0 : last),
-                "truncated hwloc XML topology: the <topology> element opened on line " + std::to_string(line_at(open)) +
-                    " is never closed"};
+                                           "truncated hwloc XML topology: the <topology> element opened on line "
+                                               + std::to_string(line_at(open)) + " is never closed"};
     }
     return std::nullopt;
 }
@@ -614,7 +618,8 @@ Result<NodeDescription> read_hwloc_xml(const std::string& path) {
         return fail(Errc::Parse, std::string("hwloc cannot read the XML: ") + errno_text(errno), path);
     }
     if (hwloc_topology_load(topo->get()) != 0) {
-        return fail(Errc::Parse, "not a valid hwloc XML topology (hwloc cannot load it: " + errno_text(errno) + ")", path);
+        return fail(Errc::Parse, "not a valid hwloc XML topology (hwloc cannot load it: " + errno_text(errno) + ")",
+                    path);
     }
     NodeDescription nd = describe(topo->get(), path);
     nd.warnings.insert(nd.warnings.begin(), warnings.begin(), warnings.end());

@@ -6,7 +6,7 @@
 /// libibmad's mad_get_field). The HCA list comes from scandir(/sys/class/infiniband),
 /// the way libibumad finds it, so ibsim's umad2sim preload works for tests.
 
-#include <topo/ibnd_reader.hpp>
+#include <infiniband/ibnetdisc.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -18,9 +18,9 @@
 #include <system_error>
 #include <vector>
 
-#include <dirent.h>
+#include <topo/ibnd_reader.hpp>
 
-#include <infiniband/ibnetdisc.h>
+#include <dirent.h>
 
 namespace topo {
 double ib_rate_gbps(std::string_view rate) noexcept;  // libtopo/src/ibnetdiscover.cpp
@@ -35,11 +35,13 @@ struct FabricDeleter {
         if (f != nullptr) ibnd_destroy_fabric(f);
     }
 };
+
 using FabricPtr = std::unique_ptr<ibnd_fabric_t, FabricDeleter>;
 
 std::uint64_t be64(const std::uint8_t* p) noexcept {
     std::uint64_t v = 0;
-    for (int i = 0; i < 8; ++i) v = (v << 8) | p[i];
+    for (int i = 0; i < 8; ++i)
+        v = (v << 8) | p[i];
     return v;
 }
 
@@ -54,9 +56,9 @@ std::string guid_str(std::uint64_t g) {
 }
 
 // PortInfo (IBA 14.2.5.6) byte offsets.
-constexpr int kCapMask = 20;          // 32 bits
-constexpr int kLinkWidthActive = 31;  // 8 bits
-constexpr int kLinkSpeedActive = 35;  // high nibble
+constexpr int kCapMask = 20;             // 32 bits
+constexpr int kLinkWidthActive = 31;     // 8 bits
+constexpr int kLinkSpeedActive = 35;     // high nibble
 constexpr int kLinkSpeedExtActive = 62;  // high nibble, valid with CapMask bit 14
 constexpr std::uint32_t kCapHasExtSpeeds = 1U << 14;
 constexpr int kMlnxExtSpeedActive = 15;  // Mellanox ExtendedPortInfo: bit 0 = FDR10
@@ -65,20 +67,26 @@ constexpr int kSystemImageGuid = 4;
 
 std::string width_str(unsigned w) {
     switch (w) {
-        case 1: return "1x";
-        case 2: return "4x";
-        case 4: return "8x";
-        case 8: return "12x";
-        case 16: return "2x";
-        default: return "?x";
+        case 1:
+            return "1x";
+        case 2:
+            return "4x";
+        case 4:
+            return "8x";
+        case 8:
+            return "12x";
+        case 16:
+            return "2x";
+        default:
+            return "?x";
     }
 }
 
 std::string rate_of(const ibnd_port_t* port) {
     const std::uint8_t* info = port->info;
     std::uint32_t cap = be32(info + kCapMask);
-    if (port->node != nullptr && port->node->type == IB_NODE_SWITCH && port->node->ports != nullptr &&
-        port->node->ports[0] != nullptr) {
+    if (port->node != nullptr && port->node->type == IB_NODE_SWITCH && port->node->ports != nullptr
+        && port->node->ports[0] != nullptr) {
         cap = be32(port->node->ports[0]->info + kCapMask);  // switches report it on port 0
     }
     const unsigned width = info[kLinkWidthActive];
@@ -86,18 +94,35 @@ std::string rate_of(const ibnd_port_t* port) {
     const unsigned espeed = (cap & kCapHasExtSpeeds) != 0 ? (info[kLinkSpeedExtActive] >> 4) : 0;
     std::string s;
     switch (espeed) {
-        case 1: s = "FDR"; break;
-        case 2: s = "EDR"; break;
-        case 4: s = "HDR"; break;
-        case 8: s = "NDR"; break;
-        default: break;
+        case 1:
+            s = "FDR";
+            break;
+        case 2:
+            s = "EDR";
+            break;
+        case 4:
+            s = "HDR";
+            break;
+        case 8:
+            s = "NDR";
+            break;
+        default:
+            break;
     }
     if (s.empty()) {
         switch (speed) {
-            case 1: s = "SDR"; break;
-            case 2: s = "DDR"; break;
-            case 4: s = (port->ext_info[kMlnxExtSpeedActive] & 1U) != 0 ? "FDR10" : "QDR"; break;
-            default: s = "???"; break;
+            case 1:
+                s = "SDR";
+                break;
+            case 2:
+                s = "DDR";
+                break;
+            case 4:
+                s = (port->ext_info[kMlnxExtSpeedActive] & 1U) != 0 ? "FDR10" : "QDR";
+                break;
+            default:
+                s = "???";
+                break;
         }
     }
     return width_str(width) + s;
@@ -109,7 +134,8 @@ std::string clean_desc(const char* d) {
         auto c = static_cast<unsigned char>(d[i]);
         out.push_back(c >= 0x20 && c < 0x7f ? static_cast<char>(c) : '?');
     }
-    while (!out.empty() && out.back() == ' ') out.pop_back();
+    while (!out.empty() && out.back() == ' ')
+        out.pop_back();
     return out;
 }
 
@@ -125,9 +151,15 @@ Result<IbFabric> convert(ibnd_fabric_t* f, const std::string& source) {
         }
         IbNode node;
         switch (n->type) {
-            case IB_NODE_SWITCH: node.type = IbNode::Type::Switch; break;
-            case IB_NODE_ROUTER: node.type = IbNode::Type::Router; break;
-            default: node.type = IbNode::Type::Ca; break;
+            case IB_NODE_SWITCH:
+                node.type = IbNode::Type::Switch;
+                break;
+            case IB_NODE_ROUTER:
+                node.type = IbNode::Type::Router;
+                break;
+            default:
+                node.type = IbNode::Type::Ca;
+                break;
         }
         node.guid = guid_str(n->guid);
         const std::uint64_t sysimg = be64(n->info + kSystemImageGuid);
@@ -190,7 +222,8 @@ Result<IbFabric> discover(const DiscoverOptions& options) {
         }
         if (!options.ca.empty() && std::find(devs.begin(), devs.end(), options.ca) == devs.end()) {
             std::string list;
-            for (const auto& d : devs) list += (list.empty() ? "" : ", ") + d;
+            for (const auto& d : devs)
+                list += (list.empty() ? "" : ", ") + d;
             return fail(Errc::Unsupported, "no InfiniBand device named " + options.ca + " (found: " + list + ")");
         }
         ibnd_config_t cfg{};
@@ -199,8 +232,8 @@ Result<IbFabric> discover(const DiscoverOptions& options) {
         std::string ca = options.ca;
         FabricPtr fabric(ibnd_discover_fabric(ca.empty() ? nullptr : ca.data(), options.port, nullptr, &cfg));
         if (!fabric) {
-            return fail(Errc::Io, "InfiniBand discovery failed on " + (ca.empty() ? devs.front() : ca) +
-                                      " (no access to /dev/infiniband/umad*? link down or no subnet manager?)");
+            return fail(Errc::Io, "InfiniBand discovery failed on " + (ca.empty() ? devs.front() : ca)
+                                      + " (no access to /dev/infiniband/umad*? link down or no subnet manager?)");
         }
         return convert(fabric.get(), "libibnetdisc:" + (ca.empty() ? devs.front() : ca));
     } catch (const std::exception& e) {

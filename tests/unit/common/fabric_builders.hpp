@@ -35,14 +35,16 @@ inline std::string num(const char* prefix, int i, int width = 3) {
 /// Attributes every switch, link, NIC and GPU of a Fab gets. The default: 36-port HDR.
 struct FabStyle {
     int switch_ports = 36;
-    int gbps = 200;                 ///< switch links and NICs
-    const char* width = "4xHDR";    ///< switch links
+    int gbps = 200;               ///< switch links and NICs
+    const char* width = "4xHDR";  ///< switch links
     const char* gpu_model = "NVIDIA H100 80GB HBM3";
-    long first_guid = 1000;         ///< NIC GUIDs count up from here ("0x1001", ...)
+    long first_guid = 1000;  ///< NIC GUIDs count up from here ("0x1001", ...)
 };
 
 /// 64-port NDR switches, 400 Gb/s links and NICs, "H100" GPUs (the placement tests).
-inline FabStyle ndr_style() { return FabStyle{64, 400, "4xNDR", "H100", 1000}; }
+inline FabStyle ndr_style() {
+    return FabStyle{64, 400, "4xNDR", "H100", 1000};
+}
 
 /// A hand-made fabric: switches, switch links, hosts with NICs on leaves and GPUs.
 class Fab {
@@ -81,6 +83,7 @@ public:
         }
         return *this;
     }
+
     Fab& host(const std::string& name, const std::vector<std::string>& leaves, HostRole role) {
         return host(name, leaves, 0, role);
     }
@@ -93,6 +96,7 @@ public:
     }
 
     TopologyBuilder& builder() { return b_; }
+
     TopologyPtr freeze() { return testing::freeze(std::move(b_)); }
 
 private:

@@ -162,8 +162,9 @@ TEST(HealthIb, SnapshotNamesOfAnotherSchemeAreCounted) {
     o.expected.hcas = {"HCA-1", "HCA-2", "HCA-3", "HCA-4", "HCA-5", "HCA-6", "HCA-7", "HCA-8"};  // UFM-style names
     auto r = ib(o);
     EXPECT_TRUE(r.ok) << r.reason;
-    EXPECT_EQ(r.reason, "10 HCAs, 10 ports ACTIVE/LinkUp >= 400 Gb/sec (sysfs); snapshot names (HCA-1...) not in sysfs: "
-                        "counted");
+    EXPECT_EQ(r.reason,
+              "10 HCAs, 10 ports ACTIVE/LinkUp >= 400 Gb/sec (sysfs); snapshot names (HCA-1...) not in sysfs: "
+              "counted");
     o.expected.hca_count = 11;
     auto bad = ib(o);
     EXPECT_FALSE(bad.ok);
@@ -440,11 +441,13 @@ TEST(HealthSite, PassFailAndOneLineReason) {
 TEST(HealthSite, MeasuredFigureMakesTheNodeDegraded) {
     Tree t;
     auto dir = t.tmp.path / "probes";
-    write(dir / "10-nccl", "#!/bin/sh\necho 'all_reduce_perf 8 GPUs'\n"
-                           "echo 'degraded: busbw 310 GB/s, expected 360 slowdown=1.16'\n");
+    write(dir / "10-nccl",
+          "#!/bin/sh\necho 'all_reduce_perf 8 GPUs'\n"
+          "echo 'degraded: busbw 310 GB/s, expected 360 slowdown=1.16'\n");
     write(dir / "20-bad-figure", "#!/bin/sh\necho 'degraded slowdown=0.5'\n");
     write(dir / "30-fine", "#!/bin/sh\necho 'not degraded: busbw 361 GB/s'\n");
-    for (const char* f : {"10-nccl", "20-bad-figure", "30-fine"}) fs::permissions(dir / f, fs::perms(0755));
+    for (const char* f : {"10-nccl", "20-bad-figure", "30-fine"})
+        fs::permissions(dir / f, fs::perms(0755));
     auto o = t.opts();
     o.probe_dir = dir.string();
     auto rep = run_check(o);

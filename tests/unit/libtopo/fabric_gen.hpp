@@ -16,20 +16,20 @@
 namespace fabric_gen {
 
 struct Config {
-    int tiers = 2;             ///< 2: leaves + spines; 3: pods of leaves + spines, super-spines
-    int pods = 1;              ///< 3-tier only
-    int sus_per_pod = 2;       ///< scalable units (host groups) with hosts, per pod
+    int tiers = 2;        ///< 2: leaves + spines; 3: pods of leaves + spines, super-spines
+    int pods = 1;         ///< 3-tier only
+    int sus_per_pod = 2;  ///< scalable units (host groups) with hosts, per pod
     int hosts_per_su = 4;
-    int rails = 4;             ///< HCAs per compute host, one leaf per rail per SU
-    int spines_per_pod = 2;    ///< each leaf of a pod is cabled to every spine of its pod
-    int cores = 2;             ///< 3-tier: super-spines, each cabled to one spine of every pod
-    int empty_leaves = 0;      ///< per pod: host-less leaves cabled to some of the pod's spines
-    int mgmt_on_spines = 0;    ///< UFM/management servers (one HCA) cabled straight to spines
-    bool storage_leaf = false; ///< per pod: a leaf with storage targets + a minority of hosts' storage HCA
+    int rails = 4;              ///< HCAs per compute host, one leaf per rail per SU
+    int spines_per_pod = 2;     ///< each leaf of a pod is cabled to every spine of its pod
+    int cores = 2;              ///< 3-tier: super-spines, each cabled to one spine of every pod
+    int empty_leaves = 0;       ///< per pod: host-less leaves cabled to some of the pod's spines
+    int mgmt_on_spines = 0;     ///< UFM/management servers (one HCA) cabled straight to spines
+    bool storage_leaf = false;  ///< per pod: a leaf with storage targets + a minority of hosts' storage HCA
     int storage_targets = 2;
-    int loopbacks = 0;         ///< cables from a leaf port to another port of the same leaf
-    bool mixed_schemes = false;///< hosts of odd SUs call their HCAs HCA-N, others mlx5_N
-    double renamed = 0.0;      ///< share of hosts with one HCA named off its rail (HCA-11 on rail 7's leaf)
+    int loopbacks = 0;           ///< cables from a leaf port to another port of the same leaf
+    bool mixed_schemes = false;  ///< hosts of odd SUs call their HCAs HCA-N, others mlx5_N
+    double renamed = 0.0;        ///< share of hosts with one HCA named off its rail (HCA-11 on rail 7's leaf)
     bool unnamed_switches = false;
     std::uint32_t seed = 1;
 };
@@ -37,9 +37,9 @@ struct Config {
 struct Truth {
     int tiers = 0;
     int rails = 0;
-    std::map<std::string, int> switch_tier;             ///< switch GUID -> tier
-    std::map<std::string, std::string> nic_host;        ///< NIC GUID -> host
-    std::map<std::string, int> nic_rail;                ///< NIC GUID -> rail (-1: storage leaf)
+    std::map<std::string, int> switch_tier;                ///< switch GUID -> tier
+    std::map<std::string, std::string> nic_host;           ///< NIC GUID -> host
+    std::map<std::string, int> nic_rail;                   ///< NIC GUID -> rail (-1: storage leaf)
     std::vector<std::vector<std::string>> compute_groups;  ///< hosts of each populated SU
     std::set<std::string> compute_hosts;
     std::set<std::string> service_hosts;
@@ -133,14 +133,16 @@ inline Fabric generate(const Config& c) {
         }
         // a core for each spine position must exist for pods to be joined
         if (c.tiers == 3 && static_cast<int>(cores.size()) < c.spines_per_pod) {
-            for (int k = static_cast<int>(cores.size()); k < c.spines_per_pod; ++k) cable(spines[k], cores[k % cores.size()]);
+            for (int k = static_cast<int>(cores.size()); k < c.spines_per_pod; ++k)
+                cable(spines[k], cores[k % cores.size()]);
         }
         std::string storage;
         std::vector<std::string> targets;
         if (c.storage_leaf) {
             storage = add(true, swname("stor-leaf-p" + std::to_string(p)), 40);
             t.switch_tier[storage] = 0;
-            for (const auto& s : spines) cable(storage, s);
+            for (const auto& s : spines)
+                cable(storage, s);
             for (int k = 0; k < c.storage_targets; ++k) {
                 const std::string name = "ddn" + std::to_string(p) + std::to_string(k);
                 const std::string g = add(false, name + " mlx5_0", 1);
@@ -162,12 +164,14 @@ inline Fabric generate(const Config& c) {
                                      40));
                 t.switch_tier[leaves.back()] = 0;
                 if (populated) {
-                    for (const auto& sp : spines) cable(leaves.back(), sp);
+                    for (const auto& sp : spines)
+                        cable(leaves.back(), sp);
                 } else {  // an empty ToR: cabled to some of its pod's spines (at least 2)
                     std::vector<std::string> sp = spines;
                     std::shuffle(sp.begin(), sp.end(), rng);
                     const int n = c.spines_per_pod <= 2 ? c.spines_per_pod : 2 + pick(c.spines_per_pod - 1);
-                    for (int k = 0; k < n; ++k) cable(leaves.back(), sp[static_cast<std::size_t>(k)]);
+                    for (int k = 0; k < n; ++k)
+                        cable(leaves.back(), sp[static_cast<std::size_t>(k)]);
                 }
             }
             if (!populated) continue;
@@ -183,7 +187,8 @@ inline Fabric generate(const Config& c) {
                 for (int r = 0; r < c.rails; ++r) {
                     std::string hca = hca_scheme ? "HCA-" + std::to_string(r + 1) : "mlx5_" + std::to_string(r);
                     if (r == renamed_rail) {
-                        hca = hca_scheme ? "HCA-" + std::to_string(r + 1 + c.rails + 2) : "mlx5_" + std::to_string(r + c.rails + 2);
+                        hca = hca_scheme ? "HCA-" + std::to_string(r + 1 + c.rails + 2)
+                                         : "mlx5_" + std::to_string(r + c.rails + 2);
                     }
                     const std::string g = add(false, std::string(hn) + " " + hca, 1);
                     cable(g, leaves[static_cast<std::size_t>(r)]);
@@ -198,7 +203,8 @@ inline Fabric generate(const Config& c) {
                     cable(g, storage);
                     t.nic_host[g] = hn;
                     t.nic_rail[g] = -1;
-                    for (const auto& tg : targets) t.nic_rail[tg] = -1;
+                    for (const auto& tg : targets)
+                        t.nic_rail[tg] = -1;
                 }
             }
             t.compute_groups.push_back(group);
@@ -238,8 +244,8 @@ inline Fabric generate(const Config& c) {
         o += "sysimgguid=0x" + n.guid + "\n";
         if (n.sw) {
             o += "switchguid=0x" + n.guid + "(" + n.guid + ")\n";
-            o += "Switch\t" + std::to_string(n.nports) + " \"S-" + n.guid + "\"\t\t# \"" + n.desc +
-                 "\" enhanced port 0 lid 1 lmc 0\n";
+            o += "Switch\t" + std::to_string(n.nports) + " \"S-" + n.guid + "\"\t\t# \"" + n.desc
+                 + "\" enhanced port 0 lid 1 lmc 0\n";
         } else {
             o += "caguid=0x" + n.guid + "\n";
             o += "Ca\t1 \"H-" + n.guid + "\"\t\t# \"" + n.desc + "\"\n";
@@ -252,8 +258,8 @@ inline Fabric generate(const Config& c) {
                 if (!peer.sw) o += "(" + peer.guid + ") ";
                 o += "\t\t# \"" + desc_of(p.peer) + "\" lid 2 4xHDR\n";
             } else {
-                o += "[" + std::to_string(p.port) + "](" + n.guid + ") \t\"" + pname + "\"[" +
-                     std::to_string(p.peer_port) + "]\t\t# lid 3 lmc 0 \"" + desc_of(p.peer) + "\" lid 1 4xHDR\n";
+                o += "[" + std::to_string(p.port) + "](" + n.guid + ") \t\"" + pname + "\"["
+                     + std::to_string(p.peer_port) + "]\t\t# lid 3 lmc 0 \"" + desc_of(p.peer) + "\" lid 1 4xHDR\n";
             }
         }
         o += "\n";

@@ -3,11 +3,6 @@
 // names cannot redirect a write; the mode is exact; a failure leaves the target as it was.
 #include <gtest/gtest.h>
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -17,14 +12,21 @@
 #include <topo/atomic_file.hpp>
 #include <topo/text_input.hpp>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
 namespace {
 
 struct TmpDir {
     std::filesystem::path p;
+
     TmpDir() {
         std::string t = (std::filesystem::temp_directory_path() / "tp-atomic-XXXXXX").string();
         p = ::mkdtemp(t.data());
     }
+
     ~TmpDir() { std::filesystem::remove_all(p); }
 };
 
@@ -42,7 +44,9 @@ TEST(AtomicFile, WritesWithTheExactModeAndLeavesNoTemporary) {
     ASSERT_TRUE(topo::write_file_atomic(out.string(), "SwitchName=s0 Nodes=n1\n", 0644));
     ::umask(old);
     EXPECT_EQ(slurp(out), "SwitchName=s0 Nodes=n1\n");
+
     struct stat st {};
+
     ASSERT_EQ(::stat(out.c_str(), &st), 0);
     EXPECT_EQ(st.st_mode & 07777, 0644U);
     ASSERT_TRUE(topo::write_file_atomic(out.string(), "x", 0600));
@@ -73,7 +77,9 @@ TEST(AtomicFile, RefusesLinksDevicesAndDirectories) {
     EXPECT_NE(dir.error().message.find("a directory"), std::string::npos);
     // "/dev/null" itself discards: nothing written, nothing replaced
     ASSERT_TRUE(topo::write_file_atomic("/dev/null", "x"));
+
     struct stat dn {};
+
     ASSERT_EQ(::lstat("/dev/null", &dn), 0);
     EXPECT_TRUE(S_ISCHR(dn.st_mode));
     if (::geteuid() == 0) {  // a device node: what `discover -o /dev/null` used to replace
@@ -82,7 +88,9 @@ TEST(AtomicFile, RefusesLinksDevicesAndDirectories) {
         auto n = topo::write_file_atomic(dev.string(), "x");
         ASSERT_FALSE(n);
         EXPECT_NE(n.error().message.find("a device"), std::string::npos);
+
         struct stat st {};
+
         ASSERT_EQ(::lstat(dev.c_str(), &st), 0);
         EXPECT_TRUE(S_ISCHR(st.st_mode));
     }
@@ -95,13 +103,16 @@ TEST(AtomicFile, PlantedTemporaryNamesAreNotFollowed) {
     const auto out = d.p / "snap.json";
     // The names earlier writers used, planted as links to the victim.
     for (const std::string& suffix : std::vector<std::string>{".tmp~", ".tmp." + std::to_string(::getpid()),
-                                     "." + std::to_string(::getpid()) + ".tmp", ".bin.tmp." + std::to_string(::getpid())}) {
+                                                              "." + std::to_string(::getpid()) + ".tmp",
+                                                              ".bin.tmp." + std::to_string(::getpid())}) {
         ASSERT_EQ(::symlink(victim.c_str(), (out.string() + suffix).c_str()), 0);
     }
     ASSERT_TRUE(topo::write_text_file(out.string(), "{}\n"));
     EXPECT_EQ(slurp(out), "{}\n");
     EXPECT_EQ(slurp(victim), "precious\n");
+
     struct stat st {};
+
     ASSERT_EQ(::stat(victim.c_str(), &st), 0);
     EXPECT_NE(st.st_mode & 07777, 0U);
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <map>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include <topo/builder.hpp>
 #include <topo/cluster_spec.hpp>
@@ -141,8 +141,7 @@ TEST(ClusterSpecForms, NvlDomainsListAndJson) {
             domains[d.name] = {d.hosts.size(), d.usable_hosts};
         }
     }
-    EXPECT_EQ(domains, (std::map<std::string, std::pair<std::size_t, int>>{
-                           {"rackA", {18, 16}}, {"rackB", {18, 0}}}));
+    EXPECT_EQ(domains, (std::map<std::string, std::pair<std::size_t, int>>{{"rackA", {18, 16}}, {"rackB", {18, 0}}}));
     EXPECT_TRUE(t->switches().empty());
 }
 
@@ -221,11 +220,13 @@ TEST(ClusterSpecErrors, Consistency) {
     EXPECT_NE(dup.message.find("n2 is declared twice (first at line 2)"), std::string::npos) << dup.message;
     auto undeclared = spec_error("nodes:\n  - names: n[1-2]\nnvl_domains:\n  - {name: r, nodes: \"n[1-3]\"}\n");
     EXPECT_EQ(undeclared.line, 4);
-    auto two = spec_error("nodes: [{names: \"n[1-4]\"}]\nnvl_domains:\n  - {name: a, nodes: \"n[1-2]\"}\n"
-                          "  - {name: b, nodes: \"n[2-3]\"}\n");
+    auto two = spec_error(
+        "nodes: [{names: \"n[1-4]\"}]\nnvl_domains:\n  - {name: a, nodes: \"n[1-2]\"}\n"
+        "  - {name: b, nodes: \"n[2-3]\"}\n");
     EXPECT_EQ(two.line, 4);
     EXPECT_NE(two.message.find("n2 is in two NVLink domains: a and b"), std::string::npos);
-    auto usable = spec_error("nodes: [{names: \"n[1-4]\"}]\nnvl_domains:\n  - {name: a, nodes: \"n[1-2]\", usable: 3}\n");
+    auto usable =
+        spec_error("nodes: [{names: \"n[1-4]\"}]\nnvl_domains:\n  - {name: a, nodes: \"n[1-2]\", usable: 3}\n");
     EXPECT_EQ(usable.line, 3);
     auto racks = spec_error("nodes: [{names: \"n[1-5]\"}]\nracks: {nodes_per_rack: 2}\n");
     EXPECT_EQ(racks.line, 2);
@@ -233,7 +234,8 @@ TEST(ClusterSpecErrors, Consistency) {
     EXPECT_EQ(count.line, 4);
     auto placeholder = spec_error("nodes: [{names: \"n[1-4]\"}]\nracks:\n  nodes_per_rack: 2\n  name: rack\n");
     EXPECT_EQ(placeholder.line, 4);
-    auto rail = spec_error("nodes:\n  - names: n1\n    nics: [{name: ib0, rail: 0}]\nfabric: {hosts_per_leaf: 2, rails: 2}\n");
+    auto rail =
+        spec_error("nodes:\n  - names: n1\n    nics: [{name: ib0, rail: 0}]\nfabric: {hosts_per_leaf: 2, rails: 2}\n");
     EXPECT_EQ(rail.line, 4);
     EXPECT_NE(rail.message.find("n1 has no NIC on rail 1"), std::string::npos) << rail.message;
     auto cores = spec_error("nodes: [{names: n1}]\nfabric: {hosts_per_leaf: 2, cores: 2}\n");
@@ -274,12 +276,14 @@ TEST(ClusterSpecBounds, HostsTimesNicsBombIsRefusedWithLine) {
     EXPECT_EQ(e2.line, 2) << e2.to_string();
     EXPECT_NE(e2.message.find("this group declares 320000 NICs"), std::string::npos) << e2.message;
     // the bound is for the whole file
-    auto e3 = spec_error("nodes:\n  - names: a[00001-30000]\n    nics: \"mlx5_[0-7]\"\n"
-                         "  - names: b[00001-30000]\n    nics: \"mlx5_[0-7]\"\n");
+    auto e3 = spec_error(
+        "nodes:\n  - names: a[00001-30000]\n    nics: \"mlx5_[0-7]\"\n"
+        "  - names: b[00001-30000]\n    nics: \"mlx5_[0-7]\"\n");
     EXPECT_EQ(e3.line, 4) << e3.to_string();
     // a large real size is fine: 16,384 hosts of 8 NICs
     topo::TopologyBuilder b;
-    auto ok = topo::apply_cluster_spec_text("nodes:\n  - names: n[00001-16384]\n    nics: \"mlx5_[0-7]\"\n", "s.yaml", b);
+    auto ok =
+        topo::apply_cluster_spec_text("nodes:\n  - names: n[00001-16384]\n    nics: \"mlx5_[0-7]\"\n", "s.yaml", b);
     EXPECT_TRUE(ok) << ok.error().to_string();
 }
 

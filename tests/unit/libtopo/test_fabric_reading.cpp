@@ -2,6 +2,8 @@
 // How topoplace reads real fabrics (issue 15, docs/discover.md): tiers, rails and leaf
 // groups against a generator's truth, on named structures seen at real sites and on
 // random ones; the generated fixture files kept in step with the generator.
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -9,8 +11,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include <topo/builder.hpp>
 #include <topo/ib_fabric.hpp>
@@ -98,8 +98,10 @@ std::string mismatch(const Config& c) {
         if (!seen_groups.insert(gid.index()).second) o << "two units share group of " << g.front() << "; ";
         std::set<std::string> want(g.begin(), g.end());
         std::set<std::string> have;
-        for (auto h : t.groups()[gid.index()].hosts) have.insert(t.host(h).name);
-        if (have != want) o << "group of " << g.front() << " holds " << have.size() << " hosts, want " << want.size() << "; ";
+        for (auto h : t.groups()[gid.index()].hosts)
+            have.insert(t.host(h).name);
+        if (have != want)
+            o << "group of " << g.front() << " holds " << have.size() << " hosts, want " << want.size() << "; ";
     }
     for (const auto& h : t.hosts()) {
         const bool compute = truth.compute_hosts.count(h.name) != 0;

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <random>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include <topo/hostlist.hpp>
 
@@ -49,15 +49,13 @@ TEST(HostlistExpand, OrderAsWritten) {
 }
 
 TEST(HostlistExpand, SeveralBracketGroupsAndSuffix) {
-    EXPECT_EQ(expand_ok("rack[1-2]-n[01-02]"),
-              (Names{"rack1-n01", "rack1-n02", "rack2-n01", "rack2-n02"}));
+    EXPECT_EQ(expand_ok("rack[1-2]-n[01-02]"), (Names{"rack1-n01", "rack1-n02", "rack2-n01", "rack2-n02"}));
     EXPECT_EQ(expand_ok("n[1-2]-ib"), (Names{"n1-ib", "n2-ib"}));
     EXPECT_EQ(expand_ok("switch.1.[1-2]"), (Names{"switch.1.1", "switch.1.2"}));
 }
 
 TEST(HostlistExpand, MixedListWithSeveralTokens) {
-    EXPECT_EQ(expand_ok("circe-n[001-002],n[019-020]"),
-              (Names{"circe-n001", "circe-n002", "n019", "n020"}));
+    EXPECT_EQ(expand_ok("circe-n[001-002],n[019-020]"), (Names{"circe-n001", "circe-n002", "n019", "n020"}));
     EXPECT_EQ(expand_ok("im[0],grp[23-24]"), (Names{"im0", "grp23", "grp24"}));
     EXPECT_EQ(expand_ok("a b\tc"), (Names{"a", "b", "c"}));
     EXPECT_EQ(expand_ok("n[1, 3]"), (Names{"n1", "n3"}));
@@ -109,8 +107,7 @@ TEST(HostlistCompress, WidthsAreKeptApart) {
 }
 
 TEST(HostlistCompress, PrefixesWithDigitsAndSuffixes) {
-    EXPECT_EQ(topo::compress_hostlist({"rack1-n01", "rack1-n02", "rack2-n01"}),
-              "rack1-n[01-02],rack2-n01");
+    EXPECT_EQ(topo::compress_hostlist({"rack1-n01", "rack1-n02", "rack2-n01"}), "rack1-n[01-02],rack2-n01");
     EXPECT_EQ(topo::compress_hostlist({"n1-ib", "n2-ib", "n3-ib"}), "n[1-3]-ib");
     EXPECT_EQ(topo::compress_hostlist({"sl390lin22", "sl390lin28"}), "sl390lin[22,28]");
     // Digit runs too long for a number are kept as text.
@@ -141,13 +138,10 @@ void expect_round_trip(const Names& names) {
 }
 
 TEST(HostlistRoundTrip, FixtureLikeLists) {
-    for (const char* expr : {"peta[10000-19999]",
-                             "circe-n[001-016],n[019-020]",
-                             "sl390lin[1-5,7-11,13-18,20-21,24-27,29,33]",
-                             "H-003048c749450000,H-003048c74ae20000,r422node[1-2,5-8,15-16]",
-                             "hpc[001-019],gpu[001-013],submit[1-2],master[1-2]",
-                             "switch.1.[1-12]",
-                             "abacusc-0-[0-3]"}) {
+    for (const char* expr :
+         {"peta[10000-19999]", "circe-n[001-016],n[019-020]", "sl390lin[1-5,7-11,13-18,20-21,24-27,29,33]",
+          "H-003048c749450000,H-003048c74ae20000,r422node[1-2,5-8,15-16]",
+          "hpc[001-019],gpu[001-013],submit[1-2],master[1-2]", "switch.1.[1-12]", "abacusc-0-[0-3]"}) {
         auto names = topo::expand_hostlist(expr);
         ASSERT_TRUE(names.has_value()) << expr;
         expect_round_trip(*names);

@@ -23,7 +23,10 @@
 namespace topo {
 namespace {
 
-std::string fixture(const std::string& name) { return test::fixture_path("hwloc", name); }
+std::string fixture(const std::string& name) {
+    return test::fixture_path("hwloc", name);
+}
+
 using test::nearest_nics;
 
 const NodeDescription::NvPair* find_pair(const NodeDescription& nd, int a, int b) {
@@ -294,7 +297,8 @@ TEST(HwlocReader, Dgx2hNvSwitchesAreEntitiesOfTheModel) {
     for (const auto& sw : r->nvswitches) {
         EXPECT_FALSE(sw.pci_bus.empty());
         cabled += sw.gpus.size();
-        for (const auto& [g, gbps] : sw.gpus) EXPECT_DOUBLE_EQ(gbps, 200.0) << sw.pci_bus << " gpu " << g;
+        for (const auto& [g, gbps] : sw.gpus)
+            EXPECT_DOUBLE_EQ(gbps, 200.0) << sw.pci_bus << " gpu " << g;
     }
     EXPECT_EQ(cabled, 16U * 6U);
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // ibnetdiscover parsing and import. Every figure below was checked by hand on the
 // fixture with grep/awk (see the comments next to each table row).
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -9,8 +11,6 @@
 #include <set>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include <topo/builder.hpp>
 #include <topo/ib_fabric.hpp>
@@ -28,21 +28,24 @@ using topo::HostRole;
 using topo::IbFabric;
 using topo::IbNode;
 
-std::string fx(const std::string& name) { return std::string(TOPO_FIXTURES) + "/ibnetdiscover/" + name; }
+std::string fx(const std::string& name) {
+    return std::string(TOPO_FIXTURES) + "/ibnetdiscover/" + name;
+}
 
 struct Counts {
     int switches = 0;
     int cas = 0;
     int routers = 0;
     int sharp = 0;
-    int ports = 0;       // connected port lines, both ends
-    int sw_cables = 0;   // switch-to-switch cables, each once (loopbacks included)
+    int ports = 0;      // connected port lines, both ends
+    int sw_cables = 0;  // switch-to-switch cables, each once (loopbacks included)
 };
 
 Counts count(const IbFabric& f) {
     Counts c;
     std::map<std::string, IbNode::Type> type;
-    for (const auto& n : f.nodes) type[n.guid] = n.type;
+    for (const auto& n : f.nodes)
+        type[n.guid] = n.type;
     for (const auto& n : f.nodes) {
         if (n.type == IbNode::Type::Switch) ++c.switches;
         if (n.type == IbNode::Type::Ca) ++c.cas;
@@ -139,7 +142,8 @@ TEST(IbParse, RatesAndGuids) {
     IbFabric f = parse_ok("ufm-lab-small.ibnetdiscover.txt");
     std::map<std::string, double> seen;
     for (const auto& n : f.nodes) {
-        for (const auto& p : n.ports) seen[p.rate] = p.gbps;
+        for (const auto& p : n.ports)
+            seen[p.rate] = p.gbps;
     }
     EXPECT_DOUBLE_EQ(seen.at("4xFDR"), 56);
     EXPECT_DOUBLE_EQ(seen.at("4xFDR10"), 40);
@@ -150,7 +154,8 @@ TEST(IbParse, RatesAndGuids) {
     IbFabric sp = parse_ok("plafrim2-subnet1-mixed.ibnetdiscover-s-p.txt");
     std::map<std::string, int> rates;
     for (const auto& n : sp.nodes) {
-        for (const auto& p : n.ports) ++rates[p.rate];
+        for (const auto& p : n.ports)
+            ++rates[p.rate];
     }
     EXPECT_EQ(rates["4xSDR"], 2);   // 1 CA<->SW link at SDR, both ends
     EXPECT_EQ(rates["4xQDR"], 44);  // 22 links at QDR
@@ -176,8 +181,8 @@ TEST(IbParse, DefaultLayoutDetails) {
     EXPECT_EQ(sw.ports[0].peer_port, 1);
     EXPECT_EQ(sw.ports[0].line, 11);
     // A CA block: node GUID from "H-...", port GUID from "[1](...)".
-    auto it = std::find_if(f.nodes.begin(), f.nodes.end(),
-                           [](const IbNode& n) { return n.guid == "0xec0d9a03007d7d0b"; });
+    auto it =
+        std::find_if(f.nodes.begin(), f.nodes.end(), [](const IbNode& n) { return n.guid == "0xec0d9a03007d7d0b"; });
     ASSERT_NE(it, f.nodes.end());
     EXPECT_EQ(it->type, IbNode::Type::Ca);
     EXPECT_EQ(it->description, "r-dcs96 HCA-2");
@@ -248,20 +253,20 @@ void expect_parse_error(std::string_view text, int line, std::string_view needle
 }
 
 const char* const kSmall =
-    "#\n"                                                                                      // 1
-    "# Topology file\n"                                                                        // 2
-    "\n"                                                                                       // 3
-    "vendid=0x2c9\n"                                                                           // 4
-    "sysimgguid=0x10\n"                                                                        // 5
-    "switchguid=0x10(10)\n"                                                                    // 6
+    "#\n"                                                                                            // 1
+    "# Topology file\n"                                                                              // 2
+    "\n"                                                                                             // 3
+    "vendid=0x2c9\n"                                                                                 // 4
+    "sysimgguid=0x10\n"                                                                              // 5
+    "switchguid=0x10(10)\n"                                                                          // 6
     "Switch\t36 \"S-0000000000000010\"\t\t# \"MF0;leaf1:MQM8700/U1\" enhanced port 0 lid 1 lmc 0\n"  // 7
-    "[1]\t\"H-0000000000000020\"[1](21) \t\t# \"node1 mlx5_0\" lid 2 4xHDR\n"                       // 8
-    "\n"                                                                                       // 9
-    "vendid=0x2c9\n"                                                                           // 10
-    "sysimgguid=0x20\n"                                                                        // 11
-    "caguid=0x20\n"                                                                            // 12
-    "Ca\t1 \"H-0000000000000020\"\t\t# \"node1 mlx5_0\"\n"                                    // 13
-    "[1](21) \t\"S-0000000000000010\"[1]\t\t# lid 2 lmc 0 \"MF0;leaf1:MQM8700/U1\" lid 1 4xHDR\n";  // 14
+    "[1]\t\"H-0000000000000020\"[1](21) \t\t# \"node1 mlx5_0\" lid 2 4xHDR\n"                        // 8
+    "\n"                                                                                             // 9
+    "vendid=0x2c9\n"                                                                                 // 10
+    "sysimgguid=0x20\n"                                                                              // 11
+    "caguid=0x20\n"                                                                                  // 12
+    "Ca\t1 \"H-0000000000000020\"\t\t# \"node1 mlx5_0\"\n"                                           // 13
+    "[1](21) \t\"S-0000000000000010\"[1]\t\t# lid 2 lmc 0 \"MF0;leaf1:MQM8700/U1\" lid 1 4xHDR\n";   // 14
 
 TEST(IbParseErrors, SmallIsValid) {
     auto r = topo::parse_ibnetdiscover(kSmall, "dump.txt");
@@ -305,7 +310,8 @@ TEST(IbParseErrors, Truncated) {
     auto text = topo::read_text_file(fx("ufm-lab-small.ibnetdiscover.txt"));
     ASSERT_TRUE(text.has_value());
     std::size_t pos = 0;
-    for (int i = 0; i < 12; ++i) pos = text->find('\n', pos) + 1;
+    for (int i = 0; i < 12; ++i)
+        pos = text->find('\n', pos) + 1;
     expect_parse_error(std::string_view(*text).substr(0, pos + 20), 13, "malformed port line");
 }
 
@@ -446,9 +452,8 @@ TEST(IbImport, SeleneCompute) {
     EXPECT_EQ(compute, 458);
     EXPECT_EQ(t.hosts().size(), 469U);  // + 11 single-HCA service hosts; no SHARP node
     EXPECT_EQ(service, 11);
-    for (const char* s : {"selene-login-01", "selene-login-02", "selene-slurm-01", "selene-slurm-02",
-                          "selene-ufm-c-01", "selene-ufm-c-02", "selene-cache-01", "selene-cache-04",
-                          "selene-swift-01"}) {
+    for (const char* s : {"selene-login-01", "selene-login-02", "selene-slurm-01", "selene-slurm-02", "selene-ufm-c-01",
+                          "selene-ufm-c-02", "selene-cache-01", "selene-cache-04", "selene-swift-01"}) {
         auto h = t.find_host(s);
         ASSERT_TRUE(h.has_value()) << s;
         EXPECT_EQ(t.host(*h).role, HostRole::Service) << s;
@@ -457,7 +462,8 @@ TEST(IbImport, SeleneCompute) {
     auto l1 = t.find_host("luna-0001");
     ASSERT_TRUE(l1.has_value());
     std::vector<std::string> names;
-    for (auto nid : t.host(*l1).nics) names.push_back(t.nic(nid).name);
+    for (auto nid : t.host(*l1).nics)
+        names.push_back(t.nic(nid).name);
     EXPECT_EQ(names, (std::vector<std::string>{"mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3", "mlx5_6", "mlx5_7", "mlx5_8",
                                                "mlx5_9"}));
     // Switch names come from "MF0;NAME:MQM8700/U1"; cables once each.
@@ -493,7 +499,8 @@ TEST(IbImport, SeleneStorageIsDetected) {
             ++ai400x;
             EXPECT_EQ(h.role, HostRole::Service) << h.name;
             EXPECT_EQ(h.nics.size(), 2U);
-            for (auto nid : h.nics) EXPECT_TRUE(t.nic(nid).leaf.valid());
+            for (auto nid : h.nics)
+                EXPECT_TRUE(t.nic(nid).leaf.valid());
         }
     }
     EXPECT_EQ(luna, 458);
@@ -513,7 +520,8 @@ TEST(IbImport, StorageDumpWithRegexOverride) {
     auto l1 = t.find_host("luna-0001");
     ASSERT_TRUE(l1.has_value());
     EXPECT_EQ(t.host(*l1).role, HostRole::Compute);
-    for (auto nid : t.host(*l1).nics) EXPECT_TRUE(t.nic(nid).leaf.valid());
+    for (auto nid : t.host(*l1).nics)
+        EXPECT_TRUE(t.nic(nid).leaf.valid());
     EXPECT_TRUE(any_warning(im, "skipped 171 host(s) with no HCA matching"));
 }
 
@@ -527,7 +535,8 @@ TEST(IbImport, RegexSelectsComputeHcas) {
     ASSERT_TRUE(l1.has_value());
     int on = 0;
     int off = 0;
-    for (auto nid : t.host(*l1).nics) (t.nic(nid).leaf.valid() ? on : off)++;
+    for (auto nid : t.host(*l1).nics)
+        (t.nic(nid).leaf.valid() ? on : off)++;
     EXPECT_EQ(on, 4);
     EXPECT_EQ(off, 4);
     // Hosts with no matching HCA (login/swift/ufm "HCA-2") are skipped and counted.
@@ -580,8 +589,8 @@ TEST(IbImport, PsmnWithNameMap) {
     EXPECT_EQ(t.hosts().size(), 89U);  // one HCA per host
     // Factory descriptions only: the map names the hosts; 3 CAs are not in the map and keep
     // ibnetdiscover's own "H-<node GUID>" name, as in psmn-x5-qdr.topology.conf.
-    for (const char* s : {"x5570comp1", "r422node1", "sl390lin22", "H-003048c749450000", "H-003048c74ae20000",
-                          "H-78e7d1030024535c"}) {
+    for (const char* s :
+         {"x5570comp1", "r422node1", "sl390lin22", "H-003048c749450000", "H-003048c74ae20000", "H-78e7d1030024535c"}) {
         auto h = t.find_host(s);
         ASSERT_TRUE(h.has_value()) << s;
         EXPECT_EQ(t.host(*h).role, HostRole::Compute) << s << ": single-rail fabric";
@@ -632,7 +641,8 @@ TEST(IbImport, PuttyDirector) {
     EXPECT_EQ(t.host(*ufm).role, HostRole::Service);
     // Director ASICs keep their slot in the name.
     std::set<std::string> names;
-    for (const auto& s : t.switches()) names.insert(s.name);
+    for (const auto& s : t.switches())
+        names.insert(s.name);
     EXPECT_EQ(names.size(), 400U);
 }
 
@@ -691,6 +701,7 @@ struct ImportRow {
     int hosts, compute, service, switches, tiers, rails, groups;
     const char* name_map;
 };
+
 const ImportRow kImportRows[] = {
     {"avakas-qlogic-qdr.ibnetdiscover-s-p.txt", 281, 277, 4, 25, 2, 1, 16, nullptr},
     {"ibtopotool-test1.ibnetdiscover.txt", 4, 4, 0, 2, 1, 1, 2, nullptr},
@@ -752,7 +763,7 @@ TEST(IbImport, DirectorHostlessTorsAreLeaves) {
     for (const auto& sw : im.topo->switches()) {
         std::string kind = sw.description.find("MCS8500/S") != std::string::npos   ? "director spine"
                            : sw.description.find("MCS8500/L") != std::string::npos ? "director leaf"
-                                                                                    : "QM8700 ToR";
+                                                                                   : "QM8700 ToR";
         ++by_kind_tier[{kind, sw.tier}];
     }
     const std::map<std::pair<std::string, int>, int> want{
@@ -760,7 +771,8 @@ TEST(IbImport, DirectorHostlessTorsAreLeaves) {
     EXPECT_EQ(by_kind_tier, want);
     auto ufm = im.topo->find_host("sat11-0101-0902-01ufm");
     ASSERT_TRUE(ufm.has_value());
-    for (auto nid : im.topo->host(*ufm).nics) EXPECT_EQ(im.topo->nic(nid).rail, 0);
+    for (auto nid : im.topo->host(*ufm).nics)
+        EXPECT_EQ(im.topo->nic(nid).rail, 0);
 }
 
 TEST(IbImport, RouterAndDualPortCa) {
@@ -801,7 +813,8 @@ TEST(IbImport, RouterAndDualPortCa) {
     EXPECT_EQ(names, (std::vector<std::string>{"mlx4_0:1", "mlx4_0:2"}));
     EXPECT_EQ(tp.sw(*tp.find_switch("0x0000000000000010")).name, "leaf1");
     bool router_warned = false;
-    for (const auto& w : tp.warnings()) router_warned |= w.find("skipped 1 IB router") != std::string::npos;
+    for (const auto& w : tp.warnings())
+        router_warned |= w.find("skipped 1 IB router") != std::string::npos;
     EXPECT_TRUE(router_warned);
 }
 
@@ -837,7 +850,7 @@ TEST(IbImport, FactoryDescriptionRecoveredThroughSystemImageGuid) {
     const auto g = tp.find_host("gpu01");
     ASSERT_TRUE(g.has_value());
     EXPECT_EQ(tp.host(*g).nics.size(), 2U);  // its own HCA and the factory-named sibling
-    ASSERT_EQ(tp.hosts().size(), 2U);         // + one host for the lone factory-named HCA
+    ASSERT_EQ(tp.hosts().size(), 2U);        // + one host for the lone factory-named HCA
     std::string other;
     for (const auto& h : tp.hosts())
         if (h.name != "gpu01") other = h.name;

@@ -28,7 +28,8 @@ std::vector<std::function<void(TopologyBuilder&)>> small_fabric_steps() {
                 b.add_switch(Switch{leaf, leaf, "", 36, -1, Provenance::Discovered});
             });
             for (const char* s : {"spine1", "spine2"}) {
-                steps.emplace_back([leaf, s, r](TopologyBuilder& b) { b.add_switch_link(leaf, 20 + r, s, 1, 200, "4xHDR"); });
+                steps.emplace_back(
+                    [leaf, s, r](TopologyBuilder& b) { b.add_switch_link(leaf, 20 + r, s, 1, 200, "4xHDR"); });
             }
             for (int h = 1; h <= 2; ++h) {
                 const std::string host = "gpu" + std::to_string((su - 1) * 2 + h);
@@ -55,7 +56,8 @@ TopologyPtr build(bool shuffled, unsigned seed = 1) {
         std::shuffle(steps.begin(), steps.end(), rng);
     }
     TopologyBuilder b;
-    for (auto& s : steps) s(b);
+    for (auto& s : steps)
+        s(b);
     auto t = std::move(b).freeze();
     EXPECT_TRUE(t.has_value()) << (t ? "" : t.error().to_string());
     return *t;
@@ -165,7 +167,8 @@ TEST(Model, RejectsDuplicateNicGuidsAndUnknownSwitches) {
 NodeDescription two_by_two() {
     NodeDescription nd;
     nd.source = "test";
-    for (int i = 0; i < 4; ++i) nd.gpus.push_back({i, "GPU" + std::to_string(i), "H100", "", "", i / 2});
+    for (int i = 0; i < 4; ++i)
+        nd.gpus.push_back({i, "GPU" + std::to_string(i), "H100", "", "", i / 2});
     nd.nics.push_back({"mlx5_0", "", "", 0, 400});
     nd.nics.push_back({"mlx5_1", "", "", 1, 400});
     using P = PathClass;
@@ -188,10 +191,12 @@ TEST(Model, NodeDescriptionGuidsOnSeveralHosts) {
         b.apply_node_description("dgx2", nd);
         auto t = std::move(b).freeze();
         ASSERT_TRUE(t.has_value()) << t.error().to_string();
-        for (const auto& n : (*t)->nics()) EXPECT_EQ(n.guid, "") << n.name;
+        for (const auto& n : (*t)->nics())
+            EXPECT_EQ(n.guid, "") << n.name;
         const auto& w = (*t)->warnings();
         ASSERT_EQ(w.size(), 1U);
-        EXPECT_EQ(w[0], "dgx.xml: given for 2 hosts (dgx1, dgx2); its NIC GUIDs identify none of them and are left out");
+        EXPECT_EQ(w[0],
+                  "dgx.xml: given for 2 hosts (dgx1, dgx2); its NIC GUIDs identify none of them and are left out");
     }
     {  // one host: the GUIDs are kept
         TopologyBuilder b;
@@ -212,8 +217,9 @@ TEST(Model, NodeDescriptionGuidsOnSeveralHosts) {
         ASSERT_FALSE(t.has_value());
         EXPECT_EQ(t.error().code, Errc::Parse);
         EXPECT_EQ(t.error().file, "dgx.xml");
-        EXPECT_NE(t.error().message.find("NIC GUID 0x1000 (mlx5_0, given for host dgx2) is the fabric NIC of host dgx1"),
-                  std::string::npos)
+        EXPECT_NE(
+            t.error().message.find("NIC GUID 0x1000 (mlx5_0, given for host dgx2) is the fabric NIC of host dgx1"),
+            std::string::npos)
             << t.error().message;
     }
 }
@@ -290,8 +296,7 @@ TEST(Model, InvalidUtf8IsRepairedSoSnapshotsRoundTrip) {
         bad.add_nic("host\x80", n, "");
         auto r = std::move(bad).freeze();
         ASSERT_FALSE(r.has_value());
-        EXPECT_NE(r.error().message.find("\"host?\" is not a valid node name"), std::string::npos)
-            << r.error().message;
+        EXPECT_NE(r.error().message.find("\"host?\" is not a valid node name"), std::string::npos) << r.error().message;
     }
     b.add_nic("host1", n, "0x1");
     auto t = std::move(b).freeze();

@@ -20,7 +20,9 @@
 namespace topo {
 namespace {
 
-std::string fx(const std::string& name) { return std::string(TOPO_FIXTURES) + "/nccl-topo/" + name; }
+std::string fx(const std::string& name) {
+    return std::string(TOPO_FIXTURES) + "/nccl-topo/" + name;
+}
 
 struct Row {
     const char* file;
@@ -28,9 +30,9 @@ struct Row {
     std::size_t nics;
     int numa_nodes;
     std::size_t nv_pairs;
-    int gpu;                            // a GPU ...
-    std::vector<std::string> nearest;   // ... its nearest NICs ...
-    PathClass cls;                      // ... and their path class
+    int gpu;                           // a GPU ...
+    std::vector<std::string> nearest;  // ... its nearest NICs ...
+    PathClass cls;                     // ... and their path class
 };
 
 // Nearest NICs, by hand from the PCIe nesting:
@@ -104,7 +106,8 @@ TEST(NcclTopo, Mi300xDumpDetails) {
     EXPECT_EQ(r->nics[0].name, "mlx5_0");
     EXPECT_EQ(r->nics[0].guid, "0xf01cbc0103dd6838");
     EXPECT_DOUBLE_EQ(r->nics[0].gbps, 400.0);
-    for (const auto& p : r->nvlinks) EXPECT_EQ(p.links, 1);  // xGMI all-to-all, one link each
+    for (const auto& p : r->nvlinks)
+        EXPECT_EQ(p.links, 1);  // xGMI all-to-all, one link each
 }
 
 TEST(NcclTopo, AppliesToAHostLikeHwloc) {

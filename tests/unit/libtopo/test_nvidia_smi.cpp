@@ -17,7 +17,9 @@
 namespace topo {
 namespace {
 
-std::string local_fixture(const std::string& name) { return test::fixture_path("nvidia-smi-topo", name); }
+std::string local_fixture(const std::string& name) {
+    return test::fixture_path("nvidia-smi-topo", name);
+}
 
 std::string shared_fixture(const std::string& name) {
     return std::string(TOPO_SHARED_FIXTURES) + "/nvidia-smi-topo/" + name;

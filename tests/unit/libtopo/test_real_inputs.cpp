@@ -2,10 +2,10 @@
 // Inputs as other sites and tools write them (issue 15 points 1, 2, 7-9, 11): ibdiagnet's
 // port labels, terminal captures, real dumps of other tools' test suites, hwloc NICs that
 // are fabric NICs, one XML as a template, block topologies, name maps, partition modes.
+#include <gtest/gtest.h>
+
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include <topo/builder.hpp>
 #include <topo/ib_fabric.hpp>
@@ -112,8 +112,10 @@ TEST(RealInputs, IbtopotoolTestDumps) {
         const char* file;
         std::size_t switches, cas;
     };
-    for (const Want& w : {Want{"ibtopotool-test1.ibnetdiscover.txt", 0, 0}, Want{"ibtopotool-test2.ibnetdiscover.txt", 1, 2},
-                          Want{"ibtopotool-test3.ibnetdiscover.txt", 0, 0}, Want{"ibtopotool-test4.ibnetdiscover.txt", 0, 0}}) {
+
+    for (const Want& w :
+         {Want{"ibtopotool-test1.ibnetdiscover.txt", 0, 0}, Want{"ibtopotool-test2.ibnetdiscover.txt", 1, 2},
+          Want{"ibtopotool-test3.ibnetdiscover.txt", 0, 0}, Want{"ibtopotool-test4.ibnetdiscover.txt", 0, 0}}) {
         auto f = topo::read_ibnetdiscover_file(fx("ibnetdiscover", w.file));
         ASSERT_TRUE(f) << w.file << ": " << f.error().to_string();
         std::size_t sw = 0;
@@ -138,7 +140,8 @@ NodeDescription xml_like(const std::string& source) {
     NodeDescription nd;
     nd.source = source;
     nd.hostname = "dgx1";
-    for (int i = 0; i < 2; ++i) nd.gpus.push_back({i, "GPU" + std::to_string(i), "H100", "", "", i});
+    for (int i = 0; i < 2; ++i)
+        nd.gpus.push_back({i, "GPU" + std::to_string(i), "H100", "", "", i});
     nd.nics.push_back({"mlx5_0", "0000:0c:00.0", "0x1000", 0, 400});
     nd.nics.push_back({"mlx5_1", "0000:8c:00.0", "0x1001", 1, 400});
     nd.nics.push_back({"mlx5_4", "0000:1c:00.0", "0x1004", 0, 400});  // storage, not on this fabric
@@ -152,7 +155,8 @@ TopologyBuilder fabric_with_hca_names() {
     // Two hosts on two rail leaves, their HCAs named "HCA-1"/"HCA-2" by their node
     // descriptions; dgx1's GUIDs are those of the XML.
     TopologyBuilder b;
-    for (const char* s : {"leaf1", "leaf2", "spine"}) b.add_switch(topo::Switch{s, s, "", 40, -1, topo::Provenance::Discovered});
+    for (const char* s : {"leaf1", "leaf2", "spine"})
+        b.add_switch(topo::Switch{s, s, "", 40, -1, topo::Provenance::Discovered});
     b.add_switch_link("leaf1", 40, "spine", 1, 400, "4xNDR");
     b.add_switch_link("leaf2", 40, "spine", 2, 400, "4xNDR");
     int port = 0;
@@ -216,8 +220,9 @@ TEST(RealInputs, OneXmlAsTemplateIgnoresItsGuidsOnOtherHosts) {
         EXPECT_TRUE((*t)->nic(near[0]).leaf.valid()) << hn << ": HCA-2 read as mlx5_1";
         EXPECT_EQ((*t)->nic(near[0]).guid, std::string(hn) == "dgx1" ? "0x1001" : "0x2001") << hn;
     }
-    EXPECT_TRUE(any_has((*t)->warnings(), "dgx1.xml: applied to 2 hosts as a template; its NIC GUIDs are those of dgx1 "
-                                          "and are ignored for the other 1 host(s)"))
+    EXPECT_TRUE(any_has((*t)->warnings(),
+                        "dgx1.xml: applied to 2 hosts as a template; its NIC GUIDs are those of dgx1 "
+                        "and are ignored for the other 1 host(s)"))
         << testing::PrintToString(std::vector<std::string>((*t)->warnings().begin(), (*t)->warnings().end()));
     EXPECT_TRUE(any_has((*t)->warnings(), "HCA-1 read as mlx5_0"));
 }
@@ -235,7 +240,8 @@ TEST(RealInputs, BlockTopologyMakesPlaceableGroups) {
     ASSERT_TRUE(t) << t.error().to_string();
     EXPECT_EQ((*t)->groups().size(), 12U) << "one group per block";
     EXPECT_EQ((*t)->tiers(), 2) << "the blocks, and the network that joins them";
-    for (const auto& g : (*t)->groups()) EXPECT_EQ(g.hosts.size(), 8U) << g.name;
+    for (const auto& g : (*t)->groups())
+        EXPECT_EQ(g.hosts.size(), 8U) << g.name;
     EXPECT_EQ((*t)->nvl_domains().size(), 12U);
 }
 
@@ -264,8 +270,7 @@ TEST(RealInputs, Mi300aCpxPartitionsAreFoldedWithAWarning) {
     auto nd = topo::read_hwloc_xml(fx("hwloc", "topoplace-tuolumne-mi300a-cpx-variant.xml"));
     ASSERT_TRUE(nd) << nd.error().to_string();
     EXPECT_EQ(nd->gpus.size(), 4U);
-    ASSERT_TRUE(any_has(nd->warnings, "24 GPU partitions on 4 device(s)"))
-        << testing::PrintToString(nd->warnings);
+    ASSERT_TRUE(any_has(nd->warnings, "24 GPU partitions on 4 device(s)")) << testing::PrintToString(nd->warnings);
     auto spx = topo::read_hwloc_xml(fx("hwloc", "flux-llnl-tuolumne-mi300a-spx.xml"));
     ASSERT_TRUE(spx);
     EXPECT_FALSE(any_has(spx->warnings, "partitions"));

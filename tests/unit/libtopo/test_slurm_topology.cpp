@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include <topo/builder.hpp>
 #include <topo/slurm_topology.hpp>
@@ -45,9 +45,8 @@ topo::Error conf_error(std::string_view text) {
 }
 
 std::size_t count_prefix(const SlurmTopology& t, std::string_view prefix) {
-    return static_cast<std::size_t>(std::count_if(t.switches.begin(), t.switches.end(), [&](const auto& s) {
-        return s.name.starts_with(prefix);
-    }));
+    return static_cast<std::size_t>(
+        std::count_if(t.switches.begin(), t.switches.end(), [&](const auto& s) { return s.name.starts_with(prefix); }));
 }
 
 std::map<int, int> level_histogram(const SlurmTopology& t) {
@@ -174,9 +173,9 @@ TEST(SlurmTopologyFixtures, PsmnHasARealSwitchCycle) {
     ASSERT_FALSE(strict.has_value());
     EXPECT_EQ(strict.error().code, topo::Errc::Parse);
     EXPECT_EQ(strict.error().line, 11);
-    EXPECT_NE(strict.error().message.find(
-                  "switch cycle S-0008f105001086a2 -> S-0008f10500108530 -> S-0008f105001086a2"),
-              std::string::npos)
+    EXPECT_NE(
+        strict.error().message.find("switch cycle S-0008f105001086a2 -> S-0008f10500108530 -> S-0008f105001086a2"),
+        std::string::npos)
         << strict.error().message;
 
     auto t = load_one(kDir + "psmn-x5-qdr.topology.conf", {.reject_cycles = false});
@@ -184,8 +183,7 @@ TEST(SlurmTopologyFixtures, PsmnHasARealSwitchCycle) {
     EXPECT_EQ(t.leaves().size(), 6U);
     EXPECT_EQ(t.node_names().size(), 89U);
     ASSERT_FALSE(t.warnings.empty());
-    EXPECT_NE(t.warnings[0].find("psmn-x5-qdr.topology.conf:11: switch cycle"), std::string::npos)
-        << t.warnings[0];
+    EXPECT_NE(t.warnings[0].find("psmn-x5-qdr.topology.conf:11: switch cycle"), std::string::npos) << t.warnings[0];
 }
 
 TEST(SlurmTopologyFixtures, Block32) {
@@ -250,7 +248,7 @@ TEST(SlurmTopologyConf, OwnSiteFileTypoOverlapTabsBanner) {
     EXPECT_EQ(t.leaves().size(), 5U);
     ASSERT_EQ(t.roots().size(), 1U);
     EXPECT_EQ(t.roots()[0]->name, "top");
-    EXPECT_EQ(t.roots()[0]->line, 11);  // after the 4-line banner and a blank line; tab-separated
+    EXPECT_EQ(t.roots()[0]->line, 11);    // after the 4-line banner and a blank line; tab-separated
     EXPECT_EQ(t.switches[1].name, "s1");  // double space between the keys
     EXPECT_EQ(t.switches[1].line, 7);
     EXPECT_EQ(t.node_names().size(), 79U);  // 80 listed, gpu-n051 twice
@@ -318,8 +316,9 @@ TEST(SlurmTopologyShared, PuppetFlat) {
 // ---- syntax ----
 
 TEST(SlurmTopologyConf, CaseInsensitiveKeysCommentsAndBlanks) {
-    auto t = conf("# c\n\n  switchname=s0\tNODES=n[1-2]   linkspeed=100 # trailing\n"
-                  "SWITCHNAME = top  Switches = s0\r\n");
+    auto t = conf(
+        "# c\n\n  switchname=s0\tNODES=n[1-2]   linkspeed=100 # trailing\n"
+        "SWITCHNAME = top  Switches = s0\r\n");
     ASSERT_EQ(t.switches.size(), 2U);
     EXPECT_EQ(t.switches[0].nodes, (std::vector<std::string>{"n1", "n2"}));
     EXPECT_EQ(t.switches[0].link_speed, "100");
@@ -371,10 +370,11 @@ TEST(SlurmTopologyErrors, UnknownChildSwitch) {
 }
 
 TEST(SlurmTopologyErrors, Cycle) {
-    auto e = conf_error("SwitchName=leaf Nodes=n1\n"
-                        "SwitchName=a Switches=b,leaf\n"
-                        "SwitchName=b Switches=c\n"
-                        "SwitchName=c Switches=a\n");
+    auto e = conf_error(
+        "SwitchName=leaf Nodes=n1\n"
+        "SwitchName=a Switches=b,leaf\n"
+        "SwitchName=b Switches=c\n"
+        "SwitchName=c Switches=a\n");
     EXPECT_EQ(e.line, 4);
     EXPECT_EQ(e.message, "switch cycle a -> b -> c -> a (Slurm: not a tree)");
     auto self = conf_error("SwitchName=a Switches=a\n");
@@ -405,7 +405,10 @@ TEST(SlurmTopologyErrors, EmptyAndBinary) {
     EXPECT_EQ(comments_only.to_string(), "t.conf: no SwitchName or BlockName lines");
     auto comments = conf_error("# only\n\n# comments\n");
     EXPECT_EQ(comments.line, 0);
-    auto bin = conf_error(std::string_view("\x7f" "ELF\x02\x01\x01\0\0\0\0", 12));
+    auto bin =
+        conf_error(std::string_view("\x7f"
+                                    "ELF\x02\x01\x01\0\0\0\0",
+                                    12));
     EXPECT_NE(bin.message.find("binary"), std::string::npos);
 }
 
@@ -426,16 +429,18 @@ TEST(SlurmTopologyErrors, MissingFile) {
 }
 
 TEST(SlurmTopologyYaml, ErrorsWithLines) {
-    auto unknown = topo::parse_topology_yaml("- topology: a\n  tree:\n    switches:\n"
-                                             "      - switch: s1\n        nodez: n1\n",
-                                             "t.yaml");
+    auto unknown = topo::parse_topology_yaml(
+        "- topology: a\n  tree:\n    switches:\n"
+        "      - switch: s1\n        nodez: n1\n",
+        "t.yaml");
     ASSERT_FALSE(unknown.has_value());
     EXPECT_EQ(unknown.error().line, 5);
     EXPECT_NE(unknown.error().message.find("unknown key 'nodez'"), std::string::npos);
 
-    auto child = topo::parse_topology_yaml("- topology: a\n  tree:\n    switches:\n"
-                                           "      - switch: top\n        children: s1\n",
-                                           "t.yaml");
+    auto child = topo::parse_topology_yaml(
+        "- topology: a\n  tree:\n    switches:\n"
+        "      - switch: top\n        children: s1\n",
+        "t.yaml");
     ASSERT_FALSE(child.has_value());
     EXPECT_EQ(child.error().line, 4);
 
@@ -449,12 +454,10 @@ TEST(SlurmTopologyYaml, ErrorsWithLines) {
     auto notlist = topo::parse_topology_yaml("topology: a\n", "t.yaml");
     ASSERT_FALSE(notlist.has_value());
     EXPECT_EQ(notlist.error().line, 1);
-    auto two = topo::parse_topology_yaml("- topology: a\n  flat: true\n  tree: {switches: []}\n",
-                                         "t.yaml");
+    auto two = topo::parse_topology_yaml("- topology: a\n  flat: true\n  tree: {switches: []}\n", "t.yaml");
     ASSERT_FALSE(two.has_value());
     auto sizes = topo::parse_topology_yaml(
-        "- topology: a\n  block:\n    block_sizes: [4, x]\n    blocks: [{block: b, nodes: \"n[1-4]\"}]\n",
-        "t.yaml");
+        "- topology: a\n  block:\n    block_sizes: [4, x]\n    blocks: [{block: b, nodes: \"n[1-4]\"}]\n", "t.yaml");
     ASSERT_FALSE(sizes.has_value());
     EXPECT_EQ(sizes.error().line, 3);
     auto noname = topo::parse_topology_yaml("- flat: true\n", "t.yaml");
@@ -501,6 +504,7 @@ TEST(SlurmTopologyImport, SmallTrees) {
         std::size_t hosts;
         std::size_t switches;
     };
+
     for (const Case& c : {Case{"slurm-testsuite-tree-400-3level.topology.conf", 3, 400, 23},
                           Case{"slurm-testsuite-tree-400-noroot.topology.conf", 2, 400, 22},
                           Case{"slurm-testsuite-tree-disconnected.topology.conf", 2, 40, 7},
@@ -580,8 +584,9 @@ TEST(SlurmTopologyBounds, NodesPastSlurmsLimitAreRefusedWithLine) {
     EXPECT_EQ(e.to_string().rfind("t.conf:1: ", 0), 0U) << e.to_string();
     EXPECT_NE(e.message.find("more than 65536 names in this file"), std::string::npos) << e.message;
     // The bound is per file: two lines of 40000 each exceed it on line 3.
-    auto e2 = conf_error("SwitchName=s0 Nodes=a[0-39999]\nSwitchName=s1 Nodes=b[0-39999]\n"
-                         "SwitchName=s2 Nodes=c[0-39999]\n");
+    auto e2 = conf_error(
+        "SwitchName=s0 Nodes=a[0-39999]\nSwitchName=s1 Nodes=b[0-39999]\n"
+        "SwitchName=s2 Nodes=c[0-39999]\n");
     EXPECT_EQ(e2.to_string().rfind("t.conf:2: ", 0), 0U) << e2.to_string();
     auto e3 = conf_error("BlockName=b0 Nodes=n[0-70000]\n");
     EXPECT_EQ(e3.to_string().rfind("t.conf:1: ", 0), 0U) << e3.to_string();

@@ -10,10 +10,6 @@
 #include <string>
 #include <vector>
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <topo/builder.hpp>
 #include <topo/cluster_spec.hpp>
 #include <topo/ib_fabric.hpp>
@@ -23,6 +19,9 @@
 #include <topo/text_input.hpp>
 
 #include "fixture_models.hpp"
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #ifdef TOPO_HAVE_HWLOC
 #include <topo/hwloc_reader.hpp>
 #endif
@@ -32,7 +31,9 @@ using namespace topo;
 
 namespace {
 
-std::string fixture(const std::string& rel) { return std::string(TOPO_FIXTURES) + "/" + rel; }
+std::string fixture(const std::string& rel) {
+    return std::string(TOPO_FIXTURES) + "/" + rel;
+}
 
 TopologyPtr from_spec(const std::string& rel) {
     TopologyBuilder b;
@@ -48,7 +49,8 @@ TopologyPtr lab_model() {
     EXPECT_TRUE(load_cluster_spec(fixture("lab/lab-3tier.spec.yaml"), b));
     auto nd = read_nvidia_smi_topo_file(fixture("lab/lab-8gpu-2nic.topo-m.txt"));
     EXPECT_TRUE(nd) << nd.error().to_string();
-    for (const auto& h : b.host_names()) b.apply_node_description(h, *nd);
+    for (const auto& h : b.host_names())
+        b.apply_node_description(h, *nd);
     auto t = std::move(b).freeze();
     EXPECT_TRUE(t) << t.error().to_string();
     return t ? *t : nullptr;
@@ -66,7 +68,9 @@ protected:
         ASSERT_NE(::mkdtemp(tmpl), nullptr);
         dir_ = tmpl;
     }
+
     void TearDown() override { fs::remove_all(dir_); }
+
     std::string path(const std::string& name) const { return dir_ + "/" + name; }
 
     /// `good` with the payload byte at `frac` of the payload (after the header) XOR `bit`.
@@ -186,10 +190,11 @@ TEST_F(SnapshotBin, RefusesAnotherJsonStamp) {
     const std::string good = to_snapshot_bin(*t, st);
     for (int field = 0; field < 5; ++field) {
         FileStamp other = st;
-        (field == 0 ? other.size : field == 1 ? reinterpret_cast<std::uint64_t&>(other.mtime_sec)
-                                  : field == 2 ? reinterpret_cast<std::uint64_t&>(other.mtime_nsec)
-                                  : field == 3 ? other.ino
-                                               : other.dev) += 1;
+        (field == 0   ? other.size
+         : field == 1 ? reinterpret_cast<std::uint64_t&>(other.mtime_sec)
+         : field == 2 ? reinterpret_cast<std::uint64_t&>(other.mtime_nsec)
+         : field == 3 ? other.ino
+                      : other.dev) += 1;
         auto r = from_snapshot_bin(good, other, "x.bin");
         ASSERT_FALSE(r) << field;
         EXPECT_EQ(r.error().code, Errc::StaleState) << field;
@@ -286,7 +291,9 @@ TEST_F(SnapshotBin, TrustedOnlyWhenOwnedAndNotWritableByOthers) {
     const bool compiled = static_cast<bool>(compile_snapshot(json, bin));
     ::umask(old_mask);
     ASSERT_TRUE(compiled);
+
     struct stat sb {};
+
     ASSERT_EQ(::stat(bin.c_str(), &sb), 0);
     EXPECT_EQ(sb.st_mode & 07777, 0644U) << "compile writes 0644 whatever the umask";
     ASSERT_TRUE(load_snapshot_bin(json, bin, ::geteuid()));

@@ -135,10 +135,11 @@ TEST(SnapshotLoad, VersionOneFilesStillLoad) {
 TEST(SnapshotLoad, PartlyMatchingNicMatrixRoundTrips) {
     TopologyBuilder b;
     ASSERT_TRUE(load_cluster_spec(std::string(TOPO_FIXTURES) + "/specs/dgx-h100-3tier.yaml", b));
-    auto nd = read_nvidia_smi_topo_file(std::string(TOPO_FIXTURES) +
-                                        "/nvidia-smi-topo/oyanghd-dgx-a100-epyc7742-nps4.topo-m.txt");
+    auto nd = read_nvidia_smi_topo_file(std::string(TOPO_FIXTURES)
+                                        + "/nvidia-smi-topo/oyanghd-dgx-a100-epyc7742-nps4.topo-m.txt");
     ASSERT_TRUE(nd) << nd.error().to_string();
-    for (const char* h : {"dgx001", "dgx077"}) b.apply_node_description(h, *nd);
+    for (const char* h : {"dgx001", "dgx077"})
+        b.apply_node_description(h, *nd);
     auto t = std::move(b).freeze();
     ASSERT_TRUE(t) << t.error().to_string();
     expect_round_trip(**t, "spec+matrix");

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // nccl-tests output as sites publish it (tests/fixtures/nccl-tests, PROVENANCE.md), and the
 // calibration fit recovering known factors.
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdio>
 #include <map>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include <topo/perf/nccl_tests.hpp>
 
@@ -14,7 +14,9 @@ namespace {
 
 using namespace topo::perf;
 
-std::string fx(const std::string& name) { return std::string(TOPO_FIXTURES) + "/nccl-tests/" + name; }
+std::string fx(const std::string& name) {
+    return std::string(TOPO_FIXTURES) + "/nccl-tests/" + name;
+}
 
 TEST(NcclTests, EveryRealFileParses) {
     // rows: grep -cE '^[[:space:]>]*([0-9]+:[[:space:]]+)?[0-9]+[[:space:]]+[0-9]+[[:space:]]+(float|...)[[:space:]]'
@@ -24,22 +26,25 @@ TEST(NcclTests, EveryRealFileParses) {
         double avg;
         int ranks;
     };
-    for (const Want& w : {Want{"deepops_nvidia-network-operator.md", 30, 53.7098, 0},
-                          Want{"deepops_roce-perf-k8s.md", 29, 7.76739, 0},
-                          Want{"deepops_slurm-perf-cluster.md", 13, 113.289, 0},
-                          Want{"gct_gke-a3-highgpu_multi-node-test-plan.md", 10, 30.9622, -1},
-                          Want{"ocihpc_Troubleshooting.md", 5, 464.075, 16},
-                          Want{"superbench_nccl_allgather.log", 34, 58.2651, 8},
-                          Want{"superbench_nccl_allreduce.log", 34, 68.4048, 8},
-                          Want{"superbench_nccl_alltoall.log", 34, 58.6481, 8}}) {
+
+    for (const Want& w :
+         {Want{"deepops_nvidia-network-operator.md", 30, 53.7098, 0}, Want{"deepops_roce-perf-k8s.md", 29, 7.76739, 0},
+          Want{"deepops_slurm-perf-cluster.md", 13, 113.289, 0},
+          Want{"gct_gke-a3-highgpu_multi-node-test-plan.md", 10, 30.9622, -1},
+          Want{"ocihpc_Troubleshooting.md", 5, 464.075, 16}, Want{"superbench_nccl_allgather.log", 34, 58.2651, 8},
+          Want{"superbench_nccl_allreduce.log", 34, 68.4048, 8},
+          Want{"superbench_nccl_alltoall.log", 34, 58.6481, 8}}) {
         auto runs = read_nccl_tests(fx(w.file));
         ASSERT_TRUE(runs) << w.file << ": " << runs.error().to_string();
         ASSERT_EQ(runs->size(), 1U) << w.file;
         const NcclRun& r = runs->front();
         EXPECT_EQ(r.rows.size(), w.rows) << w.file;
         EXPECT_DOUBLE_EQ(r.avg_busbw, w.avg) << w.file;
-        if (w.ranks >= 0) EXPECT_EQ(r.ranks, w.ranks) << w.file;
-        for (std::size_t i = 1; i < r.rows.size(); ++i) EXPECT_GE(r.rows[i].bytes, r.rows[i - 1].bytes) << w.file;
+        if (w.ranks >= 0) {
+            EXPECT_EQ(r.ranks, w.ranks) << w.file;
+        }
+        for (std::size_t i = 1; i < r.rows.size(); ++i)
+            EXPECT_GE(r.rows[i].bytes, r.rows[i - 1].bytes) << w.file;
     }
     auto oci = read_nccl_tests(fx("ocihpc_Troubleshooting.md"));
     ASSERT_TRUE(oci);
@@ -58,13 +63,18 @@ TEST(NcclTests, LauncherPrefixesAndSeveralTables) {
         " 0: # nThread 1 nGpus 1 minBytes 1073741824 maxBytes 2147483648 step: 2(factor) warmup iters: 5 iters: 20\n"
         " 0: #  Rank  0 Group  0 Pid 1 on node005 device  0 [0x18] NVIDIA H100 80GB HBM3\n"
         " 0: #  Rank  8 Group  0 Pid 2 on node007 device  0 [0x18] NVIDIA H100 80GB HBM3\n"
-        " 0: #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
-        " 0:   1073741824     268435456     float     sum      -1   4478.8  239.74  449.51    N/A   4463.7  240.55  451.03    N/A\n"
-        " 0:   2147483648     536870912     float     sum      -1   8722.7  246.20  461.62    N/A   8717.9  246.33  461.87    N/A\n"
+        " 0: #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   "
+        "busbw #wrong\n"
+        " 0:   1073741824     268435456     float     sum      -1   4478.8  239.74  449.51    N/A   4463.7  240.55  "
+        "451.03    N/A\n"
+        " 0:   2147483648     536870912     float     sum      -1   8722.7  246.20  461.62    N/A   8717.9  246.33  "
+        "461.87    N/A\n"
         " 0: # Avg bus bandwidth    : 455.5\n"
         " 0:\n"
-        "[1,0]<stdout>:#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
-        "[1,0]<stdout>:  1073741824     268435456     float     sum      -1   4478.8  239.74  400.00      0   4463.7  240.55  401.00      0\n";
+        "[1,0]<stdout>:#       size         count      type   redop    root     time   algbw   busbw #wrong     time   "
+        "algbw   busbw #wrong\n"
+        "[1,0]<stdout>:  1073741824     268435456     float     sum      -1   4478.8  239.74  400.00      0   4463.7  "
+        "240.55  401.00      0\n";
     auto runs = parse_nccl_tests(text, "labelled.txt");
     ASSERT_TRUE(runs) << runs.error().to_string();
     ASSERT_EQ(runs->size(), 2U);
@@ -83,8 +93,10 @@ TEST(NcclTests, RefusedInputNamesTheLine) {
     EXPECT_EQ(not_nccl.error().line, 1);
     EXPECT_NE(not_nccl.error().message.find("not nccl-tests output"), std::string::npos);
     const std::string cut =
-        "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
-        "  1073741824     268435456     float     sum      -1   4478.8  239.74  449.51      0   4463.7  240.55  451.03      0\n"
+        "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw "
+        "#wrong\n"
+        "  1073741824     268435456     float     sum      -1   4478.8  239.74  449.51      0   4463.7  240.55  451.03 "
+        "     0\n"
         "  2147483648     536870912     float     sum      -1   8722.7\n";
     auto r = parse_nccl_tests(cut, "cut.txt");
     ASSERT_FALSE(r);
@@ -92,8 +104,10 @@ TEST(NcclTests, RefusedInputNamesTheLine) {
     EXPECT_EQ(r.error().line, 3);
     EXPECT_NE(r.error().message.find("4 or 8 time/algbw/busbw/error columns"), std::string::npos) << r.error().message;
     const std::string nan =
-        "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
-        "  1073741824     268435456     float     sum      -1   4478.8  239.74  fast      0   4463.7  240.55  451.03      0\n";
+        "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw "
+        "#wrong\n"
+        "  1073741824     268435456     float     sum      -1   4478.8  239.74  fast      0   4463.7  240.55  451.03   "
+        "   0\n";
     auto n = parse_nccl_tests(nan, "nan.txt");
     ASSERT_FALSE(n);
     EXPECT_EQ(n.error().line, 2);
@@ -101,12 +115,16 @@ TEST(NcclTests, RefusedInputNamesTheLine) {
 
 /// A table whose busbw at each size is `base[size] / factor`.
 std::string table(const std::map<double, double>& base, double factor) {
-    std::string t = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n";
+    std::string t =
+        "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw "
+        "#wrong\n";
     for (const auto& [bytes, bw] : base) {
         char line[256];
         const double b = bw / factor;
-        std::snprintf(line, sizeof line, "  %10.0f  %12.0f     float     sum      -1   1000.0  %6.2f  %6.2f      0   1000.0  %6.2f  %6.2f      0\n",
-                      bytes, bytes / 4, b / 2, b, b / 2, b);
+        std::snprintf(
+            line, sizeof line,
+            "  %10.0f  %12.0f     float     sum      -1   1000.0  %6.2f  %6.2f      0   1000.0  %6.2f  %6.2f      0\n",
+            bytes, bytes / 4, b / 2, b, b / 2, b);
         t += line;
     }
     return t;
@@ -120,8 +138,8 @@ Measurement measure(const std::string& label, const std::string& text) {
 
 TEST(Calibrate, RecoversKnownFactors) {
     // bus bandwidths written for this test (not measurements): 64 MiB .. 8 GiB
-    const std::map<double, double> leaf{{67108864.0, 330.0}, {134217728.0, 345.0}, {268435456.0, 352.0},
-                                        {536870912.0, 356.0}, {1073741824.0, 366.0}, {2147483648.0, 375.0},
+    const std::map<double, double> leaf{{67108864.0, 330.0},   {134217728.0, 345.0},  {268435456.0, 352.0},
+                                        {536870912.0, 356.0},  {1073741824.0, 366.0}, {2147483648.0, 375.0},
                                         {4294967296.0, 381.0}, {8589934592.0, 387.0}, {1048576.0, 40.0}};
     const Measurement l = measure("leaf", table(leaf, 1.0));
     const Measurement p = measure("pod", table(leaf, 1.05));
@@ -134,7 +152,8 @@ TEST(Calibrate, RecoversKnownFactors) {
     EXPECT_NEAR(c->params.tier_collective[3], 1.25, 0.002);
     EXPECT_NEAR(c->params.kappa[0], 0.3, 0.003);
     EXPECT_EQ(c->fits[0].points.size(), 8U) << "sizes below 64 MiB are left out";
-    for (const auto& f : c->fits) EXPECT_LT(f.max_abs_residual, 0.01) << f.what;
+    for (const auto& f : c->fits)
+        EXPECT_LT(f.max_abs_residual, 0.01) << f.what;
     // the model file it prints reads back to the same values
     auto again = parse_params(write_params(c->params), "fitted.yaml");
     ASSERT_TRUE(again) << again.error().to_string();

@@ -35,15 +35,17 @@ TEST(LeafOrder, FastPathsEqualASortByTheDefinition) {
     std::mt19937 rng(20261126);
     // counting sort (uniform, small capacities), integer key (non-uniform, or capacities too
     // large to count), comparator (switch counts over 4095)
-    const Case cases[] = {{1, 4, 1},      {40, 8, 1},        {512, 64, 1},     {300, 1 << 30, 1},
-                          {200, 16, 4},   {1000, 100000, 3}, {64, 8, 5000},    {257, 3, 1}};
+    const Case cases[] = {{1, 4, 1},    {40, 8, 1},        {512, 64, 1},  {300, 1 << 30, 1},
+                          {200, 16, 4}, {1000, 100000, 3}, {64, 8, 5000}, {257, 3, 1}};
     for (const auto& c : cases) {
         for (int round = 0; round < 50; ++round) {
             std::vector<int> cap(static_cast<std::size_t>(c.leaves));
             std::vector<int> sw(static_cast<std::size_t>(c.leaves));
             for (int l = 0; l < c.leaves; ++l) {
-                cap[static_cast<std::size_t>(l)] = static_cast<int>(rng() % static_cast<unsigned>(c.max_cap + 1)) - (rng() % 5 == 0 ? 1 : 0);
-                sw[static_cast<std::size_t>(l)] = c.max_switches == 1 ? 2 : 1 + static_cast<int>(rng() % static_cast<unsigned>(c.max_switches));
+                cap[static_cast<std::size_t>(l)] =
+                    static_cast<int>(rng() % static_cast<unsigned>(c.max_cap + 1)) - (rng() % 5 == 0 ? 1 : 0);
+                sw[static_cast<std::size_t>(l)] =
+                    c.max_switches == 1 ? 2 : 1 + static_cast<int>(rng() % static_cast<unsigned>(c.max_switches));
             }
             std::vector<int> ord;
             LeafOrderScratch s;
@@ -57,8 +59,10 @@ TEST(LeafOrder, FastPathsEqualASortByTheDefinition) {
 TEST(LeafOrder, TheIntegerKeyOrdersAsTheDefinition) {
     std::mt19937 rng(7);
     for (int i = 0; i < 20000; ++i) {
-        const LeafKey a{1 + static_cast<int>(rng() % 50), 0, static_cast<int>(rng() % 4096), static_cast<int>(rng() % (1 << 20))};
-        LeafKey b{1 + static_cast<int>(rng() % 50), 0, static_cast<int>(rng() % 4096), static_cast<int>(rng() % (1 << 20))};
+        const LeafKey a{1 + static_cast<int>(rng() % 50), 0, static_cast<int>(rng() % 4096),
+                        static_cast<int>(rng() % (1 << 20))};
+        LeafKey b{1 + static_cast<int>(rng() % 50), 0, static_cast<int>(rng() % 4096),
+                  static_cast<int>(rng() % (1 << 20))};
         if (rng() % 3 == 0) b.cap = a.cap;
         if (rng() % 3 == 0) b.switches = a.switches;
         ASSERT_TRUE(leaf_key_fits(a) && leaf_key_fits(b));

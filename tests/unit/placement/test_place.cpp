@@ -6,8 +6,8 @@
 #include <cmath>
 #include <set>
 
-#include <topo/placement/slurm_state.hpp>
 #include <topo/hostlist.hpp>
+#include <topo/placement/slurm_state.hpp>
 
 #include "fabric.hpp"
 
@@ -553,7 +553,8 @@ namespace {
 TEST(Place, HugeNodeRangesDecideAsTheClusterSizedRange) {
     auto t = testing::three_level(4, 4, 8);  // 128 hosts
     ClusterState s(*t);
-    for (std::uint32_t h = 0; h < t->hosts().size(); h += 3) s.set_state(HostId{h}, NodeState::Alloc);
+    for (std::uint32_t h = 0; h < t->hosts().size(); h += 3)
+        s.set_state(HostId{h}, NodeState::Alloc);
     for (Policy pol : {Policy::Topo, Policy::SlurmTree, Policy::Linear}) {
         for (int seg : {0, 1, 2}) {
             Request huge;
@@ -568,7 +569,9 @@ TEST(Place, HugeNodeRangesDecideAsTheClusterSizedRange) {
             ASSERT_EQ(a.has_value(), b.has_value()) << policy_name(pol) << " seg " << seg;
             if (a) {
                 EXPECT_EQ(a->hosts, b->hosts) << policy_name(pol) << " seg " << seg;
-                if (seg < 2) EXPECT_EQ(a->hosts.size(), 85U) << policy_name(pol) << " seg " << seg;  // all free hosts
+                if (seg < 2) {
+                    EXPECT_EQ(a->hosts.size(), 85U) << policy_name(pol) << " seg " << seg;  // all free hosts
+                }
             }
         }
     }

@@ -15,9 +15,9 @@
 #include <set>
 #include <sstream>
 
-#include <topo/placement/slurm_state.hpp>
 #include <topo/cluster_spec.hpp>
 #include <topo/ib_fabric.hpp>
+#include <topo/placement/slurm_state.hpp>
 
 #include "fabric.hpp"
 

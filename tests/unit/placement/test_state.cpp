@@ -63,11 +63,11 @@ TEST(State, ScontrolErrorsNameFileAndLine) {
     EXPECT_NE(nostate.error().message.find("State="), std::string::npos);
     // absurd GPU counts are bad input, not an allocation (fuzz_state found gpu:446854927
     // asking for 7 GB of per-group histograms)
-    for (const char* line : {"NodeName=n002 State=IDLE Gres=gpu:000000000000446854927 GresUsed=gpu:4\n",
-                             "NodeName=n002 State=IDLE Gres=gpu:1025\n",
-                             "NodeName=n002 State=IDLE Gres=gpu:a:1000,gpu:b:1000\n",
-                             "NodeName=n002 State=MIXED Gres=gpu:8 GresUsed=gpu:2147483647\n",
-                             "NodeName=n002 State=MIXED AllocTRES=gres/gpu=5000\n"}) {
+    for (const char* line :
+         {"NodeName=n002 State=IDLE Gres=gpu:000000000000446854927 GresUsed=gpu:4\n",
+          "NodeName=n002 State=IDLE Gres=gpu:1025\n", "NodeName=n002 State=IDLE Gres=gpu:a:1000,gpu:b:1000\n",
+          "NodeName=n002 State=MIXED Gres=gpu:8 GresUsed=gpu:2147483647\n",
+          "NodeName=n002 State=MIXED AllocTRES=gres/gpu=5000\n"}) {
         auto big = parse_scontrol_nodes(*t, std::string("NodeName=n001 State=IDLE\n") + line, "n.txt");
         ASSERT_FALSE(big) << line;
         EXPECT_EQ(big.error().line, 2) << line;
@@ -124,14 +124,14 @@ namespace {
 // read indices; now at most the entry's count, and an IDX list longer than it is ignored.
 TEST(State, GresIdxBombIsCountedNotExpanded) {
     auto t = testing::three_level(1, 2, 4);
-    auto s = parse_scontrol_nodes(
-        *t, "NodeName=n002 State=MIXED Gres=gpu:h100:8 GresUsed=gpu:h100:8(IDX:0-999999)\n", "n.txt");
+    auto s = parse_scontrol_nodes(*t, "NodeName=n002 State=MIXED Gres=gpu:h100:8 GresUsed=gpu:h100:8(IDX:0-999999)\n",
+                                  "n.txt");
     ASSERT_TRUE(s) << s.error().to_string();
     const auto& n2 = s->at(*t->find_host("n002"));
     EXPECT_TRUE(n2.busy_gpus.empty());
     EXPECT_EQ(s->free_gpus(*t, *t->find_host("n002")), 0);
-    auto ok = parse_scontrol_nodes(
-        *t, "NodeName=n002 State=MIXED Gres=gpu:h100:8 GresUsed=gpu:h100:2(IDX:3-4)\n", "n.txt");
+    auto ok =
+        parse_scontrol_nodes(*t, "NodeName=n002 State=MIXED Gres=gpu:h100:8 GresUsed=gpu:h100:2(IDX:3-4)\n", "n.txt");
     ASSERT_TRUE(ok) << ok.error().to_string();
     EXPECT_EQ(ok->at(*t->find_host("n002")).busy_gpus, (std::vector<int>{3, 4}));
 }

@@ -3,9 +3,9 @@
 // once per test program, for the Slurm-free tests of spank/core; and a request on it.
 #pragma once
 
-#include <string>
-
 #include <gtest/gtest.h>
+
+#include <string>
 
 #include <topo/builder.hpp>
 #include <topo/cluster_spec.hpp>

@@ -24,10 +24,10 @@
 #include <string>
 #include <vector>
 
-#include <topo/placement/slurm_state.hpp>
 #include <topo/health/store.hpp>
 #include <topo/hostlist.hpp>
 #include <topo/placement/place.hpp>
+#include <topo/placement/slurm_state.hpp>
 #include <topo/snapshot.hpp>
 #include <topo/snapshot_bin.hpp>
 
@@ -129,6 +129,7 @@ int main(int argc, char** argv) {
         std::printf("in-process %.3f ms, service %.3f ms\n", median(local), median(svc));
         return 0;
     }
-    return die("usage: flag DIR NODE REASON | clear DIR NODE | place SNAPSHOT N [GPN] | gate-bench DIR NODE N | "
-               "decision-bench SNAPSHOT HEALTH SOCKET N");
+    return die(
+        "usage: flag DIR NODE REASON | clear DIR NODE | place SNAPSHOT N [GPN] | gate-bench DIR NODE N | "
+        "decision-bench SNAPSHOT HEALTH SOCKET N");
 }

@@ -26,7 +26,8 @@ constexpr auto request = topo::spank::testing::pack_request;
 
 placement::ClusterState all_taken(const Topology& t) {
     placement::ClusterState st(t);
-    for (std::uint32_t h = 0; h < t.hosts().size(); ++h) st.set_state(HostId{h}, placement::NodeState::Alloc);
+    for (std::uint32_t h = 0; h < t.hosts().size(); ++h)
+        st.set_state(HostId{h}, placement::NodeState::Alloc);
     return st;
 }
 
@@ -37,6 +38,7 @@ struct Counted {
     Error err{Errc::NotFound, "nothing here"};
     int reads = 0;
     bool missing_is_normal = false;
+
     StateSource source() {
         return {name,
                 [this]() -> Result<SourcedState> {
@@ -50,6 +52,7 @@ struct Counted {
 
 struct Notes {
     std::vector<std::string> lines;
+
     std::function<void(const std::string&)> sink() {
         return [this](const std::string& s) { lines.push_back(s); };
     }
@@ -170,9 +173,11 @@ TEST(Decider, TheStateDecidedOnCarriesTheHealthMarks) {
     ASSERT_TRUE(out);
     ASSERT_EQ(out->decision.reply.kind, K::Planned);
     EXPECT_FALSE(out->state->state.available(sick));  // what the plugin caches is what was decided on
-    for (HostId h : out->decision.placement->hosts) EXPECT_NE(h, sick);
+    for (HostId h : out->decision.placement->hosts)
+        EXPECT_NE(h, sick);
     bool named = false;
-    for (const auto& [k, v] : out->decision.reply.env) named |= k == "TOPOPLACE_EXCLUDE" && v == t.host(sick).name;
+    for (const auto& [k, v] : out->decision.reply.env)
+        named |= k == "TOPOPLACE_EXCLUDE" && v == t.host(sick).name;
     EXPECT_TRUE(named);
 }
 

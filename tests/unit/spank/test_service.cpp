@@ -5,11 +5,6 @@
 // real Unix socket (served by a thread of this test; the plugin itself starts none).
 #include <gtest/gtest.h>
 
-#include <poll.h>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <unistd.h>
-
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -25,6 +20,10 @@
 #include "core.hpp"
 #include "lab_topology.hpp"
 #include "service.hpp"
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 namespace {
 
@@ -74,14 +73,14 @@ TEST(Service, MalformedRequestsAreRefused) {
     const std::string head = "topoplace-service 1\n";
     for (const std::string& bad :
          {std::string(), std::string("topoplace-service 2\nsnapshot=/x\nmode=pack\n"),
-          head + "snapshot=/x\nmode=pack",                       // last line not terminated
-          head + "snapshot=/x\nmode=off\n",                      // nothing to place
-          head + "snapshot=/x\nmode=pack\nmode=spread\n",        // twice
-          head + "snapshot=/x\nmode=pack\ncolour=red\n",         // unknown key
+          head + "snapshot=/x\nmode=pack",                 // last line not terminated
+          head + "snapshot=/x\nmode=off\n",                // nothing to place
+          head + "snapshot=/x\nmode=pack\nmode=spread\n",  // twice
+          head + "snapshot=/x\nmode=pack\ncolour=red\n",   // unknown key
           head + "snapshot=/x\nmode=pack\nmax_tier=16\n", head + "snapshot=/x\nmode=pack\nwait=-1\n",
           head + "snapshot=/x\nmode=pack\nsegment=1e3\n", head + "snapshot=/x\nmode=pack\nnvl=yes\n",
-          head + "mode=pack\n",                                  // no snapshot
-          head + "snapshot=/x\n",                                // no mode
+          head + "mode=pack\n",    // no snapshot
+          head + "snapshot=/x\n",  // no mode
           head + "=x\nsnapshot=/x\nmode=pack\n", head + "snapshot\nmode=pack\n",
           good + std::string(70 * 1024, 'x') + "\n"}) {
         EXPECT_FALSE(decode_request(bad)) << bad.substr(0, 80);
@@ -110,7 +109,7 @@ TEST(Service, RepliesRoundTripAndOnlyCarryTopoplaceVariables) {
     }
     const std::string head = "topoplace-service 1\n";
     EXPECT_FALSE(decode_reply(head + "kind=planned\nenv.LD_PRELOAD=/tmp/x.so\ntext=t\n"));  // not ours to set
-    EXPECT_FALSE(decode_reply(head + "kind=planned\ntext=t\n"));                             // a plan without env
+    EXPECT_FALSE(decode_reply(head + "kind=planned\ntext=t\n"));                            // a plan without env
     EXPECT_FALSE(decode_reply(head + "kind=maybe\n"));
     EXPECT_FALSE(decode_reply(head + "message=x\n"));
     EXPECT_FALSE(decode_reply("HTTP/1.1 200 OK\n"));
@@ -119,7 +118,8 @@ TEST(Service, RepliesRoundTripAndOnlyCarryTopoplaceVariables) {
 TEST(Service, DecidesAsThePluginDoes) {
     const Topology& t = *lab();
     placement::ClusterState st(t);
-    for (std::uint32_t h = 0; h < 3; ++h) st.set_state(HostId{h}, placement::NodeState::Alloc);
+    for (std::uint32_t h = 0; h < 3; ++h)
+        st.set_state(HostId{h}, placement::NodeState::Alloc);
     auto req = request("6");
     req.opts.segment = 0;
     req.opts.max_tier.reset();
@@ -143,12 +143,14 @@ TEST(Service, DecidesAsThePluginDoes) {
     ASSERT_EQ(rep2.kind, K::Planned);
     EXPECT_EQ(rep2.text.find(t.host(sick).name + ","), std::string::npos);
     bool excluded = false;
-    for (const auto& [k, v] : rep2.env) excluded |= k == "TOPOPLACE_EXCLUDE" && v == t.host(sick).name;
+    for (const auto& [k, v] : rep2.env)
+        excluded |= k == "TOPOPLACE_EXCLUDE" && v == t.host(sick).name;
     EXPECT_TRUE(excluded) << rep2.text;
     // never, busy, invalid, unsupported
     EXPECT_EQ(serve(placer, request("65"), placement::ClusterState(t), {}).kind, K::Never);
     placement::ClusterState full(t);
-    for (std::uint32_t h = 0; h < t.hosts().size(); ++h) full.set_state(HostId{h}, placement::NodeState::Alloc);
+    for (std::uint32_t h = 0; h < t.hosts().size(); ++h)
+        full.set_state(HostId{h}, placement::NodeState::Alloc);
     EXPECT_EQ(serve(placer, request("2"), full, {}).kind, K::Busy);
     EXPECT_EQ(serve(placer, request("x"), st, {}).kind, K::Invalid);
     auto chosen = request("2");
@@ -164,13 +166,15 @@ TEST(Service, DecidesAsThePluginDoes) {
     EXPECT_NE(rep3.text.find("degraded: kept 1 degraded host(s) out (" + t.host(slow).name + ")"), std::string::npos)
         << rep3.text;
     bool ex = false;
-    for (const auto& [k, v] : rep3.env) ex |= k == "TOPOPLACE_EXCLUDE" && v == t.host(slow).name;
+    for (const auto& [k, v] : rep3.env)
+        ex |= k == "TOPOPLACE_EXCLUDE" && v == t.host(slow).name;
     EXPECT_TRUE(ex) << rep3.text;
     auto one_req = request("1");
     one_req.opts.segment = 0;
     auto one = serve(placer, one_req, st, deg);
     ASSERT_EQ(one.kind, K::Planned) << one.message;
-    for (const auto& [k, v] : one.env) EXPECT_NE(k, "TOPOPLACE_EXCLUDE") << v;
+    for (const auto& [k, v] : one.env)
+        EXPECT_NE(k, "TOPOPLACE_EXCLUDE") << v;
 }
 
 /// A Unix socket served by a thread: answers each connection with `reply` (or, when
@@ -180,6 +184,7 @@ struct TestServer {
     int fd = -1;
     std::thread th;
     std::atomic<bool> stop{false};
+
     TestServer(std::string reply, bool silent) {
         path = (std::filesystem::temp_directory_path() / ("tp-svc-" + std::to_string(::getpid()) + ".sock")).string();
         ::unlink(path.c_str());
@@ -198,9 +203,11 @@ struct TestServer {
                 char buf[65536];
                 std::string in;
                 ssize_t r;
-                while ((r = ::read(c, buf, sizeof buf)) > 0) in.append(buf, static_cast<std::size_t>(r));
+                while ((r = ::read(c, buf, sizeof buf)) > 0)
+                    in.append(buf, static_cast<std::size_t>(r));
                 if (silent) {
-                    while (!stop) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+                    while (!stop)
+                        std::this_thread::sleep_for(std::chrono::milliseconds(10));
                 } else if (decode_request(in)) {
                     (void)!::write(c, reply.data(), reply.size());
                 }
@@ -208,6 +215,7 @@ struct TestServer {
             }
         });
     }
+
     ~TestServer() {
         stop = true;
         th.join();
@@ -267,6 +275,7 @@ struct LoopServer {
     std::atomic<bool> stop{false};
     std::atomic<long> answered{0};
     std::atomic<long> dropped{0};
+
     explicit LoopServer(ServiceServer::Limits lim) {
         path = (std::filesystem::temp_directory_path() / ("tp-loop-" + std::to_string(::getpid()) + ".sock")).string();
         ::unlink(path.c_str());
@@ -291,12 +300,14 @@ struct LoopServer {
             }
         });
     }
+
     ~LoopServer() {
         stop = true;
         th.join();
         ::close(fd);
         ::unlink(path.c_str());
     }
+
     int connect_silent() const {
         const int c = ::socket(AF_UNIX, SOCK_STREAM, 0);
         sockaddr_un a{};
@@ -312,7 +323,8 @@ struct LoopServer {
 TEST(ServiceServer, SilentConnectionsDoNotDelayOthers) {
     LoopServer s({.per_connection_ms = 200, .max_connections = 128, .max_per_uid = 16});
     std::vector<int> silent;
-    for (int i = 0; i < 40; ++i) silent.push_back(s.connect_silent());
+    for (int i = 0; i < 40; ++i)
+        silent.push_back(s.connect_silent());
     // Each legitimate request is answered (the client gives up after 500 ms otherwise),
     // though 40 silent connections of the same uid came first.
     for (int i = 0; i < 5; ++i) {
@@ -379,7 +391,8 @@ TEST(Service, FullBacklogIsNamed) {
     ASSERT_FALSE(r);
     EXPECT_NE(r.error().message.find("backlog is full"), std::string::npos) << r.error().message;
     EXPECT_EQ(r.error().message.find("4294967295"), std::string::npos) << r.error().message;
-    for (int c : fill) ::close(c);
+    for (int c : fill)
+        ::close(c);
     ::close(fd);
     ::unlink(path.c_str());
 }

@@ -3,10 +3,6 @@
 // what is kept, what a decision marks taken, and every reason a file is not used.
 #include <gtest/gtest.h>
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +14,9 @@
 
 #include "core.hpp"
 #include "state_cache.hpp"
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 
@@ -43,10 +42,12 @@ const TopologyPtr& lab() {
 
 struct TmpDir {
     std::filesystem::path p;
+
     TmpDir() {
         char tmpl[] = "/tmp/topoplace-cache-test.XXXXXX";
         p = ::mkdtemp(tmpl);
     }
+
     ~TmpDir() { std::filesystem::remove_all(p); }
 };
 
@@ -77,7 +78,9 @@ TEST(StateCache, RoundTripKeepsEveryHost) {
     const auto s = busy_state(t);
     const std::int64_t now = 1'800'000'000 * kSec;
     ASSERT_TRUE(write_state_cache(path, t, s, nullptr, true, now));
+
     struct stat st {};
+
     ASSERT_EQ(::stat(path.c_str(), &st), 0);
     EXPECT_EQ(st.st_mode & 0777, 0600U);
     double age = -1;
@@ -102,10 +105,14 @@ TEST(StateCache, RoundTripKeepsEveryHost) {
 
 TEST_F(CacheFile, RewritesInPlaceOnlyAPrivateFileOfTheSameSize) {
     ASSERT_TRUE(write_state_cache(path, t, busy_state(t), nullptr, true, now));
+
     struct stat a {};
+
     ASSERT_EQ(::stat(path.c_str(), &a), 0);
     ASSERT_TRUE(write_state_cache(path, t, placement::ClusterState(t), nullptr, true, now + kSec));
+
     struct stat b {};
+
     ASSERT_EQ(::stat(path.c_str(), &b), 0);
     EXPECT_EQ(a.st_ino, b.st_ino);  // same file, rewritten
     auto r = read_state_cache(path, t, ::getuid(), 2, now + kSec);
@@ -114,7 +121,9 @@ TEST_F(CacheFile, RewritesInPlaceOnlyAPrivateFileOfTheSameSize) {
     // a file others may read is replaced by a private one, not rewritten
     ASSERT_EQ(::chmod(path.c_str(), 0644), 0);
     ASSERT_TRUE(write_state_cache(path, t, busy_state(t), nullptr, true, now));
+
     struct stat c {};
+
     ASSERT_EQ(::stat(path.c_str(), &c), 0);
     EXPECT_NE(c.st_ino, b.st_ino);
     EXPECT_EQ(c.st_mode & 0777, 0600U);
@@ -219,7 +228,9 @@ TEST(StateCache, DirectoryMustBePrivate) {
     // the fallback is created 0700 under the given parent
     const auto dir = state_cache_dir(::getuid(), nullptr, "", d.p.string(), &why);
     ASSERT_EQ(dir, d.p.string() + "/topoplace-" + std::to_string(::getuid())) << why;
+
     struct stat st {};
+
     ASSERT_EQ(::lstat(dir.c_str(), &st), 0);
     EXPECT_EQ(st.st_mode & 0777, 0700U);
     // a usable $XDG_RUNTIME_DIR wins; one others can enter does not
@@ -282,7 +293,9 @@ TEST_F(CacheFile, FeedRoundTripModeAndOwner) {
     const uid_t me = ::geteuid();
     const auto s = busy_state(t);
     ASSERT_TRUE(write_state_feed(path, t, s, now));
+
     struct stat a {};
+
     ASSERT_EQ(::stat(path.c_str(), &a), 0);
     EXPECT_EQ(a.st_mode & 0777, 0644U);
     double age = -1;
@@ -295,7 +308,9 @@ TEST_F(CacheFile, FeedRoundTripModeAndOwner) {
     }
     // every write is a new file renamed over the old one (readers never see a torn file)
     ASSERT_TRUE(write_state_feed(path, t, placement::ClusterState(t), now + kSec));
+
     struct stat b {};
+
     ASSERT_EQ(::stat(path.c_str(), &b), 0);
     EXPECT_NE(a.st_ino, b.st_ino);
     EXPECT_EQ(read_state_feed(path, t, 3, now + kSec, nullptr, me)->at(HostId{0}).state, NodeState::Idle);
@@ -330,8 +345,8 @@ TEST(StateCache, FeedPlugstackArguments) {
     EXPECT_EQ(c->state_feed_age, 5);
     EXPECT_TRUE(parse_config({})->state_feed.empty());
     EXPECT_EQ(parse_config({})->state_feed_age, 3);
-    for (const char* bad : {"state_feed=run/nodes.bin", "state_feed=", "state_feed_age=0", "state_feed_age=61",
-                            "state_feed_age=2.5"}) {
+    for (const char* bad :
+         {"state_feed=run/nodes.bin", "state_feed=", "state_feed_age=0", "state_feed_age=61", "state_feed_age=2.5"}) {
         auto r = parse_config({bad});
         ASSERT_FALSE(r) << bad;
         EXPECT_NE(r.error().message.find("state_feed"), std::string::npos) << r.error().message;

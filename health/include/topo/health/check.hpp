@@ -127,7 +127,7 @@ struct ProcResult {
     int signal = 0;
     bool timed_out = false;
     bool started = true;
-    std::string out;  ///< stdout (+ stderr when merged), capped at max_output bytes
+    std::string out;         ///< stdout (+ stderr when merged), capped at max_output bytes
     bool truncated = false;  ///< more output than max_output came (and was dropped)
     double seconds = 0;
 };

@@ -25,26 +25,24 @@ struct FabricShape {
     int pods = 0;
     int max_group_hosts = 0;
     int max_pod_hosts = 0;
-    int max_domain_hosts = 1;   ///< usable hosts of the largest multi-node NVLink domain (1: none)
+    int max_domain_hosts = 1;  ///< usable hosts of the largest multi-node NVLink domain (1: none)
     bool nvl72 = false;
 };
+
 [[nodiscard]] FabricShape fabric_shape(const Topology& t);
 
 /// The model tier between two hosts.
 [[nodiscard]] int model_tier(const Topology& t, const FabricShape& shape, HostId a, HostId b);
 
 struct JobPlacement {
-    std::vector<HostId> hosts;                ///< in rank order
-    std::map<HostId, double> degraded;        ///< slowdown s of degraded hosts among them
+    std::vector<HostId> hosts;          ///< in rank order
+    std::map<HostId, double> degraded;  ///< slowdown s of degraded hosts among them
 };
 
 /// The model's inputs for `job` with layout `prof` (default_layout() applied), next to
 /// `others` (hosts of the other running jobs: their uplink use is u_k).
-[[nodiscard]] Features features_of(const Topology& t,
-                                   const FabricShape& shape,
-                                   const JobPlacement& job,
-                                   const Profile& prof,
-                                   int gpus_per_host,
+[[nodiscard]] Features features_of(const Topology& t, const FabricShape& shape, const JobPlacement& job,
+                                   const Profile& prof, int gpus_per_host,
                                    const std::vector<std::vector<HostId>>& others = {});
 
 }  // namespace topo::perf

@@ -116,24 +116,24 @@ struct Profile {
 
 /// Placement facts of one communication class (the worst of its groups).
 struct ClassFeatures {
-    int tier = 0;            ///< highest model tier crossed (0..3)
-    int ideal_tier = 0;      ///< the tier the best placement of this job could not avoid
-    int domains = 1;         ///< NVLink domains a group spans (D_c)
-    int ideal_domains = 1;   ///< NVLink domains the best placement needs for one group
-    int gpus_per_domain = 0; ///< GPUs of one group per domain (g_c)
-    double outside = 0.0;    ///< all-to-all: fraction of a rank's peers outside its domain
-    int groups = 1;          ///< leaf groups a group spans (for x_c at tier 2)
-    int pods = 1;            ///< pods a group spans (for x_c at tier 3)
-    int members = 1;         ///< hosts in a group
+    int tier = 0;             ///< highest model tier crossed (0..3)
+    int ideal_tier = 0;       ///< the tier the best placement of this job could not avoid
+    int domains = 1;          ///< NVLink domains a group spans (D_c)
+    int ideal_domains = 1;    ///< NVLink domains the best placement needs for one group
+    int gpus_per_domain = 0;  ///< GPUs of one group per domain (g_c)
+    double outside = 0.0;     ///< all-to-all: fraction of a rank's peers outside its domain
+    int groups = 1;           ///< leaf groups a group spans (for x_c at tier 2)
+    int pods = 1;             ///< pods a group spans (for x_c at tier 3)
+    int members = 1;          ///< hosts in a group
 };
 
 /// Placement facts of a whole job.
 struct Features {
     std::array<ClassFeatures, kComms> by_class{};
-    bool nvl72 = false;               ///< multi-node NVLink domains (GB200 NVL72)
-    bool fragmented = false;          ///< spans more leaf groups than it needs
+    bool nvl72 = false;                                  ///< multi-node NVLink domains (GB200 NVL72)
+    bool fragmented = false;                             ///< spans more leaf groups than it needs
     std::array<double, kModelTiers> shared{0, 0, 0, 0};  ///< u_k: uplink share with other jobs
-    double slowest_degraded = 1.0;    ///< s of the slowest degraded host (1 = none)
+    double slowest_degraded = 1.0;                       ///< s of the slowest degraded host (1 = none)
     int hosts = 1;
     int gpus = 1;
 };
@@ -152,11 +152,12 @@ struct Slowdown {
 /// Failures of one job (6.3): lambda = n r_hw; lost time per interruption t_det + u0 +
 /// tau/2; ETTR = (1 - lambda (t_det + u0 + tau/2)) / (1 + delta/tau), clamped to [0, 1].
 struct Reliability {
-    double lambda_per_s = 0;      ///< interruptions per second
-    double mtti_s = 0;            ///< 1/lambda
+    double lambda_per_s = 0;  ///< interruptions per second
+    double mtti_s = 0;        ///< 1/lambda
     double checkpoint_interval_s = 0;
     double ettr = 1;
 };
+
 [[nodiscard]] double young_interval_s(double checkpoint_cost_s, double mtti_s);
 [[nodiscard]] double daly_interval_s(double checkpoint_cost_s, double mtti_s, double restart_s);
 /// `interval_s` <= 0: Young's interval.

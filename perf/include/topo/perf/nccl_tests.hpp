@@ -26,10 +26,10 @@ struct NcclRow {
 /// tables indented or fenced inside a Markdown page. A file with several tables gives
 /// several runs.
 struct NcclRun {
-    std::string collective;     ///< "all_reduce", ... when the output says so, else ""
-    int ranks = 0;              ///< "#  Rank" lines (0 when not printed)
+    std::string collective;          ///< "all_reduce", ... when the output says so, else ""
+    int ranks = 0;                   ///< "#  Rank" lines (0 when not printed)
     std::vector<std::string> hosts;  ///< distinct hosts of those lines, in order
-    double avg_busbw = 0;       ///< "# Avg bus bandwidth" (0 when absent)
+    double avg_busbw = 0;            ///< "# Avg bus bandwidth" (0 when absent)
     int first_line = 0;
     std::vector<NcclRow> rows;
 };
@@ -49,17 +49,19 @@ struct Measurement {
 /// One fitted factor: the geometric mean over common message sizes >= min_bytes of
 /// busbw(baseline) / busbw(measured), and each size's residual from it.
 struct Fit {
-    std::string what;        ///< "tier_collective[2]", "kappa[ib-ar]", ...
+    std::string what;  ///< "tier_collective[2]", "kappa[ib-ar]", ...
     double value = 1.0;
+
     struct Point {
         double bytes, ratio, residual;  ///< residual = ratio / value - 1
     };
+
     std::vector<Point> points;
     double max_abs_residual = 0;
 };
 
 struct Calibration {
-    Params params;           ///< the defaults with the fitted values in place
+    Params params;  ///< the defaults with the fitted values in place
     std::vector<Fit> fits;
     std::vector<std::string> notes;  ///< what was not fitted and why
 };
@@ -68,11 +70,8 @@ struct Calibration {
 /// against `leaf`, and kappa (of `base.fabric`) from `shared` against `pod` (u = 1: the
 /// background job uses the same uplinks). Any of pod/cross_pod/shared may be absent.
 /// Errors: InvalidArgument when a pair has no common size >= min_bytes.
-[[nodiscard]] Result<Calibration> calibrate(const Params& base,
-                                            const Measurement& leaf,
-                                            const Measurement* pod,
-                                            const Measurement* cross_pod,
-                                            const Measurement* shared,
+[[nodiscard]] Result<Calibration> calibrate(const Params& base, const Measurement& leaf, const Measurement* pod,
+                                            const Measurement* cross_pod, const Measurement* shared,
                                             double min_bytes = 64.0 * 1024 * 1024);
 
 }  // namespace topo::perf

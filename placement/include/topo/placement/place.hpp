@@ -69,17 +69,22 @@ struct Request {
 class GpuLists {
 public:
     [[nodiscard]] std::size_t size() const noexcept { return begin_.empty() ? 0 : begin_.size() - 1; }
+
     [[nodiscard]] bool empty() const noexcept { return size() == 0; }
+
     /// Host i's GPU indices (ascending).
     [[nodiscard]] std::span<const int> operator[](std::size_t i) const noexcept {
         return {idx_.data() + begin_[i], idx_.data() + begin_[i + 1]};
     }
+
     /// Every index, host after host.
     [[nodiscard]] std::span<const int> flat() const noexcept { return idx_; }
+
     void reserve(std::size_t hosts, std::size_t gpus) {
         begin_.reserve(hosts + 1);
         idx_.reserve(gpus);
     }
+
     /// Start the next host's list with room for `n` indices; returns where to write them.
     int* open_host(std::size_t n) {
         if (begin_.empty()) begin_.push_back(0);
@@ -88,11 +93,13 @@ public:
         begin_.push_back(static_cast<std::uint32_t>(at + n));
         return idx_.data() + at;
     }
+
     /// Give back the last `k` places of the last host's list (fewer were written).
     void trim_last(std::size_t k) {
         idx_.resize(idx_.size() - k);
         begin_.back() -= static_cast<std::uint32_t>(k);
     }
+
     friend bool operator==(const GpuLists& a, const GpuLists& b) noexcept {
         return a.size() == b.size() && a.idx_ == b.idx_ && (a.size() == 0 || a.begin_ == b.begin_);
     }
@@ -104,17 +111,17 @@ private:
 
 struct Placement {
     Policy policy = Policy::Topo;
-    std::vector<HostId> hosts;           ///< natural name order
-    GpuLists gpus;                       ///< per host (parallel to hosts): GPU indices
-    std::vector<SwitchId> leaves;        ///< distinct leaf switches spanned
-    std::vector<GroupId> groups;         ///< distinct leaf groups spanned
-    int max_tier = 0;                    ///< highest tier crossed (0 = one leaf group)
-    long hop_sum = 0;                    ///< summed pairwise hop distance
-    int lower_bound_groups = 0;          ///< fewest leaf groups any placement could use now
-    int lower_bound_leaves = 0;          ///< fewest leaf switches any placement could use now
-    int lower_bound_tier = 0;            ///< lowest tier any placement could stay under now
-    std::vector<DomainId> nvl_domains;   ///< NVLink domains touched (multi-node ones)
-    std::string explanation;             ///< short human text (one or a few lines)
+    std::vector<HostId> hosts;          ///< natural name order
+    GpuLists gpus;                      ///< per host (parallel to hosts): GPU indices
+    std::vector<SwitchId> leaves;       ///< distinct leaf switches spanned
+    std::vector<GroupId> groups;        ///< distinct leaf groups spanned
+    int max_tier = 0;                   ///< highest tier crossed (0 = one leaf group)
+    long hop_sum = 0;                   ///< summed pairwise hop distance
+    int lower_bound_groups = 0;         ///< fewest leaf groups any placement could use now
+    int lower_bound_leaves = 0;         ///< fewest leaf switches any placement could use now
+    int lower_bound_tier = 0;           ///< lowest tier any placement could stay under now
+    std::vector<DomainId> nvl_domains;  ///< NVLink domains touched (multi-node ones)
+    std::string explanation;            ///< short human text (one or a few lines)
     /// Distinct switches of the Slurm-style tree touched, per level: [0] = leaf groups,
     /// [1] = spines (level-1 switches, merged per pod as in topology.conf), ...
     std::vector<int> switches_per_level;
@@ -149,6 +156,7 @@ public:
     /// The placement indexes (defined in placement/src/internal.hpp: the engine's own files
     /// and white-box tests, e.g. that its switch tree is slurm-conf's).
     struct Index;
+
     [[nodiscard]] const Index& index() const noexcept { return *idx_; }
 
 private:

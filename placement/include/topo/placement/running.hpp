@@ -21,10 +21,10 @@ namespace topo::placement {
 
 /// A job in state RUNNING, as `scontrol show jobs [--oneliner]` prints it.
 struct RunningJob {
-    std::string id;        ///< JobId
-    std::string name;      ///< JobName
-    std::string user;      ///< UserId, as printed ("alice(1001)")
-    std::string nodelist;  ///< NodeList, as printed
+    std::string id;             ///< JobId
+    std::string name;           ///< JobName
+    std::string user;           ///< UserId, as printed ("alice(1001)")
+    std::string nodelist;       ///< NodeList, as printed
     std::vector<HostId> hosts;  ///< NodeList's hosts that the topology has, in its order
     int unknown_hosts = 0;      ///< NodeList's hosts the topology does not have
     int gpus = 0;               ///< GPUs allocated (AllocTRES= or TRES= gres/gpu), 0 = not stated
@@ -43,12 +43,12 @@ struct RunningJob {
 
 /// One running job's cost.
 struct JobCost {
-    std::size_t job = 0;    ///< index into the jobs given
-    int gpus = 0;           ///< GPUs it holds (stated, else its hosts' GPUs)
+    std::size_t job = 0;  ///< index into the jobs given
+    int gpus = 0;         ///< GPUs it holds (stated, else its hosts' GPUs)
     int gpus_per_host = 0;
-    int tier = 0;           ///< highest switch tier its hosts cross
-    int groups = 0;         ///< leaf groups its hosts span
-    perf::Slowdown now;     ///< on its hosts, next to the other running jobs
+    int tier = 0;        ///< highest switch tier its hosts cross
+    int groups = 0;      ///< leaf groups its hosts span
+    perf::Slowdown now;  ///< on its hosts, next to the other running jobs
     /// S_job of the placement the cost policy chooses for the same request on today's state
     /// with this job's hosts given back (the best it could have now); 0 = none fits.
     double best_now = 0;
@@ -59,8 +59,8 @@ struct JobCost {
 struct ClusterCost {
     std::vector<JobCost> jobs;
     int running_gpus = 0;
-    double lost_gpus = 0;      ///< sum over jobs: GPU-hours per hour lost to placement (degraded included)
-    double degraded_gpus = 0;  ///< ... of which due to degraded hosts
+    double lost_gpus = 0;         ///< sum over jobs: GPU-hours per hour lost to placement (degraded included)
+    double degraded_gpus = 0;     ///< ... of which due to degraded hosts
     double recoverable_gpus = 0;  ///< sum of GPUs x (1/best_now - 1/S_job) where best_now < S_job
 };
 

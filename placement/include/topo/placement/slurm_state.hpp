@@ -15,7 +15,6 @@
 
 namespace topo::placement {
 
-
 /// The job's side of the same grammars (sbatch options, as the plugin reads them):
 /// "[type:]N" (--gpus-per-node, --gpus) -> N; nullopt when not a count (0..1000000).
 [[nodiscard]] std::optional<int> request_gpu_count(std::string_view v);

@@ -8,8 +8,8 @@
 #include <optional>
 #include <span>
 #include <string>
-#include <utility>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <topo/ids.hpp>
@@ -28,11 +28,10 @@ enum class NodeState : std::uint8_t { Idle, Mixed, Alloc, Drain, Down, Unknown }
 /// hostile file) must not reach it: gpu:446854927 asked for 7 GB (found by fuzz_state).
 inline constexpr int kMaxHostGpus = 1024;
 
-
 struct HostState {
     NodeState state = NodeState::Idle;
-    int free_gpus = -1;          ///< -1 = all the host's GPUs are free
-    bool unhealthy = false;      ///< flagged by the health store
+    int free_gpus = -1;      ///< -1 = all the host's GPUs are free
+    bool unhealthy = false;  ///< flagged by the health store
     /// > 1: degraded (health verdict "degraded", docs/health.md): up and placeable, but a job
     /// on it runs about this much slower (a synchronous job at its slowest rank). The
     /// topo and cost policies keep degraded hosts out of multi-node jobs while other hosts
@@ -120,6 +119,7 @@ public:
         std::int32_t free : 24 = 0;
         NodeState state : 8 = NodeState::Idle;
     };
+
     static_assert(sizeof(Brief) == 8);
 
     /// One Brief per host (service hosts and hosts on no leaf group: not kept). Valid until the

@@ -62,13 +62,13 @@ struct Block {
 };
 
 struct BlockConf {
-    std::string text;                     ///< the topology.conf
-    std::vector<Block> blocks;            ///< file order
-    std::vector<int> block_sizes;         ///< as written in BlockSizes=
+    std::string text;              ///< the topology.conf
+    std::vector<Block> blocks;     ///< file order
+    std::vector<int> block_sizes;  ///< as written in BlockSizes=
     bool sizes_inferred = true;
     BlockSource source = BlockSource::NvlDomains;  ///< what was used (never Auto)
-    std::vector<std::string> fake_nodes;  ///< every fake node, natural order
-    std::vector<std::string> warnings;    ///< also written as comments in `text`
+    std::vector<std::string> fake_nodes;           ///< every fake node, natural order
+    std::vector<std::string> warnings;             ///< also written as comments in `text`
 };
 
 /// Parse "18,36,72" into sizes and check them as Slurm does. Errors: InvalidArgument.

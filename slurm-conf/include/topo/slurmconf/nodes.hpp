@@ -31,9 +31,9 @@
 namespace topo::slurmconf {
 
 struct NodeLineOptions {
-    bool features = true;   ///< Features=lg_..,sp_..[,nvl_..]
-    bool weights = false;   ///< Weight=N
-    int weight_base = 1;    ///< Slurm's default Weight is 1
+    bool features = true;  ///< Features=lg_..,sp_..[,nvl_..]
+    bool weights = false;  ///< Weight=N
+    int weight_base = 1;   ///< Slurm's default Weight is 1
     int weight_step = 1;
 };
 
@@ -48,8 +48,7 @@ struct NodeLines {
 /// Node lines for the hosts of generate_tree_conf(t, tree) (plus, with weights, the
 /// included hosts on no leaf). Errors: as generate_tree_conf; InvalidArgument when
 /// neither features nor weights are asked for, or weight_base < 1 / weight_step < 1.
-[[nodiscard]] Result<NodeLines> generate_node_lines(const Topology& t,
-                                                    const TreeOptions& tree,
+[[nodiscard]] Result<NodeLines> generate_node_lines(const Topology& t, const TreeOptions& tree,
                                                     const NodeLineOptions& opts);
 
 }  // namespace topo::slurmconf

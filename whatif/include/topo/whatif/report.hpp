@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include <topo/whatif/whatif.hpp>
 #include <topo/result.hpp>
+#include <topo/whatif/whatif.hpp>
 
 namespace topo::whatif {
 

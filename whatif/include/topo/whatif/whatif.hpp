@@ -15,11 +15,11 @@
 
 #include <topo/perf/features.hpp>
 #include <topo/perf/model.hpp>
-#include <topo/whatif/failures.hpp>
 #include <topo/placement/place.hpp>
-#include <topo/whatif/trace.hpp>
 #include <topo/result.hpp>
 #include <topo/topology.hpp>
+#include <topo/whatif/failures.hpp>
+#include <topo/whatif/trace.hpp>
 
 namespace topo::whatif {
 
@@ -107,9 +107,9 @@ struct PolicyRun {
     /// The part of placement_gpu_hours due to degraded hosts in the job (S_deg of
     /// S_job = S_net S_deg: work x S_net x (S_deg - 1)).
     double degraded_gpu_hours = 0;
-    int degraded_hosts = 0;         ///< compute hosts degraded in this replay
-    int multi_node_degraded = 0;    ///< multi-node placements with a degraded host
-    int single_node_degraded = 0;   ///< one-node placements on a degraded host
+    int degraded_hosts = 0;                                ///< compute hosts degraded in this replay
+    int multi_node_degraded = 0;                           ///< multi-node placements with a degraded host
+    int single_node_degraded = 0;                          ///< one-node placements on a degraded host
     std::vector<std::pair<int, double>> slowdown_by_size;  ///< (GPUs, S_job) of each multi-node placement
 
     std::vector<double> waits;                  ///< per finished job, sorted

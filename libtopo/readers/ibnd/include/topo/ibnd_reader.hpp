@@ -16,10 +16,10 @@
 namespace topo::ibnd {
 
 struct DiscoverOptions {
-    std::string ca;            ///< HCA to discover from, e.g. "mlx5_0"; empty = the first one
-    int port = 0;              ///< its port; 0 = the first active port
-    unsigned timeout_ms = 0;   ///< per-MAD timeout; 0 = libibnetdisc default
-    unsigned max_hops = 0;     ///< 0 = whole subnet
+    std::string ca;           ///< HCA to discover from, e.g. "mlx5_0"; empty = the first one
+    int port = 0;             ///< its port; 0 = the first active port
+    unsigned timeout_ms = 0;  ///< per-MAD timeout; 0 = libibnetdisc default
+    unsigned max_hops = 0;    ///< 0 = whole subnet
     /// Where RDMA devices are listed; a test may point it at an empty directory.
     std::string sysfs_class_dir = "/sys/class/infiniband";
 };
