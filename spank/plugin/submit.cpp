@@ -4,23 +4,21 @@
 // through job-control variables. The decision itself is the core's Decider (decider.hpp),
 // the one the placement service makes: this file reads the request, offers the Decider its
 // state sources and hands the answer to Slurm.
-#include "shell.h"
-#include "shell.hpp"
-
 #include <chrono>
 #include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <dlfcn.h>
-#include <unistd.h>
-
 #include "decider.hpp"
 #include "service.hpp"
+#include "shell.h"
+#include "shell.hpp"
 #include "slurm_compat.hpp"
 #include "slurm_nodes.hpp"
 #include "state_cache.hpp"
+#include <dlfcn.h>
+#include <unistd.h>
 
 using namespace topo;
 using namespace topo::spank;
@@ -79,12 +77,14 @@ void explain(const Ctx& c, const std::string& text) {
 std::string state_cache_path(const Ctx& c, const Topology& topo) {
     if (c.cfg.state_cache <= 0) return {};
     std::string why;
-    const auto dir = state_cache_dir(::getuid(), std::getenv("XDG_RUNTIME_DIR"), "/run/user", "/tmp", &why);
+    const auto dir =
+        state_cache_dir(::getuid(), std::getenv("XDG_RUNTIME_DIR"),  // NOLINT(concurrency-mt-unsafe): no threads
+                        "/run/user", "/tmp", &why);
     if (dir.empty()) {
         slurm_debug("topoplace: no state cache: %s", why.c_str());
         return {};
     }
-    const char* conf = std::getenv("SLURM_CONF");
+    const char* conf = std::getenv("SLURM_CONF");  // NOLINT(concurrency-mt-unsafe): no threads
     return state_cache_file(dir, conf != nullptr ? conf : "", topo.fingerprint());
 }
 
@@ -130,7 +130,9 @@ int answer(spank_t sp, const Ctx& c, const ServiceReply& rep, const std::string&
     return 0;
 }
 
-std::string ms(double v) { return std::to_string(v).substr(0, 5); }
+std::string ms(double v) {
+    return std::to_string(v).substr(0, 5);
+}
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -187,7 +189,8 @@ int decide(spank_t sp, Ctx& c) {
     if (!c.cfg.health.empty()) {
         std::vector<std::string> warns;
         auto flags = health_flags(**topo, c.cfg.health, &warns);
-        for (const auto& w : warns) slurm_verbose("topoplace: %s", w.c_str());
+        for (const auto& w : warns)
+            slurm_verbose("topoplace: %s", w.c_str());
         if (!flags) return on_error(c, "health store: " + flags.error().to_string());
         health = std::move(*flags);
     }
@@ -203,8 +206,7 @@ int decide(spank_t sp, Ctx& c) {
         sources.push_back({"cache",
                            [&] {
                                return state_file("cached", [&](std::int64_t now, double* age) {
-                                   return read_state_cache(cache_path, **topo, ::getuid(), c.cfg.state_cache, now,
-                                                           age);
+                                   return read_state_cache(cache_path, **topo, ::getuid(), c.cfg.state_cache, now, age);
                                });
                            },
                            true});
@@ -222,7 +224,8 @@ int decide(spank_t sp, Ctx& c) {
                            if (!st) return fail(std::move(st).error());
                            return SourcedState{std::move(*st), "rpc", taken};
                        }});
-    const Decider decider(std::move(sources), [](const std::string& why) { slurm_debug("topoplace: %s", why.c_str()); });
+    const Decider decider(std::move(sources),
+                          [](const std::string& why) { slurm_debug("topoplace: %s", why.c_str()); });
     auto out = decider.decide(placer, q, health);
     if (!out) return on_error(c, out.error().to_string());
     const Decision& d = out->decision;
@@ -237,8 +240,8 @@ int decide(spank_t sp, Ctx& c) {
             slurm_debug("topoplace: state cache not written: %s", w.error().to_string().c_str());
     }
     // the decision's own cost, per step (docs/spank.md "Cost"; t-spank.sh section 7 prints it)
-    std::string cost = "snapshot " + ms(snapshot_ms) + (from_bin ? " (compiled)" : " (json)") + ", health "
-                       + ms(health_ms);
+    std::string cost =
+        "snapshot " + ms(snapshot_ms) + (from_bin ? " (compiled)" : " (json)") + ", health " + ms(health_ms);
     if (out->state)
         cost += ", nodes " + ms(out->state_ms) + " (" + out->state->from + (out->retried ? " after a busy answer" : "")
                 + "), place " + ms(out->place_ms);
