@@ -38,7 +38,8 @@ std::size_t f(std::string s) {
     return s.size() + t.size();
 }
 CPP
-if clang-tidy --quiet "$T/bad.cpp" -- -std=c++20 2>/dev/null | grep -q 'bugprone-use-after-move'; then
+self=$(clang-tidy --quiet "$T/bad.cpp" -- -std=c++20 2>/dev/null)
+if grep -q 'bugprone-use-after-move' <<<"$self"; then
   PASS=$((PASS + 1)); echo "ok   - self-check: a use after move is named"
 else FAIL=$((FAIL + 1)); echo "FAIL - self-check: clang-tidy did not name a use after move"; fi
 echo "$PASS passed, $FAIL failed"
