@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 /// \file The placement decision of the SPANK plugin and of topoplace-nodefeed's service, made
-/// one way (docs/spank.md "How a plan is made"): the job request from Slurm's option strings,
+/// one way (docs/spank.md "Decision and hand-off"): the job request from Slurm's option strings,
 /// the health store's exclusions and marks, place(), the plan. Slurm-free.
 ///
 /// `decide_on()` is the decision on one node state. `Decider` owns where that state comes
