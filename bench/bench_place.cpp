@@ -46,8 +46,7 @@ TopologyPtr build_fabric(bool variant = false) {
     };
     const int pods = kSus / kSusPerPod;
     for (int r = 0; r < kRails; ++r) {
-        for (int c = 0; c < kCoresPerRail; ++c)
-            sw(num(("core-r" + std::to_string(r) + "-").c_str(), c, 2));
+        for (int c = 0; c < kCoresPerRail; ++c) sw(num(("core-r" + std::to_string(r) + "-").c_str(), c, 2));
         for (int p = 0; p < pods; ++p) {
             for (int s = 0; s < kSpinesPerRail; ++s) {
                 const auto sp = "spine-p" + num("", p, 2) + "-r" + std::to_string(r) + "-" + std::to_string(s);
@@ -90,8 +89,7 @@ TopologyPtr build_fabric(bool variant = false) {
     if (variant) {
         for (int d = 0; d < (h - 1) / 16; ++d) {
             std::vector<std::string> hs;
-            for (int i = 1; i <= 16; ++i)
-                hs.push_back(num("gpu", d * 16 + i, 4));
+            for (int i = 1; i <= 16; ++i) hs.push_back(num("gpu", d * 16 + i, 4));
             b.add_nvl_domain(num("nvl", d, 3), hs, 15);
         }
     }
@@ -255,8 +253,7 @@ void run_place(benchmark::State& state, Policy pol, bool hot, bool degraded) {
         const auto& r = w.cases[by_case[k].second].req;
         kinds[(r.exclusive ? "excl " : "shared ") + std::to_string(r.nodes_min)] += 1;
     }
-    for (const auto& [kind, n] : kinds)
-        f.tail += (f.tail.empty() ? "" : ", ") + kind + " x" + std::to_string(n);
+    for (const auto& [kind, n] : kinds) f.tail += (f.tail.empty() ? "" : ", ") + kind + " x" + std::to_string(n);
     // CPU p50 per request class (exclusive by node count, shared).
     std::map<std::string, std::vector<double>> per_class;
     for (const auto& [t, ci] : by_case) {
@@ -275,8 +272,7 @@ void run_place(benchmark::State& state, Policy pol, bool hot, bool degraded) {
     f.p99 = us[std::min(us.size() - 1, us.size() * 99 / 100)];
     f.max = us.back();
     double sum = 0;
-    for (double x : us)
-        sum += x;
+    for (double x : us) sum += x;
     f.mean = sum / static_cast<double>(us.size());
     f.placed = placed;
     f.failed = failed;
@@ -312,26 +308,20 @@ std::string canon(const Result<Placement>& r) {
     o += std::string("OK ") + policy_name(p.policy) + " h";
     for (std::size_t i = 0; i < p.hosts.size(); ++i) {
         o += " " + std::to_string(p.hosts[i].index()) + ":";
-        for (int g : p.gpus[i])
-            o += std::to_string(g) + ",";
+        for (int g : p.gpus[i]) o += std::to_string(g) + ",";
     }
     o += " l";
-    for (auto s : p.leaves)
-        o += " " + std::to_string(s.index());
+    for (auto s : p.leaves) o += " " + std::to_string(s.index());
     o += " g";
-    for (auto g : p.groups)
-        o += " " + std::to_string(g.index());
+    for (auto g : p.groups) o += " " + std::to_string(g.index());
     o += " d";
-    for (auto d : p.nvl_domains)
-        o += " " + std::to_string(d.index());
+    for (auto d : p.nvl_domains) o += " " + std::to_string(d.index());
     o += " spl";
-    for (int x : p.switches_per_level)
-        o += " " + std::to_string(x);
+    for (int x : p.switches_per_level) o += " " + std::to_string(x);
     o += " t" + std::to_string(p.max_tier) + " hop" + std::to_string(p.hop_sum) + " lb"
          + std::to_string(p.lower_bound_groups) + "/" + std::to_string(p.lower_bound_leaves) + "/"
          + std::to_string(p.lower_bound_tier) + " G" + std::to_string(p.total_gpus) + " ign";
-    for (const auto& i : p.ignored)
-        o += " " + i;
+    for (const auto& i : p.ignored) o += " " + i;
     o += " | " + p.explanation;
     return o;
 }
@@ -367,8 +357,7 @@ int dump(const char* path, int per_fabric) {
                         st.set_free_gpus(id, fr);
                         if (u(rng) < 0.5) {  // which GPUs are busy
                             std::vector<int> busy;
-                            for (int g = 0; g < tot; ++g)
-                                busy.push_back(g);
+                            for (int g = 0; g < tot; ++g) busy.push_back(g);
                             std::shuffle(busy.begin(), busy.end(), rng);
                             busy.resize(static_cast<std::size_t>(tot - fr));
                             std::sort(busy.begin(), busy.end());
@@ -426,8 +415,7 @@ int dump(const char* path, int per_fabric) {
                 if (r.segment > 0) r.nodes_min = std::max(1, r.nodes_min / r.segment) * r.segment;
             }
             if (rng() % 8 == 0) {
-                for (int e = 0; e < 50; ++e)
-                    r.excluded.push_back(HostId{static_cast<std::uint32_t>(rng() % n)});
+                for (int e = 0; e < 50; ++e) r.excluded.push_back(HostId{static_cast<std::uint32_t>(rng() % n)});
             }
             for (Policy pol : {Policy::Topo, Policy::SlurmTree, Policy::Linear}) {
                 std::fprintf(f, "%d %d %s\n", variant, i, canon(placer.place(st, r, pol)).c_str());

@@ -77,17 +77,14 @@ TopologyPtr generate(int hosts, int gpus_per_host, int rails) {
         }
     }
     NodeDescription nd;
-    for (int g = 0; g < gpus_per_host; ++g)
-        nd.gpus.push_back({g, "GPU" + std::to_string(g), "H100", "", "", g / 4});
-    for (int r = 0; r < rails; ++r)
-        nd.nics.push_back({"mlx5_" + std::to_string(r), "", "", r / 4, 400});
+    for (int g = 0; g < gpus_per_host; ++g) nd.gpus.push_back({g, "GPU" + std::to_string(g), "H100", "", "", g / 4});
+    for (int r = 0; r < rails; ++r) nd.nics.push_back({"mlx5_" + std::to_string(r), "", "", r / 4, 400});
     for (int g = 0; g < gpus_per_host; ++g) {
         std::vector<PathClass> row;
         for (int r = 0; r < rails; ++r)
             row.push_back(g == r ? PathClass::Pix : (g / 4 == r / 4 ? PathClass::Node : PathClass::Sys));
         nd.gpu_nic.push_back(row);
-        for (int h = g + 1; h < gpus_per_host; ++h)
-            nd.nvlinks.push_back({g, h, 18, 0});
+        for (int h = g + 1; h < gpus_per_host; ++h) nd.nvlinks.push_back({g, h, 18, 0});
     }
     for (int su = 0; su < sus; ++su) {
         const int pod = su / pod_sus;

@@ -52,8 +52,7 @@ int run_discover(const DiscoverOptions& o) {
     }
     auto t = discover(o.in, readers());
     if (!t) return report(t.error());
-    for (const auto& w : (*t)->warnings())
-        std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
+    for (const auto& w : (*t)->warnings()) std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
     auto st = save_snapshot(**t, o.output);
     if (!st) {
         report(st.error());

@@ -83,8 +83,7 @@ std::chrono::milliseconds to_ms(double s) {
 }
 
 void print_warnings(const h::Warnings& warnings) {
-    for (const auto& w : warnings)
-        std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
+    for (const auto& w : warnings) std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
 }
 
 std::int64_t now_unix() {
@@ -289,8 +288,7 @@ int run_list(const HealthOptions& o) {
     if (!l) return report(l.error());
     if (o.json) {
         nlohmann::json j = nlohmann::json::array();
-        for (const auto& r : *l)
-            j.push_back(record_json(r));
+        for (const auto& r : *l) j.push_back(record_json(r));
         std::cout << j.dump(2) << "\n";
         return kOk;
     }

@@ -86,8 +86,7 @@ int run_predict(const PredictOptions& o) {
     int gph = o.gpus_per_host;
     if (gph <= 0) {
         gph = 0;
-        for (auto h : job.hosts)
-            gph = std::max(gph, static_cast<int>(topo.host(h).gpus.size()));
+        for (auto h : job.hosts) gph = std::max(gph, static_cast<int>(topo.host(h).gpus.size()));
         if (gph == 0) gph = 8;  // 6.1: HGX, 8 GPUs per NVLink domain
     }
     perf::Profile prof;
@@ -202,8 +201,7 @@ int run_calibrate(const CalibrateOptions& o) {
                          100.0 * p.residual);
         }
     }
-    for (const auto& n : c->notes)
-        std::fprintf(stderr, "topoplace: note: %s\n", n.c_str());
+    for (const auto& n : c->notes) std::fprintf(stderr, "topoplace: note: %s\n", n.c_str());
     const std::string text = perf::write_params(c->params);
     if (o.output.empty() || o.output == "-") {
         std::fputs(text.c_str(), stdout);

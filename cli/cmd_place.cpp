@@ -62,8 +62,7 @@ int apply_health(const Topology& topo, const PlaceOptions& o, placement::Cluster
     const auto mode = health::fail_mode_from_name(o.health_fail);
     std::vector<std::string> warnings;
     auto flags = health::health_flags(topo, o.health_store, &warnings);
-    for (const auto& w : warnings)
-        std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
+    for (const auto& w : warnings) std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
     if (!flags) {
         if (mode == health::FailMode::Open) {
             std::fprintf(stderr, "topoplace: warning: %s (--health-fail open: placing without health flags)\n",
@@ -88,14 +87,11 @@ nlohmann::json to_json(const Topology& t, const placement::Placement& p) {
         names.push_back(t.host(h).name);
     }
     nlohmann::json leaves = nlohmann::json::array();
-    for (auto l : p.leaves)
-        leaves.push_back(switch_label(t.sw(l)));
+    for (auto l : p.leaves) leaves.push_back(switch_label(t.sw(l)));
     nlohmann::json groups = nlohmann::json::array();
-    for (auto g : p.groups)
-        groups.push_back(t.groups()[g.index()].name);
+    for (auto g : p.groups) groups.push_back(t.groups()[g.index()].name);
     nlohmann::json doms = nlohmann::json::array();
-    for (auto d : p.nvl_domains)
-        doms.push_back(t.nvl_domains()[d.index()].name);
+    for (auto d : p.nvl_domains) doms.push_back(t.nvl_domains()[d.index()].name);
     nlohmann::json gpus = nlohmann::json::array();
     for (std::size_t i = 0; i < p.gpus.size(); ++i)
         gpus.push_back(std::vector<int>(p.gpus[i].begin(), p.gpus[i].end()));
@@ -121,14 +117,11 @@ nlohmann::json to_json(const Topology& t, const placement::Placement& p) {
 
 void print_text(const Topology& t, const placement::Placement& p, bool explain) {
     std::vector<std::string> names;
-    for (auto h : p.hosts)
-        names.push_back(t.host(h).name);
+    for (auto h : p.hosts) names.push_back(t.host(h).name);
     std::vector<std::string> groups;
-    for (auto g : p.groups)
-        groups.push_back(t.groups()[g.index()].name);
+    for (auto g : p.groups) groups.push_back(t.groups()[g.index()].name);
     std::vector<std::string> leaves;
-    for (auto l : p.leaves)
-        leaves.push_back(switch_label(t.sw(l)));
+    for (auto l : p.leaves) leaves.push_back(switch_label(t.sw(l)));
     std::printf("Policy=%s NodeList=%s NumNodes=%zu Gpus=%d\n", placement::policy_name(p.policy),
                 compress_hostlist(names).c_str(), p.hosts.size(), p.total_gpus);
     std::printf("   LeafGroups=%zu LowerBound=%d Groups=%s\n", p.groups.size(), p.lower_bound_groups,
@@ -140,8 +133,7 @@ void print_text(const Topology& t, const placement::Placement& p, bool explain) 
     std::printf("\n");
     if (!p.nvl_domains.empty()) {
         std::string d;
-        for (auto x : p.nvl_domains)
-            d += (d.empty() ? "" : ",") + t.nvl_domains()[x.index()].name;
+        for (auto x : p.nvl_domains) d += (d.empty() ? "" : ",") + t.nvl_domains()[x.index()].name;
         std::printf("   NvlDomains=%s\n", d.c_str());
     }
     if (explain) {
@@ -149,8 +141,7 @@ void print_text(const Topology& t, const placement::Placement& p, bool explain) 
         for (std::size_t i = 0; i < p.hosts.size(); ++i) {
             if (p.gpus[i].empty()) continue;
             std::string g;
-            for (int x : p.gpus[i])
-                g += (g.empty() ? "" : ",") + std::to_string(x);
+            for (int x : p.gpus[i]) g += (g.empty() ? "" : ",") + std::to_string(x);
             std::printf("   %s GpuIdx=%s\n", t.host(p.hosts[i]).name.c_str(), g.c_str());
         }
     }
@@ -179,8 +170,7 @@ int run_place(const PlaceOptions& o) {
         if (!st) return report(st.error());
         state = std::move(*st);
     }
-    for (const auto& w : warnings)
-        std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
+    for (const auto& w : warnings) std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
     if (const int rc = apply_health(topo, o, state); rc != kOk) return rc;
 
     placement::Request r;

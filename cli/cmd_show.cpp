@@ -34,8 +34,7 @@ const char* tier_name(int t, int tiers) {
 std::vector<std::string> group_host_names(const Topology& t, const LeafGroup& g) {
     std::vector<std::string> out;
     out.reserve(g.hosts.size());
-    for (auto h : g.hosts)
-        out.push_back(t.host(h).name);
+    for (auto h : g.hosts) out.push_back(t.host(h).name);
     return out;
 }
 
@@ -46,8 +45,7 @@ nlohmann::json to_json(const Topology& t) {
     for (const auto& g : t.groups()) {
         groups.push_back(group_host_names(t, g));
         nlohmann::json leaves = nlohmann::json::array();
-        for (auto l : g.leaves)
-            leaves.push_back(switch_label(t.sw(l)));
+        for (auto l : g.leaves) leaves.push_back(switch_label(t.sw(l)));
         group_info.push_back(
             {{"name", g.name}, {"hosts", compress_hostlist(group_host_names(t, g))}, {"leaves", leaves}});
     }
@@ -105,8 +103,7 @@ void print_dot(const Topology& t, std::ostream& out) {
         out << "  g" << gi << " [shape=folder, fillcolor=\"#eeeeee\", label=\"" << g.name << "\\n"
             << dot_escape(compress_hostlist(group_host_names(t, g))) << "\\n"
             << g.hosts.size() << " hosts\"];\n";
-        for (auto l : g.leaves)
-            out << "  g" << gi << " -- s" << l.index() << ";\n";
+        for (auto l : g.leaves) out << "  g" << gi << " -- s" << l.index() << ";\n";
     }
     std::set<std::pair<std::uint32_t, std::uint32_t>> drawn;
     for (const auto& l : t.links()) {
@@ -129,27 +126,23 @@ void print_text(const Topology& t, std::ostream& out) {
         << "\n";
     for (int tier = 0; tier < t.tiers(); ++tier) {
         int n = 0;
-        for (const auto& sw : t.switches())
-            n += sw.tier == tier ? 1 : 0;
+        for (const auto& sw : t.switches()) n += sw.tier == tier ? 1 : 0;
         out << "   Tier" << tier << "(" << tier_name(tier, t.tiers()) << ")=" << n << "\n";
     }
     for (const auto& g : t.groups()) {
         out << "Group=" << g.name << " Hosts=" << compress_hostlist(group_host_names(t, g)) << " Leaves=";
-        for (std::size_t i = 0; i < g.leaves.size(); ++i)
-            out << (i ? "," : "") << switch_label(t.sw(g.leaves[i]));
+        for (std::size_t i = 0; i < g.leaves.size(); ++i) out << (i ? "," : "") << switch_label(t.sw(g.leaves[i]));
         out << "\n";
     }
     std::map<std::string, int> multi;
     for (const auto& d : t.nvl_domains()) {
         if (!d.multi_node) continue;
         std::vector<std::string> hs;
-        for (auto h : d.hosts)
-            hs.push_back(t.host(h).name);
+        for (auto h : d.hosts) hs.push_back(t.host(h).name);
         out << "NVLinkDomain=" << d.name << " Hosts=" << compress_hostlist(hs) << " GPUs=" << d.gpus.size()
             << " UsableHosts=" << (d.usable_hosts ? d.usable_hosts : static_cast<int>(d.hosts.size())) << "\n";
     }
-    for (const auto& w : t.warnings())
-        out << "Warning: " << w << "\n";
+    for (const auto& w : t.warnings()) out << "Warning: " << w << "\n";
 }
 
 }  // namespace

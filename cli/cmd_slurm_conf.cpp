@@ -67,8 +67,7 @@ constexpr int kNewestRelease = 2605;  // the newest release topoplace is tested 
 /// "24.11", "24.11.5", "slurm 24.11.5" -> 2411; nullopt when it is not a release.
 std::optional<Release> parse_release(std::string s) {
     if (s.rfind("slurm ", 0) == 0) s = s.substr(6);
-    while (!s.empty() && (s.back() == '\n' || s.back() == ' '))
-        s.pop_back();
+    while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
     int major = 0;
     int minor = 0;
     char dot = 0;
@@ -220,8 +219,7 @@ int run_slurm_conf(const SlurmConfOptions& o) {
         main_text = std::move(y->text);
         warnings = std::move(y->warnings);
     }
-    for (const auto& w : warnings)
-        std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
+    for (const auto& w : warnings) std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
     if (!o.slurm_version.empty()) std::fprintf(stderr, "topoplace: note: %s\n", release_note(o.format, rel).c_str());
 
     std::string features_text;
@@ -232,8 +230,7 @@ int run_slurm_conf(const SlurmConfOptions& o) {
         auto nl = slurmconf::generate_node_lines(**t, to, no);
         if (!nl) return report(nl.error());
         if (o.format != "tree") {  // tree warnings were already printed for --format tree
-            for (const auto& w : nl->warnings)
-                std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
+            for (const auto& w : nl->warnings) std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
         }
         features_text = std::move(nl->text);
     }
@@ -246,8 +243,7 @@ int run_slurm_conf(const SlurmConfOptions& o) {
         go.include_service = o.include_service;
         auto g = slurmconf::generate_gres_conf(**t, go);
         if (!g) return report(g.error());
-        for (const auto& w : g->warnings)
-            std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
+        for (const auto& w : g->warnings) std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
         gres_text = std::move(g->text);
     }
 

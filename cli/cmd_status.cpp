@@ -138,8 +138,7 @@ int run_status(const StatusOptions& o) {
         if (!flags) return report(flags.error());
         state.mark_health({}, flags->degraded);
     }
-    for (const auto& w : warnings)
-        std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
+    for (const auto& w : warnings) std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
 
     const placement::Placer placer(topo);
     const auto cost = placement::assess_running(placer, state, *jobs, params);

@@ -147,8 +147,7 @@ int run_whatif(const WhatifOptions& o) {
         trace = std::move(*tr);
         if (trace.jobs.empty()) {
             std::fprintf(stderr, "topoplace: %s: no replayable jobs\n", o.trace.c_str());
-            for (const auto& n : trace.notes)
-                std::fprintf(stderr, "topoplace: note: %s\n", n.c_str());
+            for (const auto& n : trace.notes) std::fprintf(stderr, "topoplace: note: %s\n", n.c_str());
             return kDataErr;
         }
     } else {
@@ -160,8 +159,7 @@ int run_whatif(const WhatifOptions& o) {
         auto hosts = whatif::compute_hosts(t);
         g.cluster_nodes = static_cast<int>(hosts.size());
         int gmax = 0;
-        for (HostId h : hosts)
-            gmax = std::max(gmax, static_cast<int>(t.host(h).gpus.size()));
+        for (HostId h : hosts) gmax = std::max(gmax, static_cast<int>(t.host(h).gpus.size()));
         g.gpus_per_node = gmax;
         if (!o.durations.empty()) {
             auto d = whatif::read_runtime_samples(o.durations);
@@ -172,8 +170,7 @@ int run_whatif(const WhatifOptions& o) {
         if (!tr) return report(tr.error());
         trace = std::move(*tr);
     }
-    for (const auto& n : trace.notes)
-        std::fprintf(stderr, "topoplace: note: %s\n", n.c_str());
+    for (const auto& n : trace.notes) std::fprintf(stderr, "topoplace: note: %s\n", n.c_str());
 
     ProgressBar bar;
     const bool show = o.progress || isatty(STDERR_FILENO) != 0;

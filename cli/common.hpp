@@ -24,23 +24,15 @@ enum ExitCode : int {
 
 inline int exit_code_for(const Error& e) {
     switch (e.code) {
-        case Errc::InvalidArgument:
-            return kUsage;
-        case Errc::Parse:
-            return kDataErr;
-        case Errc::Io:
-            return kNoInput;
-        case Errc::Unsupported:
-            return kUnavailable;
-        case Errc::NotFound:
-            return kDataErr;
+        case Errc::InvalidArgument: return kUsage;
+        case Errc::Parse: return kDataErr;
+        case Errc::Io: return kNoInput;
+        case Errc::Unsupported: return kUnavailable;
+        case Errc::NotFound: return kDataErr;
         case Errc::Unsatisfiable:
-        case Errc::Busy:
-            return kUnsatisfiable;
-        case Errc::StaleState:
-            return kDataErr;
-        case Errc::Internal:
-            return kSoftware;
+        case Errc::Busy: return kUnsatisfiable;
+        case Errc::StaleState: return kDataErr;
+        case Errc::Internal: return kSoftware;
     }
     return kSoftware;
 }

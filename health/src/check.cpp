@@ -40,8 +40,7 @@ using clock = std::chrono::steady_clock;
 std::string join_root(const std::string& root, const std::string& p) {
     if (root.empty() || root == "/") return p;
     std::string r = root;
-    while (r.size() > 1 && r.back() == '/')
-        r.pop_back();
+    while (r.size() > 1 && r.back() == '/') r.pop_back();
     return r + p;
 }
 
@@ -61,8 +60,7 @@ std::optional<std::string> read_line(const std::string& path) {
     if (n < 0) return std::nullopt;
     std::string s(buf, static_cast<std::size_t>(n));
     if (auto nl = s.find('\n'); nl != std::string::npos) s.resize(nl);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\r' || s.back() == '\t'))
-        s.pop_back();
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\r' || s.back() == '\t')) s.pop_back();
     return s;
 }
 
@@ -95,8 +93,7 @@ bool dir_exists(const std::string& p) {
 }
 
 std::optional<std::int64_t> to_i64(std::string_view v) {
-    while (!v.empty() && v.front() == ' ')
-        v.remove_prefix(1);
+    while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
     std::int64_t x = 0;
     auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
     if (ec != std::errc{} || p == v.data()) return std::nullopt;
@@ -115,8 +112,7 @@ std::optional<double> parse_rate(const std::string& s) {
 std::string state_word(const std::string& s) {
     auto c = s.find(':');
     std::string w = c == std::string::npos ? s : s.substr(c + 1);
-    while (!w.empty() && w.front() == ' ')
-        w.erase(0, 1);
+    while (!w.empty() && w.front() == ' ') w.erase(0, 1);
     return w;
 }
 
@@ -279,8 +275,7 @@ std::optional<std::string> pcie_link_short(const std::string& dev, bool speed) {
 void mark_degraded(const std::string& out, ProbeResult& r) {
     std::istringstream in(out);
     for (std::string l; std::getline(in, l);) {
-        while (!l.empty() && (l.back() == '\r' || l.back() == ' '))
-            l.pop_back();
+        while (!l.empty() && (l.back() == '\r' || l.back() == ' ')) l.pop_back();
         if (l.rfind("degraded", 0) != 0) continue;
         r.degraded = true;
         r.reason = l.size() > 200 ? l.substr(0, 200) : l;
@@ -477,8 +472,7 @@ Result<CounterState> load_state(const std::string& path) {
 
 Status save_state(const std::string& path, const CounterState& s) {
     std::string text = "# topoplace health counter state\n";
-    for (const auto& [k, v] : s)
-        text += k + " " + std::to_string(v) + "\n";
+    for (const auto& [k, v] : s) text += k + " " + std::to_string(v) + "\n";
     return topo::write_file_atomic(path, text, 0644);
 }
 
@@ -507,8 +501,7 @@ ProbeResult probe_ib(const CheckOptions& o, const CounterState& prev, CounterSta
     std::vector<std::string> problems;
     const Expected& e = o.expected;
     std::set<std::string> present;
-    for (const auto& h : hcas)
-        present.insert(h.name);
+    for (const auto& h : hcas) present.insert(h.name);
 
     // Which HCAs to judge: the expected ones by name; else all present ones, by count.
     // When none of the snapshot's names exists but other HCAs do, the names are another
@@ -531,8 +524,7 @@ ProbeResult probe_ib(const CheckOptions& o, const CounterState& prev, CounterSta
                 judged.push_back(&*it);
         }
     } else {
-        for (const auto& h : hcas)
-            judged.push_back(&h);
+        for (const auto& h : hcas) judged.push_back(&h);
         if (e.known && static_cast<int>(hcas.size()) < e.hca_count)
             problems.push_back(std::to_string(hcas.size()) + " HCAs present, " + std::to_string(e.hca_count)
                                + " expected");
@@ -654,10 +646,8 @@ ProbeResult probe_gpu(const CheckOptions& o, const CounterState& prev, CounterSt
             seen.push_back(std::to_string(nv->count) + " NVML");
             if (want > 0 && nv->count < want)
                 problems.push_back(std::to_string(nv->count) + " of " + std::to_string(want) + " GPUs visible to NVML");
-            for (auto& p : nv->problems)
-                problems.push_back(std::move(p));
-            for (auto& p : nv->slow)
-                slow.push_back(std::move(p));
+            for (auto& p : nv->problems) problems.push_back(std::move(p));
+            for (auto& p : nv->slow) slow.push_back(std::move(p));
         }
     }
     // XIDs from the kernel log since the last run.
@@ -667,8 +657,7 @@ ProbeResult probe_gpu(const CheckOptions& o, const CounterState& prev, CounterSt
     bool kmsg_readable = false;
     auto xids = scan_xids(o.root, last_seq, max_seq, kmsg_readable);
     if (kmsg_readable) next["kmsg_seq"] = max_seq;
-    for (auto& x : xids)
-        problems.push_back(std::move(x));
+    for (auto& x : xids) problems.push_back(std::move(x));
 
     r.seconds = std::chrono::duration<double>(clock::now() - t0).count();
     std::string seen_s;
@@ -739,8 +728,7 @@ std::vector<ProbeResult> probe_site(const CheckOptions& o, clock::time_point dea
         std::string first;
         std::istringstream in(pr.out);
         for (std::string l; std::getline(in, l);) {
-            while (!l.empty() && (l.back() == '\r' || l.back() == ' '))
-                l.pop_back();
+            while (!l.empty() && (l.back() == '\r' || l.back() == ' ')) l.pop_back();
             if (!l.empty()) {
                 first = l;
                 break;
@@ -802,8 +790,7 @@ ProbeResult run_builtin(const std::string& name, std::chrono::milliseconds limit
         return {name, false, b, static_cast<double>(limit.count()) / 1000.0};
     }
     ProbeResult r = fut.get();
-    for (auto& [k, v] : sh->next)
-        next[k] = v;
+    for (auto& [k, v] : sh->next) next[k] = v;
     return r;
 }
 
@@ -831,8 +818,7 @@ CheckReport run_check(const CheckOptions& opts) {
     CounterState next;
     rep.probes.push_back(run_builtin("ib", std::min(left(), o.builtin_timeout), &probe_ib, o, prev, next));
     rep.probes.push_back(run_builtin("gpu", std::min(left(), o.builtin_timeout), &probe_gpu, o, prev, next));
-    for (auto& p : probe_site(o, deadline))
-        rep.probes.push_back(std::move(p));
+    for (auto& p : probe_site(o, deadline)) rep.probes.push_back(std::move(p));
     if (!o.state_file.empty()) {
         if (auto st = save_state(o.state_file, next); !st)
             rep.probes.push_back({"state", true, "not saved: " + st.error().to_string(), 0});

@@ -62,8 +62,7 @@ ProcResult run_process(const std::vector<std::string>& argv, std::chrono::millis
     }
     std::vector<char*> args;
     args.reserve(argv.size() + 1);
-    for (const auto& a : argv)
-        args.push_back(const_cast<char*>(a.c_str()));
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
 
     pid_t pid = ::fork();

@@ -106,14 +106,12 @@ Result<std::string> Scontrol::run(const std::vector<std::string>& args) const {
     argv.insert(argv.end(), args.begin(), args.end());
     auto r = run_process(argv, timeout, true);
     std::string cmd;
-    for (const auto& a : argv)
-        cmd += (cmd.empty() ? "" : " ") + a;
+    for (const auto& a : argv) cmd += (cmd.empty() ? "" : " ") + a;
     if (r.timed_out) return fail(Errc::Unsupported, "`" + cmd + "` timed out");
     if (r.exit_code == 127) return fail(Errc::Unsupported, "cannot run " + program + ": " + r.out);
     if (r.exit_code != 0) {
         std::string out = r.out;
-        while (!out.empty() && out.back() == '\n')
-            out.pop_back();
+        while (!out.empty() && out.back() == '\n') out.pop_back();
         return fail(Errc::Unsupported, "`" + cmd + "` failed (exit " + std::to_string(r.exit_code) + "): " + out);
     }
     return r.out;

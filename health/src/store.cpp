@@ -174,12 +174,9 @@ std::string one_line(std::string_view s) {
 
 const char* verdict_name(Verdict v) noexcept {
     switch (v) {
-        case Verdict::Healthy:
-            return "healthy";
-        case Verdict::Unhealthy:
-            return "unhealthy";
-        case Verdict::Degraded:
-            return "degraded";
+        case Verdict::Healthy: return "healthy";
+        case Verdict::Unhealthy: return "unhealthy";
+        case Verdict::Degraded: return "degraded";
     }
     return "unhealthy";
 }
@@ -293,8 +290,7 @@ Result<Record> parse_record(std::string_view text, const std::string& source) {
 }
 
 Result<Store> Store::open(std::string dir, StoreOptions opts) {
-    while (dir.size() > 1 && dir.back() == '/')
-        dir.pop_back();
+    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
     if (dir.empty()) return fail(Errc::InvalidArgument, "health store: empty directory name");
 
     auto t = check_dir(dir, opts.trusted_uid);

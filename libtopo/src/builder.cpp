@@ -23,12 +23,9 @@ void fill_if_empty(T& dst, const T& src) {
 
 int role_rank(HostRole r) {
     switch (r) {
-        case HostRole::Compute:
-            return 2;
-        case HostRole::Service:
-            return 1;
-        case HostRole::Unknown:
-            return 0;
+        case HostRole::Compute: return 2;
+        case HostRole::Service: return 1;
+        case HostRole::Unknown: return 0;
     }
     return 0;
 }
@@ -158,15 +155,13 @@ void TopologyBuilder::apply_node_description(const std::string& host, NodeDescri
     }
     PendingHost& h = hosts_[host];
     if (!node.gpus.empty() && h.role != HostRole::Service) h.role = HostRole::Compute;
-    for (const auto& w : node.warnings)
-        warn(w);
+    for (const auto& w : node.warnings) warn(w);
     h.nodes.push_back(std::move(node));
 }
 
 void TopologyBuilder::apply_node_template(const std::vector<std::string>& hosts, const NodeDescription& node) {
     if (hosts.size() <= 1) {
-        for (const auto& h : hosts)
-            apply_node_description(h, node);
+        for (const auto& h : hosts) apply_node_description(h, node);
         return;
     }
     // Which host's fabric NICs carry the description's GUIDs (the node it was taken on)?
@@ -183,8 +178,7 @@ void TopologyBuilder::apply_node_template(const std::vector<std::string>& hosts,
         }
     }
     if (owner.empty()) {  // GUIDs of no fabric NIC: freeze() drops them with a warning
-        for (const auto& h : hosts)
-            apply_node_description(h, node);
+        for (const auto& h : hosts) apply_node_description(h, node);
         return;
     }
     std::map<std::string, std::string> alias;  // description name -> the owner's fabric name
@@ -254,8 +248,7 @@ void TopologyBuilder::warn(std::string message) {
 std::vector<std::string> TopologyBuilder::host_names() const {
     std::vector<std::string> out;
     out.reserve(hosts_.size());
-    for (const auto& [name, h] : hosts_)
-        out.push_back(name);
+    for (const auto& [name, h] : hosts_) out.push_back(name);
     std::sort(out.begin(), out.end(), NaturalLess{});
     return out;
 }
@@ -299,8 +292,7 @@ Result<TopologyPtr> TopologyBuilder::freeze() && {
     }
     std::vector<std::string> names;
     names.reserve(hosts_.size());
-    for (const auto& [name, h] : hosts_)
-        names.push_back(name);
+    for (const auto& [name, h] : hosts_) names.push_back(name);
     std::sort(names.begin(), names.end(), NaturalLess{});
     // NIC GUIDs that only node descriptions gave: one XML or matrix applied to several
     // hosts (`--hwloc dgx.xml` for every DGX) repeats its GUIDs on each of them. They
@@ -374,8 +366,7 @@ Result<TopologyPtr> TopologyBuilder::freeze() && {
         h.sysimg_guid = ph.sysimg_guid;
         h.provenance = ph.provenance;
         std::vector<std::string> keys;
-        for (const auto& [k, n] : ph.nics)
-            keys.push_back(k);
+        for (const auto& [k, n] : ph.nics) keys.push_back(k);
         std::sort(keys.begin(), keys.end(), NaturalLess{});
         for (const auto& k : keys) {
             PendingNic& pn = ph.nics[k];
@@ -442,8 +433,7 @@ Result<TopologyPtr> TopologyBuilder::freeze() && {
         }
         cables.emplace(CableKey{l.a.index(), l.port_a, l.b.index(), l.port_b}, std::move(l));
     }
-    for (auto& [k, l] : cables)
-        t.links_.push_back(std::move(l));
+    for (auto& [k, l] : cables) t.links_.push_back(std::move(l));
 
     // ---- locality from node descriptions: GPU<->NIC classes and NVLink pairs.
     // Vectors sorted once (not maps): a 12,500-host DGX fabric has 800k GPU/NIC pairs.

@@ -656,8 +656,7 @@ private:
 };
 
 void apply(const Plan& plan, TopologyBuilder& b) {
-    for (const auto& s : plan.switches)
-        b.add_switch(Switch{.guid = s, .name = s, .provenance = Provenance::Declared});
+    for (const auto& s : plan.switches) b.add_switch(Switch{.guid = s, .name = s, .provenance = Provenance::Declared});
     for (const auto& l : plan.links) {
         b.add_switch_link(l.a, l.port_a, l.b, l.port_b, plan.link_gbps, plan.link_rate, LinkKind::Declared);
     }

@@ -74,8 +74,7 @@ void fix_utf8(std::string& s) {
         const auto c = static_cast<unsigned char>(s[i]);
         std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
         bool ok = len != 0 && i + len <= s.size();
-        for (std::size_t k = 1; ok && k < len; ++k)
-            ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 0x2;
+        for (std::size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 0x2;
         if (ok && c < 0x20 && c != '\t') ok = false;  // control characters: keep files printable
         if (!ok) {
             s[i] = '?';
@@ -98,8 +97,7 @@ struct NaturalLess {
 class DisjointSets {
 public:
     explicit DisjointSets(std::size_t n) : parent_(n) {
-        for (std::uint32_t i = 0; i < parent_.size(); ++i)
-            parent_[i] = i;
+        for (std::uint32_t i = 0; i < parent_.size(); ++i) parent_[i] = i;
     }
 
     std::uint32_t find(std::uint32_t x) {
@@ -123,14 +121,10 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
     Topology& t = *topo;
     Topology::Impl& impl = *t.impl_;
     // Inferred fields are recomputed from scratch, whatever the producer left there.
-    for (auto& n : t.nics_)
-        n.rail = -1;
-    for (auto& h : t.hosts_)
-        h.group = GroupId{};
-    for (auto& g : t.gpus_)
-        g.nvl_domain = DomainId{};
-    for (auto& s : t.nvswitches_)
-        s.nvl_domain = DomainId{};
+    for (auto& n : t.nics_) n.rail = -1;
+    for (auto& h : t.hosts_) h.group = GroupId{};
+    for (auto& g : t.gpus_) g.nvl_domain = DomainId{};
+    for (auto& s : t.nvswitches_) s.nvl_domain = DomainId{};
     t.groups_.clear();
     t.domains_.clear();
 
@@ -185,11 +179,9 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
     std::vector<SwitchId> leaves;
     {
         std::vector<int> degree(t.switches_.size(), 0);
-        for (const auto& [a, b2] : edges)
-            ++degree[a];  // edges are unique and directed both ways
+        for (const auto& [a, b2] : edges) ++degree[a];  // edges are unique and directed both ways
         std::vector<std::vector<std::uint32_t>> nbrs(t.switches_.size());
-        for (const auto& [a, b2] : edges)
-            nbrs[a].push_back(b2);  // sorted: edges are sorted
+        for (const auto& [a, b2] : edges) nbrs[a].push_back(b2);  // sorted: edges are sorted
         std::set<SwitchId> compute_leaves;
         std::map<SwitchId, std::vector<HostId>> other_leaves;  // switch -> its non-compute hosts
         for (std::size_t hi = 0; hi < t.hosts_.size(); ++hi) {
@@ -227,8 +219,7 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
             std::string msg = std::to_string(raised.size()) +
                               " switch(es) holding only service or unnamed hosts are cabled to compute leaves, so they "
                               "are read as spines, not leaves: ";
-            for (std::size_t k = 0; k < raised.size() && k < 3; ++k)
-                msg += (k > 0 ? "; " : "") + raised[k];
+            for (std::size_t k = 0; k < raised.size() && k < 3; ++k) msg += (k > 0 ? "; " : "") + raised[k];
             if (raised.size() > 3) msg += "; ...";
             msg += " (if those hosts run jobs, name them in a --node-name-map so that they read as compute hosts)";
             t.warnings_.push_back(std::move(msg));
@@ -236,8 +227,7 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
         const std::set<SwitchId> host_leaves(ls.begin(), ls.end());
         std::vector<SwitchId> empty_leaves;  // rule 4
         std::set<std::vector<std::uint32_t>> leaf_nbrs;
-        for (const auto& l : host_leaves)
-            leaf_nbrs.insert(nbrs[l.index()]);
+        for (const auto& l : host_leaves) leaf_nbrs.insert(nbrs[l.index()]);
         for (std::size_t i = 0; i < t.switches_.size(); ++i) {
             const SwitchId id(static_cast<std::uint32_t>(i));
             if (host_leaves.count(id) != 0 || degree[i] < 1 || host_leaves.empty()) continue;
@@ -401,8 +391,7 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
         // rule 4: how many rail hosts reach each label
         std::map<std::string, std::set<std::uint32_t>, NaturalLess> reach;
         for (auto hi : multi_hosts) {
-            for (auto nid : host_fabric_nics[hi])
-                reach[leaf_label.at(t.nics_[nid.index()].leaf)].insert(hi);
+            for (auto nid : host_fabric_nics[hi]) reach[leaf_label.at(t.nics_[nid.index()].leaf)].insert(hi);
         }
         int r = 0;
         for (const auto& [lab, hs] : reach) {
@@ -486,8 +475,7 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
             on.emplace_back(n.rail, nid);
         }
         if (on.empty()) {  // only side-leaf NICs: their leaves are its leaves
-            for (auto nid : fabric)
-                on.emplace_back(0, nid);
+            for (auto nid : fabric) on.emplace_back(0, nid);
         }
         std::stable_sort(on.begin(), on.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
         auto& hl = impl.host_leaves[hi];
@@ -556,8 +544,7 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
                 if (linked[gid.index()]) comps[sets.find(gid.index())].push_back(gid);
             }
             std::vector<std::vector<GpuId>> ordered;
-            for (auto& [root, gs] : comps)
-                ordered.push_back(std::move(gs));
+            for (auto& [root, gs] : comps) ordered.push_back(std::move(gs));
             std::sort(ordered.begin(), ordered.end());
             int k = 0;
             for (auto& gs : ordered) {
@@ -565,8 +552,7 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
                 d.name = t.hosts_[hi].name + ":nvl" + std::to_string(k++);
                 d.hosts.emplace_back(static_cast<std::uint32_t>(hi));
                 const DomainId did(static_cast<std::uint32_t>(t.domains_.size()));
-                for (auto gid : gs)
-                    t.gpus_[gid.index()].nvl_domain = did;
+                for (auto gid : gs) t.gpus_[gid.index()].nvl_domain = did;
                 d.gpus = std::move(gs);
                 t.domains_.push_back(std::move(d));
             }
@@ -598,8 +584,7 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
         fix_utf8(x.name);
         fix_utf8(x.description);
     }
-    for (auto& x : t.hosts_)
-        fix_utf8(x.name);
+    for (auto& x : t.hosts_) fix_utf8(x.name);
     for (auto& x : t.nics_) {
         fix_utf8(x.name);
         fix_utf8(x.guid);
@@ -611,14 +596,10 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
         fix_utf8(x.pci_bus);
         fix_utf8(x.uuid);
     }
-    for (auto& x : t.links_)
-        fix_utf8(x.rate);
-    for (auto& x : t.domains_)
-        fix_utf8(x.name);
-    for (auto& x : t.nvswitches_)
-        fix_utf8(x.pci_bus);
-    for (auto& x : t.warnings_)
-        fix_utf8(x);
+    for (auto& x : t.links_) fix_utf8(x.rate);
+    for (auto& x : t.domains_) fix_utf8(x.name);
+    for (auto& x : t.nvswitches_) fix_utf8(x.pci_bus);
+    for (auto& x : t.warnings_) fix_utf8(x);
     impl.host_by_name.clear();
     for (std::size_t i = 0; i < t.hosts_.size(); ++i)
         impl.host_by_name.emplace(t.hosts_[i].name, HostId(static_cast<std::uint32_t>(i)));
@@ -632,8 +613,7 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
         f << std::string_view("topoplace.snapshot/1");
         for (const auto& x : t.switches_)
             f << x.guid << x.name << x.description << x.num_ports << x.tier << en(x.provenance);
-        for (const auto& x : t.hosts_)
-            f << x.name << en(x.role) << x.sysimg_guid << x.group << en(x.provenance);
+        for (const auto& x : t.hosts_) f << x.name << en(x.role) << x.sysimg_guid << x.group << en(x.provenance);
         for (const auto& x : t.nics_) {
             f << x.host << x.name << x.guid << x.pci_bus << x.leaf << x.leaf_port << x.rate << x.rate_gbps << x.numa
               << x.rail << en(x.provenance);
@@ -642,21 +622,16 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
             f << x.host << x.index << x.model << x.pci_bus << x.uuid << x.numa << x.nvl_domain;
         for (const auto& x : t.links_)
             f << en(x.kind) << x.nic << x.a << x.b << x.port_a << x.port_b << x.gbps << x.rate;
-        for (const auto& x : t.gpu_nic_)
-            f << x.gpu << x.nic << en(x.cls);
-        for (const auto& x : t.nvlinks_)
-            f << x.a << x.b << x.links << x.gbps;
+        for (const auto& x : t.gpu_nic_) f << x.gpu << x.nic << en(x.cls);
+        for (const auto& x : t.nvlinks_) f << x.a << x.b << x.links << x.gbps;
         for (const auto& x : t.domains_) {
             f << x.name << static_cast<int>(x.multi_node) << x.usable_hosts << static_cast<int>(x.hosts.size());
-            for (auto h : x.hosts)
-                f << h;
-            for (auto g : x.gpus)
-                f << g;
+            for (auto h : x.hosts) f << h;
+            for (auto g : x.gpus) f << g;
         }
         for (const auto& x : t.nvswitches_) {
             f << x.host << x.pci_bus << x.gbps << x.nvl_domain << static_cast<int>(x.gpus.size());
-            for (auto g : x.gpus)
-                f << g;
+            for (auto g : x.gpus) f << g;
         }
         // Warnings are not hashed: they name input paths, and the fingerprint must
         // identify the topology, not where its files were read from.

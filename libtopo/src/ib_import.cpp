@@ -72,11 +72,9 @@ std::vector<std::string_view> words(std::string_view s) {
     std::vector<std::string_view> out;
     std::size_t i = 0;
     while (i < s.size()) {
-        while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i])) != 0)
-            ++i;
+        while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i])) != 0) ++i;
         std::size_t j = i;
-        while (j < s.size() && std::isspace(static_cast<unsigned char>(s[j])) == 0)
-            ++j;
+        while (j < s.size() && std::isspace(static_cast<unsigned char>(s[j])) == 0) ++j;
         if (j > i) out.push_back(s.substr(i, j - i));
         i = j;
     }
@@ -132,10 +130,8 @@ std::vector<std::string> name_tokens(std::string_view name) {
     auto flush = [&] {
         std::size_t b = 0;
         std::size_t e = cur.size();
-        while (b < e && std::isdigit(static_cast<unsigned char>(cur[b])) != 0)
-            ++b;
-        while (e > b && std::isdigit(static_cast<unsigned char>(cur[e - 1])) != 0)
-            --e;
+        while (b < e && std::isdigit(static_cast<unsigned char>(cur[b])) != 0) ++b;
+        while (e > b && std::isdigit(static_cast<unsigned char>(cur[e - 1])) != 0) --e;
         if (e > b) out.push_back(cur.substr(b, e - b));
         cur.clear();
     };
@@ -275,8 +271,7 @@ Status import_ib_fabric(const IbFabric& fabric, const IbImportOptions& options, 
                 return fail(Errc::InvalidArgument, "bad HCA regex \"" + *options.hca_regex + "\": " + e.what());
             }
         }
-        for (const auto& w : fabric.warnings)
-            builder.warn(w);
+        for (const auto& w : fabric.warnings) builder.warn(w);
 
         std::size_t map_hits = 0;
         auto lookup_map = [&](const IbNode& n) -> const std::string* {
@@ -309,8 +304,7 @@ Status import_ib_fabric(const IbFabric& fabric, const IbImportOptions& options, 
         }
         for (const auto& [name, guids] : by_name) {
             if (guids.size() < 2) continue;
-            for (const auto& g : guids)
-                sw_name[g] = "S-" + hex16(g);  // ambiguous name: use the GUID form
+            for (const auto& g : guids) sw_name[g] = "S-" + hex16(g);  // ambiguous name: use the GUID form
         }
         std::size_t loopbacks = 0;
         std::size_t cables = 0;
@@ -422,8 +416,7 @@ Status import_ib_fabric(const IbFabric& fabric, const IbImportOptions& options, 
         std::size_t synthesized = 0;
         for (auto& [key, cas] : groups) {
             std::string lowest = cas.front()->guid;
-            for (const IbNode* n : cas)
-                lowest = std::min(lowest, n->guid);
+            for (const IbNode* n : cas) lowest = std::min(lowest, n->guid);
             const std::string name = "H-" + hex16(lowest);
             for (const IbNode* n : cas) {
                 std::string hca =

@@ -39,10 +39,8 @@ bool is_space(char c) noexcept {
 }
 
 std::string_view strip(std::string_view s) noexcept {
-    while (!s.empty() && is_space(s.front()))
-        s.remove_prefix(1);
-    while (!s.empty() && is_space(s.back()))
-        s.remove_suffix(1);
+    while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+    while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
     return s;
 }
 
@@ -99,8 +97,7 @@ struct Cur {
     [[nodiscard]] char peek() const noexcept { return end() ? '\0' : s[i]; }
 
     void ws() noexcept {
-        while (!end() && is_space(s[i]))
-            ++i;
+        while (!end() && is_space(s[i])) ++i;
     }
 
     bool eat(char c) noexcept {
@@ -133,8 +130,7 @@ struct Cur {
         std::size_t j = i;
         if (s.substr(j, 2) == "0x" || s.substr(j, 2) == "0X") j += 2;
         std::size_t k = j;
-        while (k < s.size() && is_hex(s[k]))
-            ++k;
+        while (k < s.size() && is_hex(s[k])) ++k;
         if (k == j) return false;
         auto g = normalize_guid(s.substr(j, k - j));
         if (!g) return false;
@@ -166,15 +162,12 @@ std::string find_rate(std::string_view tail) {
     if (q != std::string_view::npos) tail.remove_prefix(q + 1);
     std::size_t pos = 0;
     while (pos < tail.size()) {
-        while (pos < tail.size() && is_space(tail[pos]))
-            ++pos;
+        while (pos < tail.size() && is_space(tail[pos])) ++pos;
         std::size_t e = pos;
-        while (e < tail.size() && !is_space(tail[e]))
-            ++e;
+        while (e < tail.size() && !is_space(tail[e])) ++e;
         std::string_view tok = tail.substr(pos, e - pos);
         std::size_t d = 0;
-        while (d < tok.size() && std::isdigit(static_cast<unsigned char>(tok[d])) != 0)
-            ++d;
+        while (d < tok.size() && std::isdigit(static_cast<unsigned char>(tok[d])) != 0) ++d;
         if (d > 0 && d < tok.size() && tok[d] == 'x' && d + 1 < tok.size()) return std::string(tok);
         pos = e;
     }
@@ -219,8 +212,7 @@ std::optional<std::string> normalize_guid(std::string_view text) {
     if (text.size() >= 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) text.remove_prefix(2);
     if (text.empty()) return std::nullopt;
     // Leading zeros beyond 16 digits are harmless; anything else is not a 64-bit GUID.
-    while (text.size() > 16 && text.front() == '0')
-        text.remove_prefix(1);
+    while (text.size() > 16 && text.front() == '0') text.remove_prefix(1);
     if (text.size() > 16) return std::nullopt;
     std::string out = "0x";
     out.append(16 - text.size(), '0');
@@ -239,12 +231,9 @@ Unexpected parse_error(const std::string& source, int line, std::string msg) {
 
 std::string node_kind(IbNode::Type t) {
     switch (t) {
-        case IbNode::Type::Switch:
-            return "switch";
-        case IbNode::Type::Ca:
-            return "CA";
-        case IbNode::Type::Router:
-            return "router";
+        case IbNode::Type::Switch: return "switch";
+        case IbNode::Type::Ca: return "CA";
+        case IbNode::Type::Router: return "router";
     }
     return "node";
 }
@@ -253,8 +242,7 @@ std::string node_kind(IbNode::Type t) {
 /// discovery) only warns; two ends that disagree are a Parse error.
 Status check_links(IbFabric& f) {
     std::map<std::string, std::size_t> by_guid;
-    for (std::size_t i = 0; i < f.nodes.size(); ++i)
-        by_guid.emplace(f.nodes[i].guid, i);
+    for (std::size_t i = 0; i < f.nodes.size(); ++i) by_guid.emplace(f.nodes[i].guid, i);
     std::size_t missing = 0;
     std::string first_missing;
     for (const auto& a : f.nodes) {
@@ -449,8 +437,7 @@ bool parse_port_line(std::string_view text, IbPort& port, std::string& local_pgu
 
 bool is_header_key(std::string_view t) noexcept {
     std::size_t i = 0;
-    while (i < t.size() && std::islower(static_cast<unsigned char>(t[i])) != 0)
-        ++i;
+    while (i < t.size() && std::islower(static_cast<unsigned char>(t[i])) != 0) ++i;
     return i > 0 && i < t.size() && t[i] == '=';
 }
 
@@ -682,13 +669,11 @@ bool parse_ports_line(std::string_view t, PortsLine& pl, std::string& why) {
     c.ws();
     // Width then speed, e.g. "4x QDR", "4x ???".
     std::size_t w0 = c.i;
-    while (!c.end() && !is_space(c.peek()))
-        ++c.i;
+    while (!c.end() && !is_space(c.peek())) ++c.i;
     std::string width(c.s.substr(w0, c.i - w0));
     c.ws();
     std::size_t s0 = c.i;
-    while (!c.end() && !is_space(c.peek()))
-        ++c.i;
+    while (!c.end() && !is_space(c.peek())) ++c.i;
     std::string speed(c.s.substr(s0, c.i - s0));
     if (width.empty() || width.back() != 'x' || speed.empty()) {
         why = "bad link width/speed";
@@ -813,8 +798,7 @@ Result<IbFabric> parse_ports(const std::vector<Line>& lines, const std::string& 
     // node GUID left over with the one port GUID left over, if that is unambiguous.
     {
         std::set<std::string> left_nodes = dr_cas;
-        for (const auto& [pg, ng] : ca_node)
-            left_nodes.erase(ng);
+        for (const auto& [pg, ng] : ca_node) left_nodes.erase(ng);
         std::set<std::string> left_ports;
         for (const auto& r : recs) {
             if (r.local.type == IbNode::Type::Ca && !ca_node.contains(r.local.guid)) left_ports.insert(r.local.guid);
@@ -945,8 +929,7 @@ Result<NodeNameMap> parse_node_name_map(std::string_view text, const std::string
             std::string_view t = l.text;
             if (t.empty() || t.front() == '#') continue;
             std::size_t sp = 0;
-            while (sp < t.size() && !is_space(t[sp]))
-                ++sp;
+            while (sp < t.size() && !is_space(t[sp])) ++sp;
             auto g = normalize_guid(t.substr(0, sp));
             if (!g) {
                 return parse_error(path, l.no, "expected \"GUID name\", got \"" + shorten(t) + "\"");

@@ -80,8 +80,7 @@ Result<std::unique_ptr<Element>> read_elements(std::string_view text, const std:
         const bool closing = p < text.size() && text[p] == '/';
         if (closing) ++p;
         const std::size_t ns = p;
-        while (p < text.size() && name_char(text[p]))
-            ++p;
+        while (p < text.size() && name_char(text[p])) ++p;
         if (p == ns) return fail(Errc::Parse, "'<' not followed by an element name", source, line);
         std::string name(text.substr(ns, p - ns));
         auto el = std::make_unique<Element>();
@@ -89,8 +88,7 @@ Result<std::unique_ptr<Element>> read_elements(std::string_view text, const std:
         el->line = start_line;
         bool self_closing = false;
         for (;;) {
-            while (p < text.size() && space(text[p]))
-                ++p;
+            while (p < text.size() && space(text[p])) ++p;
             if (p >= text.size()) {
                 advance(text.size());
                 return fail(
@@ -108,23 +106,20 @@ Result<std::unique_ptr<Element>> read_elements(std::string_view text, const std:
                 break;
             }
             const std::size_t ks = p;
-            while (p < text.size() && name_char(text[p]))
-                ++p;
+            while (p < text.size() && name_char(text[p])) ++p;
             if (p == ks || closing) {
                 advance(p);
                 return fail(Errc::Parse, "bad attribute syntax in <" + std::string(closing ? "/" : "") + name + ">",
                             source, line);
             }
             std::string key(text.substr(ks, p - ks));
-            while (p < text.size() && space(text[p]))
-                ++p;
+            while (p < text.size() && space(text[p])) ++p;
             if (p >= text.size() || text[p] != '=') {
                 advance(std::min(p, text.size()));
                 return fail(Errc::Parse, "attribute " + key + " of <" + name + "> has no value", source, line);
             }
             ++p;
-            while (p < text.size() && space(text[p]))
-                ++p;
+            while (p < text.size() && space(text[p])) ++p;
             if (p >= text.size() || (text[p] != '"' && text[p] != '\'')) {
                 advance(std::min(p, text.size()));
                 return fail(Errc::Parse, "attribute " + key + " of <" + name + "> is not quoted", source, line);
@@ -211,8 +206,7 @@ const Element* cpu_of(const Element* e) {
 /// PCIe path class between two devices of the tree (NCCL's PATH_PIX/PXB/PHB/SYS).
 PathClass path_between(const Element* a, const Element* b) {
     std::vector<const Element*> up_a;
-    for (const Element* e = a->parent; e != nullptr; e = e->parent)
-        up_a.push_back(e);
+    for (const Element* e = a->parent; e != nullptr; e = e->parent) up_a.push_back(e);
     const Element* lca = nullptr;
     int bridges_b = 0;
     for (const Element* e = b->parent; e != nullptr; e = e->parent) {
@@ -277,8 +271,7 @@ Result<NodeDescription> parse_nccl_topo_xml(std::string_view text, const std::st
     while (!stack.empty()) {
         const Element* e = stack.back();
         stack.pop_back();
-        for (auto it = e->children.rbegin(); it != e->children.rend(); ++it)
-            stack.push_back(it->get());
+        for (auto it = e->children.rbegin(); it != e->children.rend(); ++it) stack.push_back(it->get());
         if (e->name == "cpu") max_numa = std::max(max_numa, to_int(e->attr("numaid"), -1));
         const Element* cpu = cpu_of(e);
         const int numa = cpu != nullptr ? to_int(cpu->attr("numaid"), -1) : -1;
@@ -359,8 +352,7 @@ Result<NodeDescription> parse_nccl_topo_xml(std::string_view text, const std::st
     if (!nd.gpus.empty() && !nd.nics.empty()) {
         for (const auto& g : gpus) {
             std::vector<PathClass> row;
-            for (const auto& n : nics)
-                row.push_back(path_between(g.at, n.where.at));
+            for (const auto& n : nics) row.push_back(path_between(g.at, n.where.at));
             nd.gpu_nic.push_back(std::move(row));
         }
     }
@@ -391,8 +383,7 @@ Result<NodeDescription> parse_nccl_topo_xml(std::string_view text, const std::st
     for (const auto& [bus, members] : on_switch) {
         NodeDescription::NvSwitchDesc sw;
         sw.pci_bus = bus;
-        for (const auto& [g, c] : members)
-            sw.gpus.emplace_back(g, 0.0);
+        for (const auto& [g, c] : members) sw.gpus.emplace_back(g, 0.0);
         nd.nvswitches.push_back(std::move(sw));
     }
     // GPUs sharing NVSwitches: every pair, with the smaller of their per-GPU link counts
@@ -400,8 +391,7 @@ Result<NodeDescription> parse_nccl_topo_xml(std::string_view text, const std::st
     if (!on_switch.empty()) {
         std::map<int, int> links_of;
         for (const auto& [bus, members] : on_switch) {
-            for (const auto& [g, c] : members)
-                links_of[g] += c;
+            for (const auto& [g, c] : members) links_of[g] += c;
         }
         for (auto a = links_of.begin(); a != links_of.end(); ++a) {
             for (auto b = std::next(a); b != links_of.end(); ++b) {
@@ -410,8 +400,7 @@ Result<NodeDescription> parse_nccl_topo_xml(std::string_view text, const std::st
             }
         }
     }
-    for (const auto& [k, c] : pairs)
-        nd.nvlinks.push_back(NodeDescription::NvPair{k.first, k.second, c, 0});
+    for (const auto& [k, c] : pairs) nd.nvlinks.push_back(NodeDescription::NvPair{k.first, k.second, c, 0});
     if (nd.gpus.empty() && nd.nics.empty()) {
         nd.warnings.push_back(source + ": no GPU and no NIC (PCI classes not given?)");
     }

@@ -32,8 +32,7 @@ std::string strip_ansi(std::string_view in) {
         if (i + 1 < in.size() && in[i + 1] == '[') {
             std::size_t j = i + 2;
             // parameter and intermediate bytes, then one final byte in 0x40-0x7e
-            while (j < in.size() && in[j] >= 0x20 && in[j] <= 0x3f)
-                ++j;
+            while (j < in.size() && in[j] >= 0x20 && in[j] <= 0x3f) ++j;
             if (j < in.size() && in[j] >= 0x40 && in[j] <= 0x7e) {
                 i = j;
             } else {
@@ -145,16 +144,14 @@ std::optional<Header> find_header(const std::vector<std::string_view>& lines) {
             const auto p = line.find(name);
             if (p != std::string_view::npos) dev_end = std::min(dev_end, p);
         }
-        for (auto t : split_ws(line.substr(0, dev_end)))
-            h.devices.emplace_back(t);
+        for (auto t : split_ws(line.substr(0, dev_end))) h.devices.emplace_back(t);
         std::vector<std::pair<std::size_t, std::string>> ex;
         for (auto name : kExtraNames) {
             const auto p = line.find(name);
             if (p != std::string_view::npos) ex.emplace_back(p, std::string(name));
         }
         std::sort(ex.begin(), ex.end());
-        for (auto& e : ex)
-            h.extras.push_back(std::move(e.second));
+        for (auto& e : ex) h.extras.push_back(std::move(e.second));
         return h;
     }
     return std::nullopt;

@@ -585,16 +585,11 @@ Result<SlurmTopology> parse_yaml_entry(const YamlCtx& y, const YAML::Node& e) {
 
 const char* slurm_topology_kind_name(SlurmTopologyKind k) noexcept {
     switch (k) {
-        case SlurmTopologyKind::Tree:
-            return "tree";
-        case SlurmTopologyKind::Block:
-            return "block";
-        case SlurmTopologyKind::Flat:
-            return "flat";
-        case SlurmTopologyKind::Ring:
-            return "ring";
-        case SlurmTopologyKind::Torus3d:
-            return "torus3d";
+        case SlurmTopologyKind::Tree: return "tree";
+        case SlurmTopologyKind::Block: return "block";
+        case SlurmTopologyKind::Flat: return "flat";
+        case SlurmTopologyKind::Ring: return "ring";
+        case SlurmTopologyKind::Torus3d: return "torus3d";
     }
     return "unknown";
 }
@@ -883,8 +878,7 @@ Status import_slurm_topology(const SlurmTopology& t, TopologyBuilder& b) {
                         std::string("Slurm topology kind ") + slurm_topology_kind_name(t.kind) + " cannot be imported"
                             + (t.name.empty() ? "" : " ('" + t.name + "')"),
                         t.source);
-        case SlurmTopologyKind::Flat:
-            break;
+        case SlurmTopologyKind::Flat: break;
         case SlurmTopologyKind::Tree:
             for (const auto& s : t.switches) {
                 Switch sw;

@@ -31,8 +31,7 @@ std::string guid_hosts_warning(const Topology& t, bool include_service) {
     }
     if (left.empty()) return {};
     std::string list;
-    for (std::size_t i = 0; i < left.size() && i < 4; ++i)
-        list += (i > 0 ? "," : "") + left[i];
+    for (std::size_t i = 0; i < left.size() && i < 4; ++i) list += (i > 0 ? "," : "") + left[i];
     if (left.size() > 4) list += ",...";
     return std::to_string(left.size()) + " adapter(s) without a node description are named by GUID and left out ("
            + list + "); name them with ibnetdiscover's --node-name-map (\"0xGUID hostname\") to include them";
@@ -69,8 +68,7 @@ struct UnionFind {
     explicit UnionFind(std::size_t n) : p(n) { std::iota(p.begin(), p.end(), std::size_t{0}); }
 
     std::size_t find(std::size_t x) {
-        while (p[x] != x)
-            x = p[x] = p[p[x]];
+        while (p[x] != x) x = p[x] = p[p[x]];
         return x;
     }
 
@@ -88,8 +86,7 @@ void fill_leaves(std::vector<SlurmViewSwitch>& sw, std::size_t from) {
             continue;
         }
         std::vector<std::size_t> l;
-        for (auto c : sw[i].children)
-            l.insert(l.end(), sw[c].leaves.begin(), sw[c].leaves.end());
+        for (auto c : sw[i].children) l.insert(l.end(), sw[c].leaves.begin(), sw[c].leaves.end());
         std::sort(l.begin(), l.end());
         l.erase(std::unique(l.begin(), l.end()), l.end());
         sw[i].leaves = std::move(l);
@@ -117,8 +114,7 @@ SlurmView slurm_view(const Topology& t, const SlurmViewOptions& opt) {
         std::sort(s.hosts.begin(), s.hosts.end());
         s.physical = grp.leaves;
         tree.nodes += s.hosts.size();
-        for (auto l : grp.leaves)
-            phys_to_slurm.emplace(l.index(), sw.size());
+        for (auto l : grp.leaves) phys_to_slurm.emplace(l.index(), sw.size());
         sw.push_back(std::move(s));
     }
     tree.leaves = sw.size();
@@ -130,8 +126,7 @@ SlurmView slurm_view(const Topology& t, const SlurmViewOptions& opt) {
     int max_tier = 0;
     for (std::uint32_t i = 0; i < nsw; ++i) {
         max_tier = std::max(max_tier, t.switches()[i].tier);
-        for (auto u : t.uplinks(SwitchId{i}))
-            down[u.index()].push_back(i);
+        for (auto u : t.uplinks(SwitchId{i})) down[u.index()].push_back(i);
     }
     for (int k = 1; k <= max_tier; ++k) {
         std::map<std::vector<std::size_t>, std::vector<SwitchId>> by_children;  // ordered: deterministic
@@ -140,8 +135,7 @@ SlurmView slurm_view(const Topology& t, const SlurmViewOptions& opt) {
             std::set<std::size_t> ch;
             for (auto d : down[i]) {
                 auto [lo, hi] = phys_to_slurm.equal_range(d);
-                for (auto it = lo; it != hi; ++it)
-                    ch.insert(it->second);
+                for (auto it = lo; it != hi; ++it) ch.insert(it->second);
             }
             if (ch.empty()) continue;
             by_children[std::vector<std::size_t>(ch.begin(), ch.end())].push_back(SwitchId{i});
@@ -153,8 +147,7 @@ SlurmView slurm_view(const Topology& t, const SlurmViewOptions& opt) {
             s.level = k;
             s.children = children;
             s.physical = phys;
-            for (auto p : phys)
-                phys_to_slurm.emplace(p.index(), sw.size());
+            for (auto p : phys) phys_to_slurm.emplace(p.index(), sw.size());
             sw.push_back(std::move(s));
         }
     }
@@ -186,14 +179,12 @@ SlurmView slurm_view(const Topology& t, const SlurmViewOptions& opt) {
         SlurmViewSwitch s;
         s.synthetic = true;
         s.children = roots;
-        for (auto r : roots)
-            s.level = std::max(s.level, sw[r].level + 1);
+        for (auto r : roots) s.level = std::max(s.level, sw[r].level + 1);
         synthetic.push_back(std::move(s));
     }
     std::stable_sort(synthetic.begin(), synthetic.end(),
                      [](const auto& a, const auto& b) { return a.level < b.level; });
-    for (auto& s : synthetic)
-        sw.push_back(std::move(s));
+    for (auto& s : synthetic) sw.push_back(std::move(s));
     fill_leaves(sw, n);
     for (std::size_t i = 0; i < sw.size(); ++i) {
         sw[i].part = i < n ? uf.find(i) : uf.find(sw[i].children.front());

@@ -21,12 +21,9 @@ namespace {
 
 const char* role_name(HostRole r) {
     switch (r) {
-        case HostRole::Compute:
-            return "compute";
-        case HostRole::Service:
-            return "service";
-        case HostRole::Unknown:
-            return "unknown";
+        case HostRole::Compute: return "compute";
+        case HostRole::Service: return "service";
+        case HostRole::Unknown: return "unknown";
     }
     return "unknown";
 }
@@ -40,12 +37,9 @@ std::optional<HostRole> role_from(std::string_view s) {
 
 const char* prov_name(Provenance p) {
     switch (p) {
-        case Provenance::Discovered:
-            return "discovered";
-        case Provenance::Declared:
-            return "declared";
-        case Provenance::Inferred:
-            return "inferred";
+        case Provenance::Discovered: return "discovered";
+        case Provenance::Declared: return "declared";
+        case Provenance::Inferred: return "inferred";
     }
     return "discovered";
 }
@@ -59,12 +53,9 @@ std::optional<Provenance> prov_from(std::string_view s) {
 
 const char* link_kind_name(LinkKind k) {
     switch (k) {
-        case LinkKind::Ib:
-            return "ib";
-        case LinkKind::NvLink:
-            return "nvlink";
-        case LinkKind::Declared:
-            return "declared";
+        case LinkKind::Ib: return "ib";
+        case LinkKind::NvLink: return "nvlink";
+        case LinkKind::Declared: return "declared";
     }
     return "ib";
 }
@@ -151,8 +142,7 @@ std::string body(const Topology& t) {
             const Host& h = t.host(g.host);
             std::string p(h.nics.size(), '?');
             bool any = false;
-            while (pi < paths.size() && paths[pi].gpu.index() < gi)
-                ++pi;
+            while (pi < paths.size() && paths[pi].gpu.index() < gi) ++pi;
             for (std::size_t k = pi; k < paths.size() && paths[k].gpu.index() == gi; ++k) {
                 for (std::size_t j = 0; j < h.nics.size(); ++j) {
                     if (h.nics[j] == paths[k].nic) {
@@ -163,8 +153,7 @@ std::string body(const Topology& t) {
             }
             // NVLink peers with a higher id, as "peer_index:links:gbps,..."
             std::string links;
-            while (vi < nvl.size() && nvl[vi].a.index() < gi)
-                ++vi;
+            while (vi < nvl.size() && nvl[vi].a.index() < gi) ++vi;
             for (std::size_t k = vi; k < nvl.size() && nvl[k].a.index() == gi; ++k) {
                 if (!links.empty()) links += ',';
                 links += std::to_string(t.gpu(nvl[k].b).index) + ':' + std::to_string(nvl[k].links) + ':'
@@ -190,8 +179,7 @@ std::string body(const Topology& t) {
     rows.clear();
     for (const auto& d : t.nvl_domains()) {
         json hs = json::array();
-        for (auto h : d.hosts)
-            hs.push_back(h.index());
+        for (auto h : d.hosts) hs.push_back(h.index());
         rows.push_back(json::array({d.name, d.multi_node, d.usable_hosts, hs, d.gpus.size()}));
     }
     write_table(out, "nvl_domains", {"name", "multi_node", "usable_hosts", "hosts", "gpus"}, rows, false);
@@ -199,8 +187,7 @@ std::string body(const Topology& t) {
     rows.clear();
     for (const auto& s : t.nvswitches()) {
         json gs = json::array();
-        for (auto g : s.gpus)
-            gs.push_back(t.gpu(g).index);
+        for (auto g : s.gpus) gs.push_back(t.gpu(g).index);
         rows.push_back(json::array({s.host.index(), s.pci_bus, s.gbps, gs}));
     }
     write_table(out, "nvswitches", {"host", "pci_bus", "gbps", "gpus"}, rows, false);
@@ -484,8 +471,7 @@ Result<TopologyPtr> from_snapshot_json(std::string_view text, const std::string&
                 DeclaredDomain d;
                 d.name = r[0].get<std::string>();
                 d.usable_hosts = r[2].get<int>();
-                for (const auto& h : r[3])
-                    d.hosts.emplace_back(host_at(h));
+                for (const auto& h : r[3]) d.hosts.emplace_back(host_at(h));
                 std::sort(d.hosts.begin(), d.hosts.end());
                 declared.push_back(std::move(d));
             }

@@ -206,8 +206,7 @@ std::string to_snapshot_bin(const Topology& t, const FileStamp& json) {
         w.i32(g.numa);
     }
     std::uint32_t known = 0;
-    for (const auto& p : t.gpu_nic_paths())
-        known += p.cls != PathClass::Unknown ? 1 : 0;
+    for (const auto& p : t.gpu_nic_paths()) known += p.cls != PathClass::Unknown ? 1 : 0;
     w.u32(known);
     for (const auto& p : t.gpu_nic_paths()) {
         if (p.cls == PathClass::Unknown) continue;  // as in the JSON ('?')
@@ -223,8 +222,7 @@ std::string to_snapshot_bin(const Topology& t, const FileStamp& json) {
         w.f64(p.gbps);
     }
     std::uint32_t cables = 0;
-    for (const auto& l : t.links())
-        cables += l.nic.valid() ? 0 : 1;
+    for (const auto& l : t.links()) cables += l.nic.valid() ? 0 : 1;
     w.u32(cables);
     for (const auto& l : t.links()) {
         if (l.nic.valid()) continue;  // NIC cables are rebuilt from the NICs
@@ -237,16 +235,14 @@ std::string to_snapshot_bin(const Topology& t, const FileStamp& json) {
         w.str(l.rate);
     }
     std::uint32_t multi = 0;
-    for (const auto& d : t.nvl_domains())
-        multi += d.multi_node ? 1 : 0;
+    for (const auto& d : t.nvl_domains()) multi += d.multi_node ? 1 : 0;
     w.u32(multi);
     for (const auto& d : t.nvl_domains()) {
         if (!d.multi_node) continue;  // per-host islands are derived from nvlinks
         w.str(d.name);
         w.i32(d.usable_hosts);
         w.u32(static_cast<std::uint32_t>(d.hosts.size()));
-        for (auto h : d.hosts)
-            w.id(h);
+        for (auto h : d.hosts) w.id(h);
     }
     w.u32(static_cast<std::uint32_t>(t.nvswitches().size()));
     for (const auto& s : t.nvswitches()) {
@@ -254,12 +250,10 @@ std::string to_snapshot_bin(const Topology& t, const FileStamp& json) {
         w.str(s.pci_bus);
         w.f64(s.gbps);
         w.u32(static_cast<std::uint32_t>(s.gpus.size()));
-        for (auto g : s.gpus)
-            w.id(g);
+        for (auto g : s.gpus) w.id(g);
     }
     w.u32(static_cast<std::uint32_t>(t.warnings().size()));
-    for (const auto& s : t.warnings())
-        w.str(s);
+    for (const auto& s : t.warnings()) w.str(s);
     const std::string payload = std::move(w.out());
 
     Writer h;
@@ -407,8 +401,7 @@ Result<TopologyPtr> from_snapshot_bin(std::string_view b, const FileStamp& json,
             d.name = r.str();
             d.usable_hosts = r.i32();
             d.hosts.resize(r.count(4, "nvl_domain hosts"));
-            for (auto& h : d.hosts)
-                h = HostId(index_at(r.u32(), hosts.size(), "nvl_domain host"));
+            for (auto& h : d.hosts) h = HostId(index_at(r.u32(), hosts.size(), "nvl_domain host"));
             std::sort(d.hosts.begin(), d.hosts.end());
         }
         nvswitches.resize(r.count(4 + 4 + 8 + 4, "nvswitches"));
@@ -424,8 +417,7 @@ Result<TopologyPtr> from_snapshot_bin(std::string_view b, const FileStamp& json,
         }
         auto& warnings = TopologyAccess::warnings(t);
         warnings.resize(r.count(4, "warnings"));
-        for (auto& s : warnings)
-            s = r.str();
+        for (auto& s : warnings) s = r.str();
         if (!r.done()) throw Corrupt{"trailing bytes after the last table"};
     } catch (const Corrupt& e) {
         return fail(Errc::Parse, "compiled snapshot corrupt: " + e.msg, source);

@@ -16,22 +16,14 @@ constexpr std::uint32_t kUnreached = std::numeric_limits<std::uint32_t>::max();
 
 const char* path_class_name(PathClass c) noexcept {
     switch (c) {
-        case PathClass::Self:
-            return "X";
-        case PathClass::NvLink:
-            return "NV";
-        case PathClass::Pix:
-            return "PIX";
-        case PathClass::Pxb:
-            return "PXB";
-        case PathClass::Phb:
-            return "PHB";
-        case PathClass::Node:
-            return "NODE";
-        case PathClass::Sys:
-            return "SYS";
-        case PathClass::Unknown:
-            return "?";
+        case PathClass::Self: return "X";
+        case PathClass::NvLink: return "NV";
+        case PathClass::Pix: return "PIX";
+        case PathClass::Pxb: return "PXB";
+        case PathClass::Phb: return "PHB";
+        case PathClass::Node: return "NODE";
+        case PathClass::Sys: return "SYS";
+        case PathClass::Unknown: return "?";
     }
     return "?";
 }
@@ -56,16 +48,12 @@ bool natural_less(std::string_view a, std::string_view b) noexcept {
         if (digit(a[i]) && digit(b[j])) {
             std::size_t i2 = i;
             std::size_t j2 = j;
-            while (i2 < a.size() && a[i2] == '0')
-                ++i2;
-            while (j2 < b.size() && b[j2] == '0')
-                ++j2;
+            while (i2 < a.size() && a[i2] == '0') ++i2;
+            while (j2 < b.size() && b[j2] == '0') ++j2;
             std::size_t ie = i2;
             std::size_t je = j2;
-            while (ie < a.size() && digit(a[ie]))
-                ++ie;
-            while (je < b.size() && digit(b[je]))
-                ++je;
+            while (ie < a.size() && digit(a[ie])) ++ie;
+            while (je < b.size() && digit(b[je])) ++je;
             if (ie - i2 != je - j2) return ie - i2 < je - j2;
             const int c = a.substr(i2, ie - i2).compare(b.substr(j2, je - j2));
             if (c != 0) return c < 0;
@@ -145,8 +133,7 @@ std::optional<int> Topology::lowest_common_tier(HostId a, HostId b) const {
         auto up = [&](const std::set<SwitchId>& in) {
             std::set<SwitchId> out;
             for (auto s : in) {
-                for (auto u : impl_->uplinks[s.index()])
-                    out.insert(u);
+                for (auto u : impl_->uplinks[s.index()]) out.insert(u);
             }
             return out;
         };
@@ -167,8 +154,7 @@ std::optional<int> Topology::hop_count(HostId a, HostId b) const {
     if (la.empty() || lb.empty()) return std::nullopt;
     const auto dist = impl_->bfs(la);
     std::uint32_t best = kUnreached;
-    for (auto s : lb)
-        best = std::min(best, dist[s.index()]);
+    for (auto s : lb) best = std::min(best, dist[s.index()]);
     if (best == kUnreached) return std::nullopt;
     return static_cast<int>(best) + 2;
 }

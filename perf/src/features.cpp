@@ -29,8 +29,7 @@ FabricShape fabric_shape(const Topology& t) {
     std::vector<std::size_t> parent(groups.size());
     std::iota(parent.begin(), parent.end(), std::size_t{0});
     auto find = [&](std::size_t x) {
-        while (parent[x] != x)
-            x = parent[x] = parent[parent[x]];
+        while (parent[x] != x) x = parent[x] = parent[parent[x]];
         return x;
     };
     for (std::size_t a = 0; a < groups.size(); ++a) {
@@ -50,8 +49,7 @@ FabricShape fabric_shape(const Topology& t) {
         pod_hosts[it->second] += static_cast<int>(groups[g].hosts.size());
     }
     s.pods = static_cast<int>(pod_ids.size());
-    for (const auto& [p, n] : pod_hosts)
-        s.max_pod_hosts = std::max(s.max_pod_hosts, n);
+    for (const auto& [p, n] : pod_hosts) s.max_pod_hosts = std::max(s.max_pod_hosts, n);
     for (const auto& d : t.nvl_domains()) {
         if (!d.multi_node) continue;
         s.nvl72 = true;
@@ -81,8 +79,7 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
     f.hosts = std::max(1, n);
     f.gpus = n * g;
     f.nvl72 = shape.nvl72;
-    for (const auto& [h, s] : job.degraded)
-        f.slowest_degraded = std::max(f.slowest_degraded, s);
+    for (const auto& [h, s] : job.degraded) f.slowest_degraded = std::max(f.slowest_degraded, s);
     if (n <= 1) return f;
 
     auto tier_needed = [&](int hosts) {
@@ -161,12 +158,10 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
             cf.domains = static_cast<int>(per_domain.size());
             cf.pods = static_cast<int>(pods.size());
             cf.groups = static_cast<int>(leaf_groups.size());
-            for (const auto& [d, c] : per_domain)
-                cf.gpus_per_domain = std::max(cf.gpus_per_domain, c);
+            for (const auto& [d, c] : per_domain) cf.gpus_per_domain = std::max(cf.gpus_per_domain, c);
             if (sh.c == Comm::EP && sh.size > 1) {
                 double out = 0;
-                for (const auto& [d, c] : per_domain)
-                    out += static_cast<double>(c) * (sh.size - c);
+                for (const auto& [d, c] : per_domain) out += static_cast<double>(c) * (sh.size - c);
                 cf.outside = out / (static_cast<double>(sh.size) * (sh.size - 1));
             }
             if (cf.tier > worst.tier || (cf.tier == worst.tier && cf.domains > worst.domains)
@@ -208,14 +203,12 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
     }
     if (groups.size() > 1) {
         int shared = 0;
-        for (auto x : groups)
-            shared += busy_groups.count(x) != 0 ? 1 : 0;
+        for (auto x : groups) shared += busy_groups.count(x) != 0 ? 1 : 0;
         f.shared[2] = static_cast<double>(shared) / static_cast<double>(groups.size());
     }
     if (job_pods.size() > 1) {
         int shared = 0;
-        for (auto x : job_pods)
-            shared += busy_pods.count(x) != 0 ? 1 : 0;
+        for (auto x : job_pods) shared += busy_pods.count(x) != 0 ? 1 : 0;
         f.shared[3] = static_cast<double>(shared) / static_cast<double>(job_pods.size());
     }
     return f;

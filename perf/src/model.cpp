@@ -9,16 +9,11 @@ namespace topo::perf {
 
 std::string_view comm_name(Comm c) noexcept {
     switch (c) {
-        case Comm::TP:
-            return "TP";
-        case Comm::CP:
-            return "CP";
-        case Comm::EP:
-            return "EP";
-        case Comm::PP:
-            return "PP";
-        case Comm::DP:
-            return "DP";
+        case Comm::TP: return "TP";
+        case Comm::CP: return "CP";
+        case Comm::EP: return "EP";
+        case Comm::PP: return "PP";
+        case Comm::DP: return "DP";
     }
     return "?";
 }
@@ -35,8 +30,7 @@ Profile default_layout(Profile p, int gpus, int gpus_per_host) {
         // PP over hosts, up to 16 stages (Llama 3 405B: TP8 PP16), and a divisor of what is left.
         int pp = std::min(16, std::max(1, gpus / std::max(1, per_replica_min)));
         pp = std::min(pp, hosts);
-        while (pp > 1 && (gpus / per_replica_min) % pp != 0)
-            --pp;
+        while (pp > 1 && (gpus / per_replica_min) % pp != 0) --pp;
         p.pp = std::max(1, pp);
     }
     if (p.dp <= 0) p.dp = std::max(1, gpus / std::max(1, p.tp * p.cp * p.pp));
@@ -62,16 +56,11 @@ double crossing_share(Comm c, const ClassFeatures& f, int tier) {
 
 bool class_exists(const Profile& p, Comm c) {
     switch (c) {
-        case Comm::TP:
-            return p.tp > 1;
-        case Comm::CP:
-            return p.cp > 1;
-        case Comm::EP:
-            return p.ep > 1;
-        case Comm::PP:
-            return p.pp > 1;
-        case Comm::DP:
-            return p.dp > 1;
+        case Comm::TP: return p.tp > 1;
+        case Comm::CP: return p.cp > 1;
+        case Comm::EP: return p.ep > 1;
+        case Comm::PP: return p.pp > 1;
+        case Comm::DP: return p.dp > 1;
     }
     return false;
 }

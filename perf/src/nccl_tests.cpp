@@ -44,8 +44,7 @@ std::string_view unwrap(std::string_view l) {
         if (close != std::string_view::npos) l = trim(l.substr(close + 10));
     }
     std::size_t d = 0;
-    while (d < l.size() && l[d] >= '0' && l[d] <= '9')
-        ++d;
+    while (d < l.size() && l[d] >= '0' && l[d] <= '9') ++d;
     if (d > 0 && d < l.size() && l[d] == ':' && (d + 1 == l.size() || l[d + 1] == ' ')) l = trim(l.substr(d + 1));
     return l;
 }

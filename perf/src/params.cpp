@@ -16,12 +16,9 @@ namespace {
 
 const char* fabric_key(Fabric f) {
     switch (f) {
-        case Fabric::IbAdaptiveRouting:
-            return "ib-ar";
-        case Fabric::RoceEEcmp:
-            return "roce-eecmp";
-        case Fabric::RoceEcmp:
-            return "roce-ecmp";
+        case Fabric::IbAdaptiveRouting: return "ib-ar";
+        case Fabric::RoceEEcmp: return "roce-eecmp";
+        case Fabric::RoceEcmp: return "roce-ecmp";
     }
     return "ib-ar";
 }
@@ -35,8 +32,7 @@ std::string num(double v) {
 template <std::size_t N>
 std::string list(const std::array<double, N>& a) {
     std::string o = "[";
-    for (std::size_t i = 0; i < N; ++i)
-        o += (i > 0 ? ", " : "") + num(a[i]);
+    for (std::size_t i = 0; i < N; ++i) o += (i > 0 ? ", " : "") + num(a[i]);
     return o + "]";
 }
 
@@ -166,8 +162,7 @@ Result<Params> parse_params(std::string_view text, const std::string& source) {
             }
             if (!known) {
                 std::string all;
-                for (const auto& [name, set] : keys)
-                    all += std::string(all.empty() ? "" : ", ") + name;
+                for (const auto& [name, set] : keys) all += std::string(all.empty() ? "" : ", ") + name;
                 return fail(Errc::Parse, "unknown key \"" + key + "\" (known: " + all + ")", source,
                             it->first.Mark().line + 1);
             }

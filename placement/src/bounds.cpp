@@ -37,8 +37,7 @@ Bounds lower_bounds(const Work& w) {
         std::sort(caps.begin(), caps.end(), std::greater<>());
         int mg = 0;
         long acc = 0;
-        while (acc < w.demand)
-            acc += caps[static_cast<std::size_t>(mg++)];
+        while (acc < w.demand) acc += caps[static_cast<std::size_t>(mg++)];
         if (b.groups < 0 || mg < b.groups) {
             b.groups = mg;
             best_root = x;

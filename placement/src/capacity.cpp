@@ -50,8 +50,7 @@ void compute_caps(Work& w) {
         }
         if (w.mode == UnitMode::Segments) {
             cap = 0;
-            for (const auto& cell : leaf_cells(w, l))
-                cap += static_cast<int>(cell.size()) / w.seg;
+            for (const auto& cell : leaf_cells(w, l)) cap += static_cast<int>(cell.size()) / w.seg;
         }
         w.leaf_cap[static_cast<std::size_t>(l)] = cap;
     }
@@ -148,8 +147,7 @@ int take_from_leaf(const Work& w, int leaf, int units, Choice& c) {
         case UnitMode::Segments: {
             auto cells = leaf_cells(w, leaf);
             std::vector<int> cap(cells.size());
-            for (std::size_t i = 0; i < cells.size(); ++i)
-                cap[i] = static_cast<int>(cells[i].size()) / w.seg;
+            for (std::size_t i = 0; i < cells.size(); ++i) cap[i] = static_cast<int>(cells[i].size()) / w.seg;
             std::vector<std::size_t> pos(cells.size(), 0);
             while (taken < units) {
                 const int r = units - taken;

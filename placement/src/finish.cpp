@@ -24,16 +24,14 @@ int pick_gpu_indices(const Work& w, std::uint32_t h, int k, GpuLists& out) {
     int* dst = out.open_host(static_cast<std::size_t>(n));
     if (n == 0) return 0;
     if (!w.briefs[h].busy_listed) {  // the first n of 0..total-1
-        for (int g = 0; g < n; ++g)
-            dst[g] = g;
+        for (int g = 0; g < n; ++g) dst[g] = g;
         return n;
     }
     const auto& busy = w.state->at(HostId{h}).busy_gpus;
     int got = 0;
     auto b = busy.begin();  // sorted: walk it along g instead of a search per GPU
     for (int g = 0; g < total && got < n; ++g) {
-        while (b != busy.end() && *b < g)
-            ++b;
+        while (b != busy.end() && *b < g) ++b;
         if (b == busy.end() || *b != g) dst[got++] = g;
     }
     out.trim_last(static_cast<std::size_t>(n - got));
@@ -58,8 +56,7 @@ void sort_runs(std::vector<std::uint64_t>& v) {
         std::iota(runs.begin(), runs.end(), std::size_t{0});
         std::sort(runs.begin(), runs.end(), [&](std::size_t a, std::size_t b) { return v[bounds[a]] < v[bounds[b]]; });
         bool disjoint = true;
-        for (std::size_t r = 1; r < nr && disjoint; ++r)
-            disjoint = v[bounds[runs[r - 1] + 1] - 1] < v[bounds[runs[r]]];
+        for (std::size_t r = 1; r < nr && disjoint; ++r) disjoint = v[bounds[runs[r - 1] + 1] - 1] < v[bounds[runs[r]]];
         if (disjoint) {
             auto out = buf.begin();
             for (auto r : runs)
@@ -104,8 +101,7 @@ Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
     int gpus_left = w.req.total_gpus > 0 ? w.req.total_gpus : -1;
     p.hosts.reserve(order.size());
     std::size_t gpu_hint = 0;
-    for (auto key : order)
-        gpu_hint += static_cast<std::uint32_t>(key);
+    for (auto key : order) gpu_hint += static_cast<std::uint32_t>(key);
     p.gpus.reserve(order.size(), gpu_hint);
     for (auto key : order) {
         const auto h = static_cast<std::uint32_t>(key >> 32U);
@@ -156,17 +152,14 @@ Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
         used.push_back(l);
         const auto g = ix.sw[static_cast<std::size_t>(l)].group;
         p.groups.push_back(g);
-        for (auto s : t.groups()[g.index()].leaves)
-            phys.push_back(s.index());
+        for (auto s : t.groups()[g.index()].leaves) phys.push_back(s.index());
     }
     if (!std::is_sorted(phys.begin(), phys.end())) std::sort(phys.begin(), phys.end());
     phys.erase(std::unique(phys.begin(), phys.end()), phys.end());
     std::sort(p.groups.begin(), p.groups.end());
     p.leaves.reserve(phys.size());
-    for (auto s : phys)
-        p.leaves.push_back(SwitchId{s});
-    for (auto d : doms)
-        p.nvl_domains.push_back(DomainId{d});
+    for (auto s : phys) p.leaves.push_back(SwitchId{s});
+    for (auto d : doms) p.nvl_domains.push_back(DomainId{d});
     // highest tier crossed: level of the lowest switch covering every used leaf
     p.max_tier = -1;
     if (used.size() <= 1) {
@@ -230,8 +223,7 @@ Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
     e += std::to_string(b.tier);
     e += ". ";
     e += c.why;
-    while (!p.explanation.empty() && p.explanation.back() == ' ')
-        p.explanation.pop_back();
+    while (!p.explanation.empty() && p.explanation.back() == ' ') p.explanation.pop_back();
     return p;
 }
 

@@ -27,8 +27,7 @@ Placer::Placer(const Topology& topo) : topo_(&topo), idx_(std::make_unique<Index
     ix.domain_of_host.assign(hosts.size(), -1);
     ix.all_rails.assign(hosts.size(), 1);
     ix.host_gpus.resize(hosts.size());
-    for (std::size_t h = 0; h < hosts.size(); ++h)
-        ix.host_gpus[h] = static_cast<int>(hosts[h].gpus.size());
+    for (std::size_t h = 0; h < hosts.size(); ++h) ix.host_gpus[h] = static_cast<int>(hosts[h].gpus.size());
 
     // Slurm's switch tree, as topology.conf says it (libtopo/slurm_view.hpp): the leaves are
     // the leaf groups with a node, their hosts the placeable ones. Adapters named by GUID
@@ -54,8 +53,7 @@ Placer::Placer(const Topology& topo) : topo_(&topo), idx_(std::make_unique<Index
             s.name = "root" + std::to_string(v.part);
         } else {
             std::vector<std::string> labels;
-            for (auto p : v.physical)
-                labels.push_back(switch_label(topo.sw(p)));
+            for (auto p : v.physical) labels.push_back(switch_label(topo.sw(p)));
             std::sort(labels.begin(), labels.end(), [](const auto& a, const auto& b) { return natural_less(a, b); });
             s.name = labels.front();
             if (labels.size() > 1) s.name += "+" + std::to_string(labels.size() - 1);
@@ -66,13 +64,11 @@ Placer::Placer(const Topology& topo) : topo_(&topo), idx_(std::make_unique<Index
     for (int c : ix.leaf_switch_count)
         ix.uniform_leaf_switches = ix.uniform_leaf_switches && c == ix.leaf_switch_count.front();
     ix.component.assign(tree.leaves, 0);
-    for (std::size_t l = 0; l < tree.leaves; ++l)
-        ix.component[l] = static_cast<int>(tree.switches[l].part);
+    for (std::size_t l = 0; l < tree.leaves; ++l) ix.component[l] = static_cast<int>(tree.switches[l].part);
 
     // Parents (the last switch listing a child wins, as in Slurm's table build).
     for (std::size_t i = 0; i < ix.sw.size(); ++i) {
-        for (int c : ix.sw[i].children)
-            ix.sw[static_cast<std::size_t>(c)].parent = static_cast<int>(i);
+        for (int c : ix.sw[i].children) ix.sw[static_cast<std::size_t>(c)].parent = static_cast<int>(i);
         ix.top_level = std::max(ix.top_level, ix.sw[i].level);
     }
 
@@ -133,8 +129,7 @@ Placer::Placer(const Topology& topo) : topo_(&topo), idx_(std::make_unique<Index
     for (std::size_t i = 0; i < ix.sw.size(); ++i) {
         auto* bits = ix.sw_bits.data() + i * static_cast<std::size_t>(ix.n_words);
         for (int l : ix.sw[i].leaves) {
-            for (auto h : ix.leaf_hosts[static_cast<std::size_t>(l)])
-                bits[h / 64] |= std::uint64_t{1} << (h % 64);
+            for (auto h : ix.leaf_hosts[static_cast<std::size_t>(l)]) bits[h / 64] |= std::uint64_t{1} << (h % 64);
         }
     }
 
@@ -151,8 +146,7 @@ Placer::Placer(const Topology& topo) : topo_(&topo), idx_(std::make_unique<Index
         }
         std::sort(x.hosts.begin(), x.hosts.end());
         const int di = static_cast<int>(ix.domains.size());
-        for (auto h : x.hosts)
-            ix.domain_of_host[h] = di;
+        for (auto h : x.hosts) ix.domain_of_host[h] = di;
         ix.domains.push_back(std::move(x));
     }
 }

@@ -98,8 +98,7 @@ inline void order_leaves(const std::vector<int>& cap, const std::vector<int>& sw
     }
     if (keyed) {
         std::sort(s.keys.begin(), s.keys.end());
-        for (std::size_t i = 0; i < s.keys.size(); ++i)
-            ord[i] = static_cast<int>(s.keys[i] & 0xfffffU);
+        for (std::size_t i = 0; i < s.keys.size(); ++i) ord[i] = static_cast<int>(s.keys[i] & 0xfffffU);
         return;
     }
     std::sort(ord.begin(), ord.end(), [&](int a, int b) { return leaf_before(key_of(a), key_of(b)); });

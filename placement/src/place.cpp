@@ -52,11 +52,9 @@ bool choose_topo_nvl(Work& w, Choice& c) {
         Choice cd;
         if (!choose_topo(w, cd)) continue;
         int free = 0;
-        for (auto h : dom.hosts)
-            free += w.host_units[h] > 0 ? 1 : 0;
+        for (auto h : dom.hosts) free += w.host_units[h] > 0 ? 1 : 0;
         std::set<int> leaves;
-        for (auto h : cd.hosts)
-            leaves.insert(ix.leaf_of_host[h]);
+        for (auto h : cd.hosts) leaves.insert(ix.leaf_of_host[h]);
         std::vector<int> used(leaves.begin(), leaves.end());
         int tier = 0;
         if (used.size() > 1) {
@@ -102,12 +100,8 @@ bool run_policy(Work& w, Policy policy, Choice& c) {
                 compute_caps(w);
             }
             return choose_topo(w, c);
-        case Policy::SlurmTree:
-            compute_caps(w);
-            return choose_slurm_tree(w, c);
-        case Policy::Linear:
-            compute_caps(w);
-            return choose_linear(w, c);
+        case Policy::SlurmTree: compute_caps(w); return choose_slurm_tree(w, c);
+        case Policy::Linear: compute_caps(w); return choose_linear(w, c);
         case Policy::Spread:  // Placer::place() runs place_spread for it
             return false;
     }
@@ -169,8 +163,7 @@ double predicted_slowdown(const Topology& t, const perf::FabricShape& shape, con
                           const Placement& p) {
     if (p.hosts.size() < 2) return 1.0;
     int gph = 0;
-    for (auto h : p.hosts)
-        gph = std::max(gph, static_cast<int>(t.host(h).gpus.size()));
+    for (auto h : p.hosts) gph = std::max(gph, static_cast<int>(t.host(h).gpus.size()));
     if (gph == 0) gph = 8;  // PERF-MODEL 6.1: HGX, 8 GPUs per host
     perf::JobPlacement jp;
     jp.hosts = p.hosts;
@@ -227,8 +220,7 @@ namespace {
 std::string host_names(const Topology& t, const std::vector<HostId>& hosts) {
     std::vector<std::string> names;
     names.reserve(hosts.size());
-    for (auto h : hosts)
-        names.push_back(t.host(h).name);
+    for (auto h : hosts) names.push_back(t.host(h).name);
     return compress_hostlist(names);
 }
 
@@ -275,13 +267,11 @@ Result<Placement> Placer::place_degraded(const ClusterState& state, const Reques
     // O(log degraded) decisions).
     std::vector<std::pair<double, HostId>> by_speed;
     by_speed.reserve(degraded.size());
-    for (auto h : degraded)
-        by_speed.emplace_back(state.at(h).slowdown, h);
+    for (auto h : degraded) by_speed.emplace_back(state.at(h).slowdown, h);
     std::sort(by_speed.begin(), by_speed.end());
     auto allowing = [&](std::size_t k) {
         Request r = req;
-        for (std::size_t i = k; i < by_speed.size(); ++i)
-            r.excluded.push_back(by_speed[i].second);
+        for (std::size_t i = k; i < by_speed.size(); ++i) r.excluded.push_back(by_speed[i].second);
         return place_one(state, r, policy);
     };
     auto b = allowing(by_speed.size());
@@ -376,8 +366,7 @@ Result<Placement> Placer::place_one(const ClusterState& state, const Request& re
         w.demand = w.mode == UnitMode::Segments ? nmin / w.seg : nmin;
         caps_now(w);
         long cap = 0;
-        for (int c : w.leaf_cap)
-            cap += c;
+        for (int c : w.leaf_cap) cap += c;
         if (w.mode == UnitMode::Segments) cap *= w.seg;
         // slurm-tree and linear ignore segments: only the host count bounds them there
         if (w.mode == UnitMode::Segments && policy != Policy::Topo) cap = static_cast<long>(t.hosts().size());
@@ -413,8 +402,7 @@ Result<Placement> Placer::place_one(const ClusterState& state, const Request& re
             p.ignored = ignored;
             if (!ignored.empty()) {
                 std::string s;
-                for (const auto& i : ignored)
-                    s += (s.empty() ? "" : ",") + i;
+                for (const auto& i : ignored) s += (s.empty() ? "" : ",") + i;
                 p.explanation += " Ignored (not expressible in this policy): " + s + ".";
             }
             return p;
@@ -434,8 +422,7 @@ Result<Placement> Placer::place_one(const ClusterState& state, const Request& re
     }
     caps_now(w);
     long free = 0;
-    for (auto u : w.host_units)
-        free += u;
+    for (auto u : w.host_units) free += u;
     const Bounds b = lower_bounds(w);
     std::ostringstream o;
     o << policy_name(policy) << ": cannot fit now: needs " << w.demand

@@ -95,19 +95,16 @@ inline void bit_set(std::uint64_t* b, std::uint32_t i) {
 }
 
 inline void bit_and(std::uint64_t* a, const std::uint64_t* b, std::size_t words) {
-    for (std::size_t k = 0; k < words; ++k)
-        a[k] &= b[k];
+    for (std::size_t k = 0; k < words; ++k) a[k] &= b[k];
 }
 
 inline void bit_or(std::uint64_t* a, const std::uint64_t* b, std::size_t words) {
-    for (std::size_t k = 0; k < words; ++k)
-        a[k] |= b[k];
+    for (std::size_t k = 0; k < words; ++k) a[k] |= b[k];
 }
 
 inline int bit_set_count(const std::uint64_t* b, std::size_t words) {
     int n = 0;
-    for (std::size_t k = 0; k < words; ++k)
-        n += __builtin_popcountll(b[k]);
+    for (std::size_t k = 0; k < words; ++k) n += __builtin_popcountll(b[k]);
     return n;
 }
 
@@ -251,8 +248,7 @@ bool choose_slurm_tree(const Work& w, Choice& out) {
     if (w.req.max_leaves > 0 && leaves_used > w.req.max_leaves) return false;
     std::ostringstream o;
     o << "Slurm 22.05 tree: top switch " << ix.sw[topi].name << ", leaves in order";
-    for (int l : order_used)
-        o << " " << ix.sw[static_cast<std::size_t>(l)].name;
+    for (int l : order_used) o << " " << ix.sw[static_cast<std::size_t>(l)].name;
     o << ".";
     out.why = o.str();
     return true;

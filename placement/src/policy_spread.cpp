@@ -76,8 +76,7 @@ Result<Placement> place_spread(const Topology& topo, const ClusterState& st, con
     p.max_tier = tier;
     p.explanation = "spread: " + std::to_string(p.hosts.size()) + " hosts round-robin over "
                     + std::to_string(groups.size()) + " leaf groups";
-    for (auto h : p.hosts)
-        p.degraded_hosts += st.at(h).slowdown > 1.0 ? 1 : 0;
+    for (auto h : p.hosts) p.degraded_hosts += st.at(h).slowdown > 1.0 ? 1 : 0;
     if (p.degraded_hosts > 0) p.explanation += ", " + std::to_string(p.degraded_hosts) + " of them degraded";
     return p;
 }

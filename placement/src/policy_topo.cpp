@@ -66,8 +66,7 @@ std::vector<int> pooled_leaves(const Placer::Index& ix, const std::vector<int>& 
 
 long free_of(const Work& w, const std::vector<int>& leaves) {
     long f = 0;
-    for (int l : leaves)
-        f += w.leaf_cap[static_cast<std::size_t>(l)];
+    for (int l : leaves) f += w.leaf_cap[static_cast<std::size_t>(l)];
     return f;
 }
 
@@ -156,8 +155,7 @@ void fewest_children(const Work& w, const Placer::Index::Sw& s, int groups, Cand
             sc.fsum.push_back(f);
         }
         for (int x : ch)
-            for (int l : ix.sw[static_cast<std::size_t>(x)].leaves)
-                mark[static_cast<std::size_t>(l)] = 0;
+            for (int l : ix.sw[static_cast<std::size_t>(x)].leaves) mark[static_cast<std::size_t>(l)] = 0;
         int cur[10];
         for (unsigned k = 1; k <= n; ++k) {
             long best_free = -1;
@@ -197,14 +195,12 @@ void fewest_children(const Work& w, const Placer::Index::Sw& s, int groups, Cand
                     auto pool = pooled_leaves(ix, ch, mask);
                     std::vector<int> caps;
                     caps.reserve(pool.size());
-                    for (int l : pool)
-                        caps.push_back(w.leaf_cap[static_cast<std::size_t>(l)]);
+                    for (int l : pool) caps.push_back(w.leaf_cap[static_cast<std::size_t>(l)]);
                     const auto kk = std::min<std::size_t>(static_cast<std::size_t>(groups), caps.size());
                     std::partial_sort(caps.begin(), caps.begin() + static_cast<std::ptrdiff_t>(kk), caps.end(),
                                       std::greater<>());
                     long acc = 0;
-                    for (std::size_t i = 0; i < kk; ++i)
-                        acc += caps[i];
+                    for (std::size_t i = 0; i < kk; ++i) acc += caps[i];
                     if (acc >= w.demand) {
                         const long f = free_of(w, pool);
                         if (best_free < 0 || f < best_free) {
@@ -233,8 +229,7 @@ void fewest_children(const Work& w, const Placer::Index::Sw& s, int groups, Cand
         std::nth_element(caps.begin(), caps.begin() + static_cast<std::ptrdiff_t>(kk - 1), caps.end(),
                          std::greater<>());
         long acc = 0;
-        for (std::size_t j = 0; j < kk; ++j)
-            acc += caps[j];
+        for (std::size_t j = 0; j < kk; ++j) acc += caps[j];
         return acc;
     };
     std::vector<std::pair<long, int>> order;
@@ -244,8 +239,7 @@ void fewest_children(const Work& w, const Placer::Index::Sw& s, int groups, Cand
     for (std::size_t i = 0; i < ch.size(); ++i) {
         const auto& l = ix.sw[static_cast<std::size_t>(ch[i])].leaves;
         caps.clear();
-        for (int x : l)
-            caps.push_back(w.leaf_cap[static_cast<std::size_t>(x)]);
+        for (int x : l) caps.push_back(w.leaf_cap[static_cast<std::size_t>(x)]);
         order.emplace_back(-top_sum(caps), static_cast<int>(i));
     }
     std::sort(order.begin(), order.end());
@@ -289,8 +283,7 @@ void fewest_children(const Work& w, const Placer::Index::Sw& s, int groups, Cand
             pool[o++] = x;
         }
     } else {
-        for (int x : pool)
-            in_pool[static_cast<std::size_t>(x)] = 0;
+        for (int x : pool) in_pool[static_cast<std::size_t>(x)] = 0;
         std::sort(pool.begin(), pool.end());
     }
     c.children = k;
@@ -327,8 +320,7 @@ bool one_shared_host(const Work& w, Choice& out) {
     if (want >= 0 && w.req.time_limit <= 0 && leaves.size() > 1) {
         // no extension to compare: only the fullest of those groups can win
         int cmin = w.leaf_cap[static_cast<std::size_t>(leaves.front())];
-        for (int l : leaves)
-            cmin = std::min(cmin, w.leaf_cap[static_cast<std::size_t>(l)]);
+        for (int l : leaves) cmin = std::min(cmin, w.leaf_cap[static_cast<std::size_t>(l)]);
         std::erase_if(leaves, [&](int l) { return w.leaf_cap[static_cast<std::size_t>(l)] != cmin; });
     }
     int best_free = -1;
@@ -383,8 +375,7 @@ bool choose_topo(const Work& w, Choice& out) {
             mg = 1;
         } else if (static_cast<int>(s.leaves.size()) == ix.n_leaves) {
             // every leaf: the capacity order is this switch's sorted capacities
-            for (int l : sc.order())
-                total += w.leaf_cap[static_cast<std::size_t>(l)];
+            for (int l : sc.order()) total += w.leaf_cap[static_cast<std::size_t>(l)];
             if (total < D) continue;
             long acc = 0;
             mg = 0;
@@ -454,17 +445,14 @@ bool choose_topo(const Work& w, Choice& out) {
         const auto& ord = sc.order();
         avail.reserve(std::min(pool.size(), ord.size()));
         if (static_cast<int>(pool.size()) == ix.n_leaves) {
-            for (int l : ord)
-                avail.emplace_back(w.leaf_cap[static_cast<std::size_t>(l)], l);
+            for (int l : ord) avail.emplace_back(w.leaf_cap[static_cast<std::size_t>(l)], l);
         } else {
             auto& mark = sc.marks();
-            for (int l : pool)
-                mark[static_cast<std::size_t>(l)] = 1;
+            for (int l : pool) mark[static_cast<std::size_t>(l)] = 1;
             for (int l : ord)
                 if (mark[static_cast<std::size_t>(l)] != 0)
                     avail.emplace_back(w.leaf_cap[static_cast<std::size_t>(l)], l);
-            for (int l : pool)
-                mark[static_cast<std::size_t>(l)] = 0;
+            for (int l : pool) mark[static_cast<std::size_t>(l)] = 0;
         }
     } else {
         avail.reserve(pool.size());

@@ -50,16 +50,14 @@ ClusterCost assess_running(const Placer& placer, const ClusterState& state, cons
         JobCost c;
         c.job = i;
         int host_gpus = 0;
-        for (auto h : j.hosts)
-            host_gpus = std::max(host_gpus, state.total_gpus(t, h));
+        for (auto h : j.hosts) host_gpus = std::max(host_gpus, state.total_gpus(t, h));
         const int n = static_cast<int>(j.hosts.size());
         c.gpus_per_host =
             j.gpus > 0 ? std::max(1, (j.gpus + n + j.unknown_hosts - 1) / (n + j.unknown_hosts)) : host_gpus;
         c.gpus = c.gpus_per_host * n;
         c.tier = span_tier(t, j.hosts);
         std::set<GroupId> groups;
-        for (auto h : j.hosts)
-            groups.insert(t.group_of(h));
+        for (auto h : j.hosts) groups.insert(t.group_of(h));
         c.groups = static_cast<int>(groups.size());
         std::vector<std::vector<HostId>> others;
         others.reserve(multi.size());

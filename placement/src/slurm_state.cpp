@@ -36,8 +36,7 @@ std::vector<std::pair<std::string_view, std::string_view>> split_fields(std::str
     std::vector<std::pair<std::string_view, std::string_view>> out;
     std::size_t i = 0;
     while (i < line.size()) {
-        while (i < line.size() && line[i] == ' ')
-            ++i;
+        while (i < line.size() && line[i] == ' ') ++i;
         if (i >= line.size()) break;
         const auto eq = line.find('=', i);
         if (eq == std::string_view::npos) break;
@@ -300,8 +299,7 @@ Result<ClusterState> parse_state_json(const Topology& topo, std::string_view tex
         // e.byte is the 1-based offset of the error: turn it into a line.
         int line = 1;
         const auto upto = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
-        for (std::size_t i = 0; i < upto; ++i)
-            line += text[i] == '\n' ? 1 : 0;
+        for (std::size_t i = 0; i < upto; ++i) line += text[i] == '\n' ? 1 : 0;
         std::string msg = e.what();
         if (auto p = msg.find("syntax error"); p != std::string::npos) msg = msg.substr(p);
         return fail(Errc::Parse, "bad JSON: " + msg, f, line);

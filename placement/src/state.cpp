@@ -174,10 +174,8 @@ void ClusterState::set_slowdown(HostId h, double slowdown) {
 
 void ClusterState::mark_health(std::span<const std::pair<HostId, std::string>> unhealthy,
                                std::span<const std::pair<HostId, double>> degraded) {
-    for (const auto& [h, reason] : unhealthy)
-        set_unhealthy(h, true, reason);
-    for (const auto& [h, s] : degraded)
-        set_slowdown(h, s);
+    for (const auto& [h, reason] : unhealthy) set_unhealthy(h, true, reason);
+    for (const auto& [h, s] : degraded) set_slowdown(h, s);
 }
 
 void ClusterState::set_busy_gpus(HostId h, std::vector<int> busy) {
@@ -200,8 +198,7 @@ int ClusterState::group_hosts_fitting(GroupId g, bool exclusive, int gpus_per_no
     const auto& v = exclusive ? idle_by_total_ : avail_by_free_;
     const std::size_t base = static_cast<std::size_t>(g.index()) * w;
     int n = 0;
-    for (std::size_t k = base + static_cast<std::size_t>(std::max(gpus_per_node, 0)); k < base + w; ++k)
-        n += v[k];
+    for (std::size_t k = base + static_cast<std::size_t>(std::max(gpus_per_node, 0)); k < base + w; ++k) n += v[k];
     return n;
 }
 
@@ -233,8 +230,7 @@ GroupCounts ClusterState::recount_group(GroupId g) const {
     GroupCounts c;
     c.idle_by_total.assign(w, 0);
     c.avail_by_free.assign(w, 0);
-    for (auto h : layout_->members.at(g.index()))
-        count_host(h, +1, c.idle_by_total, c.avail_by_free, c.free_gpus, 0);
+    for (auto h : layout_->members.at(g.index())) count_host(h, +1, c.idle_by_total, c.avail_by_free, c.free_gpus, 0);
     return c;
 }
 

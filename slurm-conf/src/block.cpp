@@ -41,8 +41,7 @@ struct Numbered {
 
 Numbered split_number(const std::string& s) {
     std::size_t i = s.size();
-    while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9')
-        --i;
+    while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9') --i;
     Numbered n;
     n.prefix = s.substr(0, i);
     const std::string digits = s.substr(i);
@@ -117,8 +116,7 @@ Result<BlockConf> generate_block_conf(const Topology& t, const BlockOptions& o) 
     bool have_nvl = false;
     for (const auto& d : t.nvl_domains()) {
         if (!d.multi_node) continue;
-        for (auto h : d.hosts)
-            have_nvl = have_nvl || host_included(t.host(h), o);
+        for (auto h : d.hosts) have_nvl = have_nvl || host_included(t.host(h), o);
     }
     bc.source =
         o.source == BlockSource::Auto ? (have_nvl ? BlockSource::NvlDomains : BlockSource::LeafGroups) : o.source;
@@ -178,12 +176,10 @@ Result<BlockConf> generate_block_conf(const Topology& t, const BlockOptions& o) 
     std::vector<Block> blocks;
     if (numbered) {
         std::vector<std::size_t> idx(real.size());
-        for (std::size_t i = 0; i < idx.size(); ++i)
-            idx[i] = i;
+        for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
         std::sort(idx.begin(), idx.end(), [&](auto a, auto c) { return num[a].number < num[c].number; });
         bool same_width = true;
-        for (const auto& n : num)
-            same_width = same_width && n.width == num.front().width;
+        for (const auto& n : num) same_width = same_width && n.width == num.front().width;
         const long long lo = num[idx.front()].number;
         const long long hi = num[idx.back()].number;
         const auto gaps = static_cast<std::size_t>(hi - lo + 1) - real.size();
@@ -264,8 +260,7 @@ Result<BlockConf> generate_block_conf(const Topology& t, const BlockOptions& o) 
 
     // Fake nodes: placeholders and blocks with fewer hosts than the base size.
     std::set<std::string> real_hosts;
-    for (const auto& h : t.hosts())
-        real_hosts.insert(h.name);
+    for (const auto& h : t.hosts()) real_hosts.insert(h.name);
     const std::size_t width = std::max<std::size_t>(2, std::to_string(base).size());
     for (auto& b : blocks) {
         const auto have = static_cast<int>(b.nodes.size());
@@ -325,8 +320,7 @@ Result<BlockConf> generate_block_conf(const Topology& t, const BlockOptions& o) 
                 ? " (inferred: the smallest leaf group)"
                 : " (inferred: most common number of hosts a job may count on per block)")
         << "\n";
-    for (const auto& w : bc.warnings)
-        out << "# Warning: " << w << "\n";
+    for (const auto& w : bc.warnings) out << "# Warning: " << w << "\n";
     if (!bc.fake_nodes.empty()) {
         std::sort(bc.fake_nodes.begin(), bc.fake_nodes.end(),
                   [](const auto& a, const auto& c) { return natural_less(a, c); });
@@ -334,8 +328,7 @@ Result<BlockConf> generate_block_conf(const Topology& t, const BlockOptions& o) 
             << "#   NodeName=" << compress_hostlist(bc.fake_nodes) << " State=FUTURE\n";
     }
     out << "BlockSizes=";
-    for (std::size_t i = 0; i < bc.block_sizes.size(); ++i)
-        out << (i ? "," : "") << bc.block_sizes[i];
+    for (std::size_t i = 0; i < bc.block_sizes.size(); ++i) out << (i ? "," : "") << bc.block_sizes[i];
     out << "\n";
     for (const auto& b : blocks) {
         if (b.placeholder) {

@@ -43,14 +43,11 @@ std::string gpu_type_from_model(const std::string& model) {
     auto consider = [](const std::string& w) -> std::string {
         // letters then digits, optional trailing letters: H100, A100, V100, GB200, L40S, MI250X
         std::size_t i = 0;
-        while (i < w.size() && std::isalpha(static_cast<unsigned char>(w[i])) != 0)
-            ++i;
+        while (i < w.size() && std::isalpha(static_cast<unsigned char>(w[i])) != 0) ++i;
         const std::size_t letters = i;
-        while (i < w.size() && std::isdigit(static_cast<unsigned char>(w[i])) != 0)
-            ++i;
+        while (i < w.size() && std::isdigit(static_cast<unsigned char>(w[i])) != 0) ++i;
         if (letters == 0 || i == letters || letters > 3) return {};
-        while (i < w.size() && std::isalpha(static_cast<unsigned char>(w[i])) != 0)
-            ++i;
+        while (i < w.size() && std::isalpha(static_cast<unsigned char>(w[i])) != 0) ++i;
         if (i != w.size()) return {};
         std::string o = w;
         std::transform(o.begin(), o.end(), o.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -105,8 +102,7 @@ Result<GresConf> generate_gres_conf(const Topology& t, const GresOptions& o) {
         const std::string type_kv = type.empty() ? "" : " Type=" + type;
         bool any_link = false;
         for (auto a : gpus) {
-            for (auto b : gpus)
-                any_link = any_link || (a != b && links.count({a.index(), b.index()}) != 0U);
+            for (auto b : gpus) any_link = any_link || (a != b && links.count({a.index(), b.index()}) != 0U);
         }
         std::string layout;  // the text after "NodeName=<hosts>", one line per '\n'
         if (o.links && any_link) {
@@ -126,8 +122,7 @@ Result<GresConf> generate_gres_conf(const Topology& t, const GresOptions& o) {
             }
         } else {
             std::vector<std::string> files;
-            for (auto g : gpus)
-                files.push_back(file_of(o.file_template, t.gpu(g).index));
+            for (auto g : gpus) files.push_back(file_of(o.file_template, t.gpu(g).index));
             layout = " Name=gpu" + type_kv + " File=" + compress_hostlist(files) + "\n";
         }
         hosts_of[layout].push_back(h.name);
@@ -166,14 +161,12 @@ Result<GresConf> generate_gres_conf(const Topology& t, const GresOptions& o) {
     if (!no_gpu.empty()) {
         out << "# " << no_gpu.size() << " host(s) without GPUs: " << compress_hostlist(no_gpu) << "\n";
     }
-    for (const auto& w : gc.warnings)
-        out << "# Warning: " << w << "\n";
+    for (const auto& w : gc.warnings) out << "# Warning: " << w << "\n";
     if (o.autodetect_off) out << "AutoDetect=off\n";
     for (const auto& [first, text] : blocks) {
         out << text;
         std::istringstream in(text);
-        for (std::string l; std::getline(in, l);)
-            gc.lines.push_back(l);
+        for (std::string l; std::getline(in, l);) gc.lines.push_back(l);
     }
     gc.text = out.str();
     return gc;

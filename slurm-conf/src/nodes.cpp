@@ -27,8 +27,7 @@ std::vector<std::size_t> part_ranks(const TreeConf& tc) {
     std::vector<std::size_t> p(n);
     std::iota(p.begin(), p.end(), std::size_t{0});
     auto find = [&](std::size_t x) {
-        while (p[x] != x)
-            x = p[x] = p[p[x]];
+        while (p[x] != x) x = p[x] = p[p[x]];
         return x;
     };
     for (std::size_t i = 0; i < n; ++i) {
@@ -39,18 +38,15 @@ std::vector<std::size_t> part_ranks(const TreeConf& tc) {
         }
     }
     std::map<std::size_t, std::size_t> hosts_in;  // root -> hosts
-    for (std::size_t i = 0; i < n; ++i)
-        hosts_in[find(i)] += tc.switches[i].nodes.size();
+    for (std::size_t i = 0; i < n; ++i) hosts_in[find(i)] += tc.switches[i].nodes.size();
     std::vector<std::pair<std::size_t, std::size_t>> order(hosts_in.begin(), hosts_in.end());
     std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
         return a.second != b.second ? a.second > b.second : a.first < b.first;
     });
     std::map<std::size_t, std::size_t> rank;
-    for (std::size_t r = 0; r < order.size(); ++r)
-        rank[order[r].first] = r;
+    for (std::size_t r = 0; r < order.size(); ++r) rank[order[r].first] = r;
     std::vector<std::size_t> out(n);
-    for (std::size_t i = 0; i < n; ++i)
-        out[i] = rank[find(i)];
+    for (std::size_t i = 0; i < n; ++i) out[i] = rank[find(i)];
     return out;
 }
 
@@ -87,12 +83,10 @@ Result<NodeLines> generate_node_lines(const Topology& t, const TreeOptions& topt
         std::map<std::size_t, std::vector<std::string>> spines_of;  // level-1 parents of each leaf
         for (const auto& s : sw) {
             if (s.level != 1) continue;
-            for (auto c : s.children)
-                spines_of[c].push_back(spine_feature(s.name));
+            for (auto c : s.children) spines_of[c].push_back(spine_feature(s.name));
         }
         for (auto& [h, r] : rows) {
-            for (const auto& s : spines_of[leaf_of[h]])
-                r.feats.push_back(s);
+            for (const auto& s : spines_of[leaf_of[h]]) r.feats.push_back(s);
         }
         for (const auto& d : t.nvl_domains()) {
             if (!d.multi_node) continue;
@@ -139,8 +133,7 @@ Result<NodeLines> generate_node_lines(const Topology& t, const TreeOptions& topt
             class_notes.push_back("Weight=" + std::to_string(w) + ": fabric part " + std::to_string(std::get<0>(k) + 1)
                                   + " (by size), " + std::to_string(std::get<1>(k)) + " GPU(s) per host");
         }
-        for (auto& [h, r] : rows)
-            r.weight = weight_of[key_of_leaf[leaf_of[h]]];
+        for (auto& [h, r] : rows) r.weight = weight_of[key_of_leaf[leaf_of[h]]];
         // included hosts on no leaf: heaviest
         const int off_tree = o.weight_base + o.weight_step * idx;
         bool any_off = false;
@@ -160,8 +153,7 @@ Result<NodeLines> generate_node_lines(const Topology& t, const TreeOptions& topt
         std::string v;
         if (!r.feats.empty()) {
             v += " Features=";
-            for (std::size_t i = 0; i < r.feats.size(); ++i)
-                v += (i ? "," : "") + r.feats[i];
+            for (std::size_t i = 0; i < r.feats.size(); ++i) v += (i ? "," : "") + r.feats[i];
         }
         if (o.weights) v += " Weight=" + std::to_string(r.weight);
         if (v.empty()) continue;  // features only, host on no leaf
@@ -194,8 +186,7 @@ Result<NodeLines> generate_node_lines(const Topology& t, const TreeOptions& topt
     if (o.weights) {
         text << "# Weights never differ inside a leaf group (Slurm takes lighter nodes before it looks at\n"
              << "# switches); lighter = larger fabric part, then fewer GPUs per host:\n";
-        for (const auto& c : class_notes)
-            text << "#   " << c << "\n";
+        for (const auto& c : class_notes) text << "#   " << c << "\n";
     }
     for (auto& [first, line] : out) {
         nl.lines.push_back(line);

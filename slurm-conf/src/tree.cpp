@@ -104,8 +104,7 @@ Result<Built> build(const Topology& t, const TreeOptions& o) {
         for (std::size_t g = 0; g < t.groups().size(); ++g) {
             const auto& gh = t.groups()[g].hosts;
             if (std::none_of(gh.begin(), gh.end(), [&](HostId h) { return host_included(t.host(h), o); })) continue;
-            for (auto l : t.groups()[g].leaves)
-                groups_on_leaf[l.index()].push_back(g);
+            for (auto l : t.groups()[g].leaves) groups_on_leaf[l.index()].push_back(g);
         }
         for (std::size_t g = 0; g < t.groups().size(); ++g) {
             const auto& grp = t.groups()[g];
@@ -126,12 +125,10 @@ Result<Built> build(const Topology& t, const TreeOptions& o) {
             }
             if (hs.empty()) continue;
             std::vector<std::string> leaves;
-            for (auto l : grp.leaves)
-                leaves.push_back(switch_label(t.sw(l)));
+            for (auto l : grp.leaves) leaves.push_back(switch_label(t.sw(l)));
             std::sort(leaves.begin(), leaves.end(), [](const auto& a, const auto& c) { return natural_less(a, c); });
             std::string ls;
-            for (std::size_t i = 0; i < leaves.size() && i < 8; ++i)
-                ls += (i ? "," : "") + leaves[i];
+            for (std::size_t i = 0; i < leaves.size() && i < 8; ++i) ls += (i ? "," : "") + leaves[i];
             if (leaves.size() > 8) ls += ",...";
             b.warnings.push_back(std::to_string(hs.size()) + " host(s) on leaf switches of "
                                  + std::to_string(others.size())
@@ -154,23 +151,19 @@ Result<Built> build(const Topology& t, const TreeOptions& o) {
         TreeSwitch s{.level = v.level, .children = v.children, .physical = v.physical, .synthetic = v.synthetic};
         if (v.level == 0) {
             s.group = t.groups()[v.group.index()].name;
-            for (auto h : v.hosts)
-                s.nodes.push_back(t.host(h).name);
+            for (auto h : v.hosts) s.nodes.push_back(t.host(h).name);
             std::sort(s.nodes.begin(), s.nodes.end(), [](const auto& a, const auto& c) { return natural_less(a, c); });
         }
         b.sw.push_back(std::move(s));
     }
     std::map<std::size_t, std::vector<std::size_t>> leaves_of;  // part -> leaves
-    for (std::size_t l = 0; l < tree.leaves; ++l)
-        leaves_of[tree.switches[l].part].push_back(l);
+    for (std::size_t l = 0; l < tree.leaves; ++l) leaves_of[tree.switches[l].part].push_back(l);
 
     int top_level = 0;
-    for (const auto& s : b.sw)
-        top_level = std::max(top_level, s.level);
+    for (const auto& s : b.sw) top_level = std::max(top_level, s.level);
     if (top_level + 1 > kSlurmMaxTreeLevels) {
         std::vector<std::string> hs;
-        for (std::size_t l = 0; l < tree.leaves; ++l)
-            hs.insert(hs.end(), b.sw[l].nodes.begin(), b.sw[l].nodes.end());
+        for (std::size_t l = 0; l < tree.leaves; ++l) hs.insert(hs.end(), b.sw[l].nodes.begin(), b.sw[l].nodes.end());
         b.warnings.push_back("the tree has " + std::to_string(top_level + 1) + " switch levels; Slurm (22.05 "
                              + "topology_tree.c) stops resolving levels after " + std::to_string(kSlurmMaxTreeLevels)
                              + " passes (\"Switch configuration is not a tree\") if the file is reordered, and "
@@ -184,8 +177,7 @@ Result<Built> build(const Topology& t, const TreeOptions& o) {
           << " disjoint parts with no common switch; Slurm will not place one job across them:";
         for (auto& [part, leaves] : leaves_of) {
             std::vector<std::string> hs;
-            for (auto l : leaves)
-                hs.insert(hs.end(), b.sw[l].nodes.begin(), b.sw[l].nodes.end());
+            for (auto l : leaves) hs.insert(hs.end(), b.sw[l].nodes.begin(), b.sw[l].nodes.end());
             w << " [" << compress_hostlist(hs) << "]";
         }
         b.warnings.push_back(w.str());
@@ -229,13 +221,11 @@ Status name_switches(Built& b, const TreeOptions& o) {
 std::string physical_summary(const Topology& t, const std::vector<SwitchId>& phys) {
     std::vector<std::string> labels;
     labels.reserve(phys.size());
-    for (auto p : phys)
-        labels.push_back(switch_label(t.sw(p)));
+    for (auto p : phys) labels.push_back(switch_label(t.sw(p)));
     std::sort(labels.begin(), labels.end(), [](const auto& a, const auto& c) { return natural_less(a, c); });
     std::string o;
     const std::size_t show = std::min<std::size_t>(labels.size(), 8);
-    for (std::size_t i = 0; i < show; ++i)
-        o += (i ? "," : "") + labels[i];
+    for (std::size_t i = 0; i < show; ++i) o += (i ? "," : "") + labels[i];
     if (phys.size() > show) o += ",... (" + std::to_string(phys.size()) + " in all)";
     return o;
 }
@@ -249,8 +239,7 @@ Result<TreeConf> generate_tree_conf(const Topology& t, const TreeOptions& opts) 
     if (auto st = name_switches(b, opts); !st) return fail(st.error());
 
     std::size_t nleaves = 0;
-    for (const auto& s : b.sw)
-        nleaves += s.level == 0 ? 1 : 0;
+    for (const auto& s : b.sw) nleaves += s.level == 0 ? 1 : 0;
     std::ostringstream out;
     out << "# topology.conf for Slurm's topology/tree plugin (TopologyPlugin=topology/tree)\n"
         << "# Generated by topoplace slurm-conf --format tree. Minimum Slurm version: 22.05\n";
@@ -258,8 +247,7 @@ Result<TreeConf> generate_tree_conf(const Topology& t, const TreeOptions& opts) 
     out << "# Source fingerprint: " << t.fingerprint() << "\n"
         << "# " << nleaves << " leaf switch(es) (one per host group), " << (b.sw.size() - nleaves)
         << " switch(es) above, " << b.hosts << " host(s)\n";
-    for (const auto& w : b.warnings)
-        out << "# Warning: " << w << "\n";
+    for (const auto& w : b.warnings) out << "# Warning: " << w << "\n";
     int level = -1;
     for (const auto& s : b.sw) {
         if (s.level != level) {
@@ -272,8 +260,7 @@ Result<TreeConf> generate_tree_conf(const Topology& t, const TreeOptions& opts) 
             out << "SwitchName=" << s.name << " Nodes=" << compress_hostlist(s.nodes) << "\n";
         } else {
             std::vector<std::string> ch;
-            for (auto c : s.children)
-                ch.push_back(b.sw[c].name);
+            for (auto c : s.children) ch.push_back(b.sw[c].name);
             if (s.synthetic) {
                 out << "# synthetic root: no single physical switch sits above all of these\n";
             } else {

@@ -56,8 +56,7 @@ Result<YamlConf> generate_topology_yaml(const Topology& t, const YamlOptions& o)
     if (o.want_block != Want::No) {
         BlockOptions bo = o.block;
         bool nvl = false;
-        for (const auto& d : t.nvl_domains())
-            nvl = nvl || d.multi_node;
+        for (const auto& d : t.nvl_domains()) nvl = nvl || d.multi_node;
         if (o.want_block == Want::Auto && bo.source == BlockSource::Auto && !nvl) {
             // no NVLink domain: a block topology would only repeat the tree's leaves
         } else {
@@ -100,8 +99,7 @@ Result<YamlConf> generate_topology_yaml(const Topology& t, const YamlOptions& o)
             if (std::find(yc.warnings.begin(), yc.warnings.end(), w) == yc.warnings.end()) yc.warnings.push_back(w);
         }
     }
-    for (const auto& w : yc.warnings)
-        out << "# Warning: " << w << "\n";
+    for (const auto& w : yc.warnings) out << "# Warning: " << w << "\n";
     if (block && !block->fake_nodes.empty()) {
         yc.fake_nodes = block->fake_nodes;
         out << "# Fake nodes of the block topology: declare them in slurm.conf, or slurmctld stops:\n"
@@ -120,8 +118,7 @@ Result<YamlConf> generate_topology_yaml(const Topology& t, const YamlOptions& o)
                 out << "        nodes: " << q(compress_hostlist(s.nodes)) << "\n";
             } else {
                 std::vector<std::string> ch;
-                for (auto c : s.children)
-                    ch.push_back(tree->switches[c].name);
+                for (auto c : s.children) ch.push_back(tree->switches[c].name);
                 out << "        children: " << q(compress_hostlist(ch)) << "\n";
             }
         }
@@ -132,8 +129,7 @@ Result<YamlConf> generate_topology_yaml(const Topology& t, const YamlOptions& o)
             << "  cluster_default: " << (def == "block" ? "true" : "false") << "\n"
             << "  block:\n"
             << "    block_sizes:\n";
-        for (int s : block->block_sizes)
-            out << "      - " << s << "\n";
+        for (int s : block->block_sizes) out << "      - " << s << "\n";
         out << "    blocks:\n";
         for (const auto& b : block->blocks) {
             std::vector<std::string> all = b.nodes;

@@ -216,8 +216,7 @@ Plan make_plan(const Topology& topo, const placement::Placement& p, Mode mode, i
         if (!g.valid()) continue;
         if (count[g]++ == 0) order.push_back(g);
     }
-    for (auto g : order)
-        plan.groups.emplace_back(group_feature(topo, g), count[g]);
+    for (auto g : order) plan.groups.emplace_back(group_feature(topo, g), count[g]);
     plan.switches = static_cast<int>(order.size());
     std::sort(exclude.begin(), exclude.end(), [](const auto& a, const auto& b) { return natural_less(a, b); });
     exclude.erase(std::unique(exclude.begin(), exclude.end()), exclude.end());
@@ -258,8 +257,7 @@ Result<std::vector<int>> parse_gpu_list(std::string_view s) {
         auto a = strict_int(item.substr(0, dash), 0, 4095);
         auto b = dash == std::string_view::npos ? a : strict_int(item.substr(dash + 1), 0, 4095);
         if (!a || !b || *b < *a) return fail(Errc::Parse, "GPU list " + quote_arg(s) + ": bad item " + quote_arg(item));
-        for (long i = *a; i <= *b; ++i)
-            out.push_back(static_cast<int>(i));
+        for (long i = *a; i <= *b; ++i) out.push_back(static_cast<int>(i));
     }
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
@@ -323,8 +321,7 @@ Result<TaskEnv> task_env(const Topology& topo, std::string_view host, const std:
     for (const auto& name : job_hosts) {
         auto jh = topo.find_host(name);
         if (!jh) continue;
-        for (auto l : topo.leaves_of(*jh))
-            leaves.insert(l);
+        for (auto l : topo.leaves_of(*jh)) leaves.insert(l);
         reps.emplace(topo.group_of(*jh), *jh);
     }
     int tier = 0;

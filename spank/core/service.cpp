@@ -76,18 +76,12 @@ std::string one_line(std::string s) {
 
 const char* reply_kind_name(ServiceReply::Kind k) noexcept {
     switch (k) {
-        case ServiceReply::Kind::Planned:
-            return "planned";
-        case ServiceReply::Kind::Unsupported:
-            return "unsupported";
-        case ServiceReply::Kind::Invalid:
-            return "invalid";
-        case ServiceReply::Kind::Never:
-            return "never";
-        case ServiceReply::Kind::Busy:
-            return "busy";
-        case ServiceReply::Kind::Refused:
-            break;
+        case ServiceReply::Kind::Planned: return "planned";
+        case ServiceReply::Kind::Unsupported: return "unsupported";
+        case ServiceReply::Kind::Invalid: return "invalid";
+        case ServiceReply::Kind::Never: return "never";
+        case ServiceReply::Kind::Busy: return "busy";
+        case ServiceReply::Kind::Refused: break;
     }
     return "refused";
 }
@@ -206,8 +200,7 @@ std::string encode_reply(const ServiceReply& r) {
         put(out, "message", one_line(r.message));
         return out;
     }
-    for (const auto& [k, v] : r.env)
-        put(out, "env." + one_line(k), one_line(v));
+    for (const auto& [k, v] : r.env) put(out, "env." + one_line(k), one_line(v));
     put(out, "text", one_line(r.text));
     return out;
 }
@@ -294,8 +287,7 @@ Result<std::string> recv_all(int fd, std::chrono::steady_clock::time_point deadl
 }
 
 ServiceServer::~ServiceServer() {
-    for (auto& c : conns_)
-        ::close(c.fd);
+    for (auto& c : conns_) ::close(c.fd);
 }
 
 void ServiceServer::drop(std::size_t i) {
@@ -322,8 +314,7 @@ void ServiceServer::accept_new() {
             return std::nullopt;
         };
         std::size_t mine = 0;
-        for (const auto& c : conns_)
-            mine += c.uid == peer.uid ? 1 : 0;
+        for (const auto& c : conns_) mine += c.uid == peer.uid ? 1 : 0;
         if (mine >= limits_.max_per_uid) {
             if (auto i = oldest(true)) {
                 drop(*i);
@@ -355,8 +346,7 @@ int ServiceServer::step(int timeout_ms, const Answer& answer) {
     std::vector<pollfd> pfds;
     pfds.reserve(conns_.size() + 1);
     pfds.push_back({lfd_, POLLIN, 0});
-    for (const auto& c : conns_)
-        pfds.push_back({c.fd, static_cast<short>(c.answered ? POLLOUT : POLLIN), 0});
+    for (const auto& c : conns_) pfds.push_back({c.fd, static_cast<short>(c.answered ? POLLOUT : POLLIN), 0});
     if (::poll(pfds.data(), pfds.size(), std::max(timeout_ms, 0)) < 0) return 0;
     int done = 0;
     std::vector<char> gone(conns_.size(), 0);

@@ -188,8 +188,7 @@ int main(int argc, char** argv) {
             std::vector<std::string> warns;
             auto bad = health_flags(*topo, health, &warns);
             if (warns != last_health_warnings) {  // once, not at every request
-                for (const auto& w : warns)
-                    log("warning: ", w);
+                for (const auto& w : warns) log("warning: ", w);
                 last_health_warnings = warns;
             }
             if (!bad) {

@@ -12,12 +12,9 @@ SPANK_PLUGIN(topoplace, 1);
 int slurm_spank_init(spank_t sp, int ac, char** av) {
     switch (spank_context()) {
         case S_CTX_ALLOCATOR:
-        case S_CTX_LOCAL:
-            return topo_spank_rc(topo_shell_init(sp, ac, av, 0));
-        case S_CTX_REMOTE:
-            return topo_spank_rc(topo_shell_init(sp, ac, av, 1));
-        default: /* slurmd, the job script's prolog/epilog, an error context */
-            return 0;
+        case S_CTX_LOCAL: return topo_spank_rc(topo_shell_init(sp, ac, av, 0));
+        case S_CTX_REMOTE: return topo_spank_rc(topo_shell_init(sp, ac, av, 1));
+        default: /* slurmd, the job script's prolog/epilog, an error context */ return 0;
     }
 }
 
@@ -26,12 +23,9 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char** av) {
     (void)ac;
     (void)av;
     switch (spank_context()) {
-        case S_CTX_ALLOCATOR:
-            return topo_spank_rc(topo_submit_decide(sp, 0));
-        case S_CTX_LOCAL:
-            return topo_spank_rc(topo_submit_decide(sp, 1));
-        default:
-            return 0;
+        case S_CTX_ALLOCATOR: return topo_spank_rc(topo_submit_decide(sp, 0));
+        case S_CTX_LOCAL: return topo_spank_rc(topo_submit_decide(sp, 1));
+        default: return 0;
     }
 }
 

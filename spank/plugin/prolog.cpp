@@ -35,8 +35,7 @@ int topo_prolog_gate(int ac, char** av) noexcept {
         const health::GateDecision d =
             health::gate(cfg->health, node, strict ? health::FailMode::Closed : health::FailMode::Open);
         // a store not created yet (every launch until the first check) or a stray entry
-        for (const auto& w : d.warnings)
-            slurm_debug("topoplace: launch gate on %s: %s", node, w.c_str());
+        for (const auto& w : d.warnings) slurm_debug("topoplace: launch gate on %s: %s", node, w.c_str());
         if (d.store_error) {
             slurm_error("topoplace: launch gate on %s: %s", node, d.message.c_str());
             return d.allow ? 0 : -1;

@@ -28,8 +28,7 @@ Ctx* configured() {
 std::vector<std::string> args_of(int ac, char** av) {
     std::vector<std::string> v;
     v.reserve(static_cast<std::size_t>(std::max(ac, 0)));
-    for (int i = 0; i < ac; ++i)
-        v.emplace_back(av[i] != nullptr ? av[i] : "");
+    for (int i = 0; i < ac; ++i) v.emplace_back(av[i] != nullptr ? av[i] : "");
     return v;
 }
 

@@ -94,9 +94,7 @@ constexpr int kServiceTimeoutMs = 500;  // the whole exchange; then the plugin d
 /// submission (invalid, can never fit) or submitted without a plan (unsupported, busy).
 int without_plan(const Ctx& c, ServiceReply::Kind kind, const std::string& why) {
     switch (kind) {
-        case ServiceReply::Kind::Invalid:
-            slurm_error("topoplace: %s", why.c_str());
-            return -1;
+        case ServiceReply::Kind::Invalid: slurm_error("topoplace: %s", why.c_str()); return -1;
         case ServiceReply::Kind::Never:
             slurm_error("topoplace: the request can never be placed: %s", why.c_str());
             return -1;
@@ -189,8 +187,7 @@ int decide(spank_t sp, Ctx& c) {
     if (!c.cfg.health.empty()) {
         std::vector<std::string> warns;
         auto flags = health_flags(**topo, c.cfg.health, &warns);
-        for (const auto& w : warns)
-            slurm_verbose("topoplace: %s", w.c_str());
+        for (const auto& w : warns) slurm_verbose("topoplace: %s", w.c_str());
         if (!flags) return on_error(c, "health store: " + flags.error().to_string());
         health = std::move(*flags);
     }

@@ -36,8 +36,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "consumer: %s\n", p.error().to_string().c_str());
         return 69;
     }
-    for (auto h : p->hosts)
-        std::printf("%s\n", topo.host(h).name.c_str());
+    for (auto h : p->hosts) std::printf("%s\n", topo.host(h).name.c_str());
     topo::whatif::GeneratorOptions g;
     g.jobs = 50;
     g.cluster_nodes = static_cast<int>(topo.hosts().size());

@@ -96,8 +96,7 @@ Result<FailureModel> parse_failure_table(std::string_view text, const std::strin
     const int hline = static_cast<int>(h) + 1;
     auto head = split_csv(lines[h]);
     std::map<std::string, int> col;
-    for (std::size_t i = 0; i < head.size(); ++i)
-        col.emplace(ascii_lower(head[i]), static_cast<int>(i));
+    for (std::size_t i = 0; i < head.size(); ++i) col.emplace(ascii_lower(head[i]), static_cast<int>(i));
     auto has = [&](const char* n) { return col.count(n) != 0; };
 
     auto rows = [&](auto&& fn) -> Status {

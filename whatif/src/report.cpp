@@ -102,20 +102,11 @@ std::string esc(std::string_view s) {
     std::string o;
     for (char c : s) {
         switch (c) {
-            case '&':
-                o += "&amp;";
-                break;
-            case '<':
-                o += "&lt;";
-                break;
-            case '>':
-                o += "&gt;";
-                break;
-            case '"':
-                o += "&quot;";
-                break;
-            default:
-                o += c;
+            case '&': o += "&amp;"; break;
+            case '<': o += "&lt;"; break;
+            case '>': o += "&gt;"; break;
+            case '"': o += "&quot;"; break;
+            default: o += c;
         }
     }
     return o;
@@ -229,8 +220,7 @@ std::string groups_chart(const Replay& r) {
         bool any = false;
         for (const auto& p : r.runs) {
             if (b < p.groups_hist.size()) {
-                for (int c : p.groups_hist[b])
-                    any = any || c > 0;
+                for (int c : p.groups_hist[b]) any = any || c > 0;
             }
         }
         if (any) bounds.push_back(static_cast<int>(b));
@@ -321,19 +311,16 @@ std::string human_duration(double s) {
 std::string render_table(const Replay& r) {
     std::vector<std::vector<std::string>> cells;
     std::vector<std::string> head{"metric"};
-    for (const auto& p : r.runs)
-        head.push_back(p.label);
+    for (const auto& p : r.runs) head.push_back(p.label);
     cells.push_back(head);
     for (const auto& row : rows()) {
         std::vector<std::string> c{row.label};
-        for (const auto& p : r.runs)
-            c.push_back(row.cell(r, p));
+        for (const auto& p : r.runs) c.push_back(row.cell(r, p));
         cells.push_back(std::move(c));
     }
     std::vector<std::size_t> w(head.size(), 0);
     for (const auto& c : cells) {
-        for (std::size_t i = 0; i < c.size(); ++i)
-            w[i] = std::max(w[i], c[i].size());
+        for (std::size_t i = 0; i < c.size(); ++i) w[i] = std::max(w[i], c[i].size());
     }
     std::string out =
         "topology: " + r.topology + "\ntrace:    " + r.trace + " (offered load " + fmt("%.2f", r.offered_load) + ")\n";
@@ -356,8 +343,7 @@ std::string render_table(const Replay& r) {
         out += "\n";
         if (k == 0) {
             std::size_t total = w[0];
-            for (std::size_t i = 1; i < w.size(); ++i)
-                total += 2 + w[i];
+            for (std::size_t i = 1; i < w.size(); ++i) total += 2 + w[i];
             out += std::string(total, '-') + "\n";
         }
     }
@@ -387,8 +373,7 @@ std::string render_json(const Replay& r, const ReportContext& ctx) {
         if (const std::string hl = headline(r); !hl.empty()) j["headline"] = hl;
     }
     nlohmann::ordered_json set = nlohmann::ordered_json::object();
-    for (const auto& [k, v] : ctx.settings)
-        set[k] = v;
+    for (const auto& [k, v] : ctx.settings) set[k] = v;
     j["settings"] = set;
     nlohmann::ordered_json pol = nlohmann::ordered_json::object();
     for (const auto& p : r.runs) {
@@ -468,18 +453,15 @@ std::string render_html(const Replay& r, const ReportContext& ctx) {
     if (!ctx.command.empty()) h += "<p><b>Command</b>: <code>" + esc(ctx.command) + "</code></p>\n";
     if (!ctx.settings.empty()) {
         h += "<p>";
-        for (const auto& [k, v] : ctx.settings)
-            h += "<b>" + esc(k) + "</b>=" + esc(v) + " &nbsp; ";
+        for (const auto& [k, v] : ctx.settings) h += "<b>" + esc(k) + "</b>=" + esc(v) + " &nbsp; ";
         h += "</p>\n";
     }
     h += "</div>\n<h2>Side by side</h2>\n<table id=\"metrics\">\n<tr><th>metric</th>";
-    for (const auto& p : r.runs)
-        h += "<th>" + esc(p.label) + "</th>";
+    for (const auto& p : r.runs) h += "<th>" + esc(p.label) + "</th>";
     h += "</tr>\n";
     for (const auto& row : rows()) {
         h += "<tr><td>" + esc(row.label) + "</td>";
-        for (const auto& p : r.runs)
-            h += "<td class=\"n\">" + esc(row.cell(r, p)) + "</td>";
+        for (const auto& p : r.runs) h += "<td class=\"n\">" + esc(row.cell(r, p)) + "</td>";
         h += "</tr>\n";
     }
     h += "</table>\n";
@@ -518,8 +500,7 @@ std::string render_html(const Replay& r, const ReportContext& ctx) {
             std::map<int, std::pair<double, int>> bins;
             for (const auto& [gpus, sl] : r.runs[k].slowdown_by_size) {
                 int b = 0;
-                while ((1 << (b + 1)) <= std::max(1, gpus))
-                    ++b;
+                while ((1 << (b + 1)) <= std::max(1, gpus)) ++b;
                 bins[b].first += sl;
                 bins[b].second += 1;
             }

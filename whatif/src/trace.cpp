@@ -124,8 +124,7 @@ Lines lines_of(std::string_view text) {
 std::map<std::string, int> columns(std::string_view header, char sep) {
     std::map<std::string, int> m;
     auto f = split(header, sep);
-    for (std::size_t i = 0; i < f.size(); ++i)
-        m.emplace(ascii_lower(trim(f[i])), static_cast<int>(i));
+    for (std::size_t i = 0; i < f.size(); ++i) m.emplace(ascii_lower(trim(f[i])), static_cast<int>(i));
     return m;
 }
 
@@ -135,8 +134,7 @@ void finish(Trace& t) {
     });
     if (!t.jobs.empty()) {
         const double t0 = t.jobs.front().submit_s;
-        for (auto& j : t.jobs)
-            j.submit_s -= t0;
+        for (auto& j : t.jobs) j.submit_s -= t0;
     }
 }
 
@@ -146,8 +144,7 @@ void note_skip(Trace& t, std::map<std::string, int>& reasons, const std::string&
 }
 
 void flush_notes(Trace& t, const std::map<std::string, int>& reasons) {
-    for (const auto& [why, n] : reasons)
-        t.notes.push_back(std::to_string(n) + " rows skipped: " + why);
+    for (const auto& [why, n] : reasons) t.notes.push_back(std::to_string(n) + " rows skipped: " + why);
 }
 
 // ---- sacct --parsable2 -------------------------------------------------------------
@@ -486,8 +483,7 @@ Result<Trace> parse_trace(std::string_view text, const std::string& source) {
         const auto f = split_words(head);
         const bool has_jobid = std::any_of(f.begin(), f.end(), [](std::string_view w) {
             std::string x(w);
-            for (char& c : x)
-                c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            for (char& c : x) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
             return x == "jobid" || x == "jobidraw";
         });
         std::string_view next = l.header + 1 < l.all.size() ? trim(l.all[l.header + 1]) : std::string_view{};
@@ -561,8 +557,7 @@ Result<Trace> generate_trace(const GeneratorOptions& o) {
     t.source = "generated(jobs=" + std::to_string(o.jobs) + ",seed=" + std::to_string(o.seed) + ")";
     // Multi-node size classes 2^k, k = 1..K, weighted size_decay^k.
     std::vector<double> w;
-    for (int k = 1; (1 << k) <= max_nodes; ++k)
-        w.push_back(std::pow(o.size_decay, k));
+    for (int k = 1; (1 << k) <= max_nodes; ++k) w.push_back(std::pow(o.size_decay, k));
     const double wsum = std::accumulate(w.begin(), w.end(), 0.0);
     double work = 0;
     t.jobs.reserve(static_cast<std::size_t>(o.jobs));
@@ -578,8 +573,7 @@ Result<Trace> generate_trace(const GeneratorOptions& o) {
                 // 1, 2 or 4 GPUs (halves), never a whole node.
                 const int choices[] = {1, 2, 4};
                 int g = choices[static_cast<int>(rng.uniform() * 3)];
-                while (g >= o.gpus_per_node)
-                    g /= 2;
+                while (g >= o.gpus_per_node) g /= 2;
                 j.gpus_per_node = std::max(1, g);
             }
         } else {
@@ -630,8 +624,7 @@ double offered_load(const Trace& t, int cluster_nodes) {
     if (t.jobs.empty() || cluster_nodes <= 0) return 0;
     double work = 0;
     int gmax = 0;
-    for (const auto& j : t.jobs)
-        gmax = std::max(gmax, j.gpus_per_node);
+    for (const auto& j : t.jobs) gmax = std::max(gmax, j.gpus_per_node);
     for (const auto& j : t.jobs) {
         const double share = gmax > 0 && j.gpus_per_node > 0 ? static_cast<double>(j.gpus_per_node) / gmax : 1.0;
         work += j.nodes * j.duration_s * share;

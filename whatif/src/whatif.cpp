@@ -215,13 +215,11 @@ void Engine::init_hosts() {
     for (std::size_t d = 0; d < topo_.nvl_domains().size(); ++d) {
         const auto& dom = topo_.nvl_domains()[d];
         if (!dom.multi_node) continue;
-        for (HostId h : dom.hosts)
-            domain_of[h.index()] = static_cast<int>(d);
+        for (HostId h : dom.hosts) domain_of[h.index()] = static_cast<int>(d);
         const int usable = dom.usable_hosts > 0 ? dom.usable_hosts : static_cast<int>(dom.hosts.size());
         domain_cap_ = std::max(domain_cap_, usable);
     }
-    for (HostId h : ch)
-        max_gpus_ = std::max(max_gpus_, static_cast<int>(topo_.host(h).gpus.size()));
+    for (HostId h : ch) max_gpus_ = std::max(max_gpus_, static_cast<int>(topo_.host(h).gpus.size()));
     // Every host starts drained; compute hosts are made idle below. Service hosts are
     // never offered to place().
     for (std::size_t i = 0; i < topo_.hosts().size(); ++i) {
@@ -274,13 +272,11 @@ void Engine::init_hosts() {
         hosts_.push_back(std::move(r));
     }
     group_idle_.assign(group_size_.size(), 0);
-    for (int s : group_size_)
-        gmax_ = std::max(gmax_, s);
+    for (int s : group_size_) gmax_ = std::max(gmax_, s);
     hist_.assign(static_cast<std::size_t>(std::max(max_gpus_, 1)) + 1, 0);
     tmp_jobs_.assign(hosts_.size(), -1);
     tmp_free_.assign(hosts_.size(), 0);
-    for (std::size_t i = 0; i < hosts_.size(); ++i)
-        refresh(static_cast<int>(i));
+    for (std::size_t i = 0; i < hosts_.size(); ++i) refresh(static_cast<int>(i));
 }
 
 /// Re-derive one host's ClusterState entry and its counter contributions.
@@ -318,8 +314,7 @@ void Engine::refresh(int h) {
     hs.free_gpus = r.gpus > 0 ? r.free : 0;
     if (r.gpus > 0 && r.free == r.gpus) hs.free_gpus = -1;
     hs.release_at = -1;
-    for (int jj : r.jobs)
-        hs.release_at = std::max(hs.release_at, jobs_[static_cast<std::size_t>(jj)].est_end);
+    for (int jj : r.jobs) hs.release_at = std::max(hs.release_at, jobs_[static_cast<std::size_t>(jj)].est_end);
     hs.unhealthy = gate_ && r.flagged;
     hs.reason = hs.unhealthy ? "health gate: failure predicted" : "";
     state_.set(r.id, std::move(hs));
@@ -328,8 +323,7 @@ void Engine::refresh(int h) {
 int Engine::qualifying(const JobRt& j) const {
     if (j.exclusive) return idle_;
     int n = 0;
-    for (std::size_t f = static_cast<std::size_t>(j.gph); f < hist_.size(); ++f)
-        n += hist_[f];
+    for (std::size_t f = static_cast<std::size_t>(j.gph); f < hist_.size(); ++f) n += hist_[f];
     return n;
 }
 
@@ -503,8 +497,7 @@ void Engine::fail_host(int h, double now) {
     bool down = true;
     if (opt_.failures != nullptr && !opt_.failures->causes.empty()) {
         double total = 0;
-        for (const auto& c : opt_.failures->causes)
-            total += c.weight;
+        for (const auto& c : opt_.failures->causes) total += c.weight;
         double u = r.rng.uniform() * total;
         for (const auto& c : opt_.failures->causes) {
             if (u < c.weight) {
@@ -517,8 +510,7 @@ void Engine::fail_host(int h, double now) {
         (void)r.rng.uniform();
     }
     auto victims = r.jobs;
-    for (int j : victims)
-        kill(j, now);
+    for (int j : victims) kill(j, now);
     r.flagged = false;
     if (down) {
         r.down = true;
@@ -600,8 +592,7 @@ std::pair<double, int> Engine::shadow(const JobRt& head, double now) {
             break;
         }
     }
-    for (int h : touched_)
-        tmp_jobs_[static_cast<std::size_t>(h)] = -1;
+    for (int h : touched_) tmp_jobs_[static_cast<std::size_t>(h)] = -1;
     touched_.clear();
     return {when, std::max(0, count - head.nodes)};
 }
@@ -659,8 +650,7 @@ void Engine::observe(double now) {
     // group). 0 when the idle hosts form the largest hole they could; 1 when scattered.
     if (idle_ > 0) {
         int best = 0;
-        for (int g : group_idle_)
-            best = std::max(best, g);
+        for (int g : group_idle_) best = std::max(best, g);
         frag_now_ = 1.0 - static_cast<double>(best) / std::min(idle_, gmax_);
     } else {
         frag_now_ = 0;
@@ -696,8 +686,7 @@ Status Engine::run(PolicyRun& out, int run_index, int runs) {
     open_ = static_cast<int>(tj.size());
     const double t0 = tj.empty() ? 0 : tj.front().submit_s;
     last_t_ = t0;
-    for (std::size_t h = 0; h < hosts_.size(); ++h)
-        schedule_failure(static_cast<int>(h), t0);
+    for (std::size_t h = 0; h < hosts_.size(); ++h) schedule_failure(static_cast<int>(h), t0);
     observe(t0);
     std::size_t batches = 0;
     double end_t = t0;
@@ -766,8 +755,7 @@ Status Engine::run(PolicyRun& out, int run_index, int runs) {
     std::sort(out.waits.begin(), out.waits.end());
     if (!out.waits.empty()) {
         double s = 0;
-        for (double w : out.waits)
-            s += w;
+        for (double w : out.waits) s += w;
         out.mean_wait_s = s / static_cast<double>(out.waits.size());
         out.p95_wait_s = percentile(out.waits, 0.95);
         out.max_wait_s = out.waits.back();
@@ -891,12 +879,10 @@ Result<Replay> simulate(const Topology& topo, const Trace& trace, const SimOptio
     Replay r;
     auto ch = compute_hosts(topo);
     r.hosts = static_cast<int>(ch.size());
-    for (HostId h : ch)
-        r.gpus += static_cast<int>(topo.host(h).gpus.size());
+    for (HostId h : ch) r.gpus += static_cast<int>(topo.host(h).gpus.size());
     r.groups = static_cast<int>(topo.groups().size());
     r.tiers = topo.tiers();
-    for (const auto& d : topo.nvl_domains())
-        r.nvl_multi_domains += d.multi_node ? 1 : 0;
+    for (const auto& d : topo.nvl_domains()) r.nvl_multi_domains += d.multi_node ? 1 : 0;
     r.topology = std::to_string(r.hosts) + " compute hosts, " + std::to_string(r.gpus) + " GPUs, "
                  + std::to_string(r.groups) + " leaf groups, " + std::to_string(r.tiers) + " switch tiers";
     if (r.nvl_multi_domains > 0)

@@ -149,8 +149,7 @@ int numa_of(hwloc_topology_t t, hwloc_obj_t obj) {
 /// hwloc_get_common_ancestor_obj() does not apply).
 hwloc_obj_t common_ancestor(hwloc_obj_t a, hwloc_obj_t b) {
     std::set<hwloc_obj_t> up;
-    for (auto* o = a; o != nullptr; o = o->parent)
-        up.insert(o);
+    for (auto* o = a; o != nullptr; o = o->parent) up.insert(o);
     for (auto* o = b; o != nullptr; o = o->parent) {
         if (up.contains(o)) return o;
     }
@@ -197,22 +196,14 @@ struct Device {
 /// hwloc saw only the PCI device and pci.ids was not available (JUWELS, JURECA-DC).
 const char* known_nvidia_model(unsigned device_id) {
     switch (device_id) {
-        case 0x15f9:
-            return "Tesla P100-SXM2-16GB";
-        case 0x1db1:
-            return "Tesla V100-SXM2-16GB";
-        case 0x1db5:
-            return "Tesla V100-SXM2-32GB";
-        case 0x1eb8:
-            return "Tesla T4";
-        case 0x20b0:
-            return "A100-SXM4-40GB";
-        case 0x20b2:
-            return "A100-SXM4-80GB";
-        case 0x2330:
-            return "H100-SXM5-80GB";
-        default:
-            return nullptr;
+        case 0x15f9: return "Tesla P100-SXM2-16GB";
+        case 0x1db1: return "Tesla V100-SXM2-16GB";
+        case 0x1db5: return "Tesla V100-SXM2-32GB";
+        case 0x1eb8: return "Tesla T4";
+        case 0x20b0: return "A100-SXM4-40GB";
+        case 0x20b2: return "A100-SXM4-80GB";
+        case 0x2330: return "H100-SXM5-80GB";
+        default: return nullptr;
     }
 }
 
@@ -460,8 +451,7 @@ NodeDescription describe(hwloc_topology_t t, const std::string& source) {
               [](const auto& x, const auto& y) { return x.pci_bus < y.pci_bus; });
     read_gpu_links(t, "NVLinkBandwidth", gpu_of, nd);
     read_gpu_links(t, "XGMIBandwidth", gpu_of, nd);
-    for (auto& sw : nd.nvswitches)
-        std::sort(sw.gpus.begin(), sw.gpus.end());
+    for (auto& sw : nd.nvswitches) std::sort(sw.gpus.begin(), sw.gpus.end());
     std::sort(nd.nvlinks.begin(), nd.nvlinks.end(),
               [](const auto& x, const auto& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
     return nd;

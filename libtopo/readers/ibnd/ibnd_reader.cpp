@@ -40,8 +40,7 @@ using FabricPtr = std::unique_ptr<ibnd_fabric_t, FabricDeleter>;
 
 std::uint64_t be64(const std::uint8_t* p) noexcept {
     std::uint64_t v = 0;
-    for (int i = 0; i < 8; ++i)
-        v = (v << 8) | p[i];
+    for (int i = 0; i < 8; ++i) v = (v << 8) | p[i];
     return v;
 }
 
@@ -67,18 +66,12 @@ constexpr int kSystemImageGuid = 4;
 
 std::string width_str(unsigned w) {
     switch (w) {
-        case 1:
-            return "1x";
-        case 2:
-            return "4x";
-        case 4:
-            return "8x";
-        case 8:
-            return "12x";
-        case 16:
-            return "2x";
-        default:
-            return "?x";
+        case 1: return "1x";
+        case 2: return "4x";
+        case 4: return "8x";
+        case 8: return "12x";
+        case 16: return "2x";
+        default: return "?x";
     }
 }
 
@@ -94,35 +87,18 @@ std::string rate_of(const ibnd_port_t* port) {
     const unsigned espeed = (cap & kCapHasExtSpeeds) != 0 ? (info[kLinkSpeedExtActive] >> 4) : 0;
     std::string s;
     switch (espeed) {
-        case 1:
-            s = "FDR";
-            break;
-        case 2:
-            s = "EDR";
-            break;
-        case 4:
-            s = "HDR";
-            break;
-        case 8:
-            s = "NDR";
-            break;
-        default:
-            break;
+        case 1: s = "FDR"; break;
+        case 2: s = "EDR"; break;
+        case 4: s = "HDR"; break;
+        case 8: s = "NDR"; break;
+        default: break;
     }
     if (s.empty()) {
         switch (speed) {
-            case 1:
-                s = "SDR";
-                break;
-            case 2:
-                s = "DDR";
-                break;
-            case 4:
-                s = (port->ext_info[kMlnxExtSpeedActive] & 1U) != 0 ? "FDR10" : "QDR";
-                break;
-            default:
-                s = "???";
-                break;
+            case 1: s = "SDR"; break;
+            case 2: s = "DDR"; break;
+            case 4: s = (port->ext_info[kMlnxExtSpeedActive] & 1U) != 0 ? "FDR10" : "QDR"; break;
+            default: s = "???"; break;
         }
     }
     return width_str(width) + s;
@@ -134,8 +110,7 @@ std::string clean_desc(const char* d) {
         auto c = static_cast<unsigned char>(d[i]);
         out.push_back(c >= 0x20 && c < 0x7f ? static_cast<char>(c) : '?');
     }
-    while (!out.empty() && out.back() == ' ')
-        out.pop_back();
+    while (!out.empty() && out.back() == ' ') out.pop_back();
     return out;
 }
 
@@ -151,15 +126,9 @@ Result<IbFabric> convert(ibnd_fabric_t* f, const std::string& source) {
         }
         IbNode node;
         switch (n->type) {
-            case IB_NODE_SWITCH:
-                node.type = IbNode::Type::Switch;
-                break;
-            case IB_NODE_ROUTER:
-                node.type = IbNode::Type::Router;
-                break;
-            default:
-                node.type = IbNode::Type::Ca;
-                break;
+            case IB_NODE_SWITCH: node.type = IbNode::Type::Switch; break;
+            case IB_NODE_ROUTER: node.type = IbNode::Type::Router; break;
+            default: node.type = IbNode::Type::Ca; break;
         }
         node.guid = guid_str(n->guid);
         const std::uint64_t sysimg = be64(n->info + kSystemImageGuid);
@@ -222,8 +191,7 @@ Result<IbFabric> discover(const DiscoverOptions& options) {
         }
         if (!options.ca.empty() && std::find(devs.begin(), devs.end(), options.ca) == devs.end()) {
             std::string list;
-            for (const auto& d : devs)
-                list += (list.empty() ? "" : ", ") + d;
+            for (const auto& d : devs) list += (list.empty() ? "" : ", ") + d;
             return fail(Errc::Unsupported, "no InfiniBand device named " + options.ca + " (found: " + list + ")");
         }
         ibnd_config_t cfg{};

@@ -90,8 +90,7 @@ public:
 
     /// Hosts prefix[from..to] (3 digits) on `leaves`.
     Fab& hosts(const std::string& prefix, int from, int to, const std::vector<std::string>& leaves, int gpus = 0) {
-        for (int i = from; i <= to; ++i)
-            host(num(prefix.c_str(), i), leaves, gpus);
+        for (int i = from; i <= to; ++i) host(num(prefix.c_str(), i), leaves, gpus);
         return *this;
     }
 

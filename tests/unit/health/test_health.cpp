@@ -446,8 +446,7 @@ TEST(HealthSite, MeasuredFigureMakesTheNodeDegraded) {
           "echo 'degraded: busbw 310 GB/s, expected 360 slowdown=1.16'\n");
     write(dir / "20-bad-figure", "#!/bin/sh\necho 'degraded slowdown=0.5'\n");
     write(dir / "30-fine", "#!/bin/sh\necho 'not degraded: busbw 361 GB/s'\n");
-    for (const char* f : {"10-nccl", "20-bad-figure", "30-fine"})
-        fs::permissions(dir / f, fs::perms(0755));
+    for (const char* f : {"10-nccl", "20-bad-figure", "30-fine"}) fs::permissions(dir / f, fs::perms(0755));
     auto o = t.opts();
     o.probe_dir = dir.string();
     auto rep = run_check(o);
@@ -483,8 +482,7 @@ TEST(HealthSite, HungProbeKilledWithItsProcessGroup) {
     EXPECT_EQ(rep.probes[2].reason, "killed after 0.3 s (timeout)");
     EXPECT_LT(rep.probes[2].seconds, 5.0);  // sanity only: it did not wait for sleep 300
     pid_t child = std::stoi(slurp(pidfile));
-    for (int i = 0; i < 100 && pid_alive(child); ++i)
-        ::usleep(10000);
+    for (int i = 0; i < 100 && pid_alive(child); ++i) ::usleep(10000);
     EXPECT_FALSE(pid_alive(child)) << "background child " << child << " of the hung probe survived";
 }
 
@@ -676,8 +674,7 @@ std::string escaping_helper(const fs::path& pidfile) {
 }
 
 void kill_helper(const fs::path& pidfile) {
-    for (int i = 0; i < 500 && !fs::exists(pidfile); ++i)
-        ::usleep(10000);
+    for (int i = 0; i < 500 && !fs::exists(pidfile); ++i) ::usleep(10000);
     const std::string pid = slurp(pidfile);
     if (!pid.empty()) ::kill(std::stoi(pid), SIGKILL);
 }
@@ -752,8 +749,7 @@ TEST(HealthPrometheus, OneGaugePerProbeWrittenAtomically) {
     ASSERT_TRUE(write_file_atomic(out.string(), text));
     EXPECT_EQ(slurp(out), text);
     int files = 0;
-    for ([[maybe_unused]] auto& e : fs::directory_iterator(t.tmp.path))
-        ++files;
+    for ([[maybe_unused]] auto& e : fs::directory_iterator(t.tmp.path)) ++files;
     EXPECT_EQ(files, 2);  // root/ and topoplace.prom: no temporary file left over
 }
 
@@ -821,8 +817,7 @@ TEST(HealthStore, RoundTripListRemove) {
     EXPECT_TRUE(u2->empty());
     // Nothing but the records: no temp files left behind.
     int files = 0;
-    for ([[maybe_unused]] auto& e : fs::directory_iterator(d.dir))
-        ++files;
+    for ([[maybe_unused]] auto& e : fs::directory_iterator(d.dir)) ++files;
     EXPECT_EQ(files, 1);
 }
 
@@ -1058,8 +1053,7 @@ TEST(HealthStore, StrayEntriesAreIgnoredAndNamed) {
     fs::create_directory(d.dir + "/old");
     write(d.dir + "/n004 copy", "topoplace-health 1\nnode=n004\nverdict=unhealthy\n");
     ::mkfifo((d.dir + "/fifo").c_str(), 0644);
-    for (const auto* n : {"/README", "/n004 copy"})
-        fs::permissions(d.dir + n, fs::perms(0644));
+    for (const auto* n : {"/README", "/n004 copy"}) fs::permissions(d.dir + n, fs::perms(0644));
     Warnings w;
     auto l = s.list(&w);
     ASSERT_TRUE(l) << l.error().to_string();

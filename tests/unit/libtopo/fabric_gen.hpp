@@ -141,8 +141,7 @@ inline Fabric generate(const Config& c) {
         if (c.storage_leaf) {
             storage = add(true, swname("stor-leaf-p" + std::to_string(p)), 40);
             t.switch_tier[storage] = 0;
-            for (const auto& s : spines)
-                cable(storage, s);
+            for (const auto& s : spines) cable(storage, s);
             for (int k = 0; k < c.storage_targets; ++k) {
                 const std::string name = "ddn" + std::to_string(p) + std::to_string(k);
                 const std::string g = add(false, name + " mlx5_0", 1);
@@ -164,14 +163,12 @@ inline Fabric generate(const Config& c) {
                                      40));
                 t.switch_tier[leaves.back()] = 0;
                 if (populated) {
-                    for (const auto& sp : spines)
-                        cable(leaves.back(), sp);
+                    for (const auto& sp : spines) cable(leaves.back(), sp);
                 } else {  // an empty ToR: cabled to some of its pod's spines (at least 2)
                     std::vector<std::string> sp = spines;
                     std::shuffle(sp.begin(), sp.end(), rng);
                     const int n = c.spines_per_pod <= 2 ? c.spines_per_pod : 2 + pick(c.spines_per_pod - 1);
-                    for (int k = 0; k < n; ++k)
-                        cable(leaves.back(), sp[static_cast<std::size_t>(k)]);
+                    for (int k = 0; k < n; ++k) cable(leaves.back(), sp[static_cast<std::size_t>(k)]);
                 }
             }
             if (!populated) continue;
@@ -203,8 +200,7 @@ inline Fabric generate(const Config& c) {
                     cable(g, storage);
                     t.nic_host[g] = hn;
                     t.nic_rail[g] = -1;
-                    for (const auto& tg : targets)
-                        t.nic_rail[tg] = -1;
+                    for (const auto& tg : targets) t.nic_rail[tg] = -1;
                 }
             }
             t.compute_groups.push_back(group);

@@ -63,11 +63,9 @@ int for_each_fixture_model(std::string_view kind, F&& fn) {
         }
     } else if (kind == "nodes") {
         std::vector<std::pair<std::string, Result<NodeDescription>>> nodes;
-        for (const auto& p : fixture_files("nvidia-smi-topo"))
-            nodes.emplace_back(p, read_nvidia_smi_topo_file(p));
+        for (const auto& p : fixture_files("nvidia-smi-topo")) nodes.emplace_back(p, read_nvidia_smi_topo_file(p));
 #ifdef TOPO_HAVE_HWLOC
-        for (const auto& p : fixture_files("hwloc"))
-            nodes.emplace_back(p, read_hwloc_xml(p));
+        for (const auto& p : fixture_files("hwloc")) nodes.emplace_back(p, read_hwloc_xml(p));
 #endif
         for (auto& [p, nd] : nodes) {
             EXPECT_TRUE(nd) << nd.error().to_string();

@@ -24,8 +24,7 @@ inline std::vector<std::string> nearest_nics(const NodeDescription& nd, std::siz
     std::vector<std::string> out;
     if (g >= nd.gpu_nic.size()) return out;
     PathClass best = PathClass::Unknown;
-    for (auto c : nd.gpu_nic[g])
-        best = std::min(best, c);
+    for (auto c : nd.gpu_nic[g]) best = std::min(best, c);
     if (best_out != nullptr) *best_out = best;
     if (best == PathClass::Unknown) return out;
     for (std::size_t j = 0; j < nd.nics.size(); ++j) {

@@ -98,8 +98,7 @@ std::string mismatch(const Config& c) {
         if (!seen_groups.insert(gid.index()).second) o << "two units share group of " << g.front() << "; ";
         std::set<std::string> want(g.begin(), g.end());
         std::set<std::string> have;
-        for (auto h : t.groups()[gid.index()].hosts)
-            have.insert(t.host(h).name);
+        for (auto h : t.groups()[gid.index()].hosts) have.insert(t.host(h).name);
         if (have != want)
             o << "group of " << g.front() << " holds " << have.size() << " hosts, want " << want.size() << "; ";
     }

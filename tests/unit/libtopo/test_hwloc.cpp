@@ -66,8 +66,7 @@ TEST_P(HwlocFixture, GpusNicsNearestNicAndLinks) {
         return;
     }
     ASSERT_EQ(nd.gpu_nic.size(), nd.gpus.size());
-    for (const auto& row : nd.gpu_nic)
-        ASSERT_EQ(row.size(), nd.nics.size());
+    for (const auto& row : nd.gpu_nic) ASSERT_EQ(row.size(), nd.nics.size());
     PathClass best = PathClass::Unknown;
     EXPECT_EQ(nearest_nics(nd, e.gpu, &best), e.nearest);
     EXPECT_EQ(best, e.cls) << path_class_name(best);
@@ -118,8 +117,7 @@ TEST(HwlocReader, Dgx2hNvSwitchGivesAllPairsSixLinks) {
     ASSERT_NE(p, nullptr);
     EXPECT_EQ(p->links, 6);
     EXPECT_DOUBLE_EQ(p->gbps, 1200.0);
-    for (const auto& q : r->nvlinks)
-        EXPECT_LT(q.a, q.b);
+    for (const auto& q : r->nvlinks) EXPECT_LT(q.a, q.b);
 }
 
 TEST(HwlocReader, Xe8640H100NvLinkAndNuma) {
@@ -297,8 +295,7 @@ TEST(HwlocReader, Dgx2hNvSwitchesAreEntitiesOfTheModel) {
     for (const auto& sw : r->nvswitches) {
         EXPECT_FALSE(sw.pci_bus.empty());
         cabled += sw.gpus.size();
-        for (const auto& [g, gbps] : sw.gpus)
-            EXPECT_DOUBLE_EQ(gbps, 200.0) << sw.pci_bus << " gpu " << g;
+        for (const auto& [g, gbps] : sw.gpus) EXPECT_DOUBLE_EQ(gbps, 200.0) << sw.pci_bus << " gpu " << g;
     }
     EXPECT_EQ(cabled, 16U * 6U);
 

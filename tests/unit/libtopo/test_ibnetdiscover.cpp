@@ -44,8 +44,7 @@ struct Counts {
 Counts count(const IbFabric& f) {
     Counts c;
     std::map<std::string, IbNode::Type> type;
-    for (const auto& n : f.nodes)
-        type[n.guid] = n.type;
+    for (const auto& n : f.nodes) type[n.guid] = n.type;
     for (const auto& n : f.nodes) {
         if (n.type == IbNode::Type::Switch) ++c.switches;
         if (n.type == IbNode::Type::Ca) ++c.cas;
@@ -142,8 +141,7 @@ TEST(IbParse, RatesAndGuids) {
     IbFabric f = parse_ok("ufm-lab-small.ibnetdiscover.txt");
     std::map<std::string, double> seen;
     for (const auto& n : f.nodes) {
-        for (const auto& p : n.ports)
-            seen[p.rate] = p.gbps;
+        for (const auto& p : n.ports) seen[p.rate] = p.gbps;
     }
     EXPECT_DOUBLE_EQ(seen.at("4xFDR"), 56);
     EXPECT_DOUBLE_EQ(seen.at("4xFDR10"), 40);
@@ -154,8 +152,7 @@ TEST(IbParse, RatesAndGuids) {
     IbFabric sp = parse_ok("plafrim2-subnet1-mixed.ibnetdiscover-s-p.txt");
     std::map<std::string, int> rates;
     for (const auto& n : sp.nodes) {
-        for (const auto& p : n.ports)
-            ++rates[p.rate];
+        for (const auto& p : n.ports) ++rates[p.rate];
     }
     EXPECT_EQ(rates["4xSDR"], 2);   // 1 CA<->SW link at SDR, both ends
     EXPECT_EQ(rates["4xQDR"], 44);  // 22 links at QDR
@@ -310,8 +307,7 @@ TEST(IbParseErrors, Truncated) {
     auto text = topo::read_text_file(fx("ufm-lab-small.ibnetdiscover.txt"));
     ASSERT_TRUE(text.has_value());
     std::size_t pos = 0;
-    for (int i = 0; i < 12; ++i)
-        pos = text->find('\n', pos) + 1;
+    for (int i = 0; i < 12; ++i) pos = text->find('\n', pos) + 1;
     expect_parse_error(std::string_view(*text).substr(0, pos + 20), 13, "malformed port line");
 }
 
@@ -462,8 +458,7 @@ TEST(IbImport, SeleneCompute) {
     auto l1 = t.find_host("luna-0001");
     ASSERT_TRUE(l1.has_value());
     std::vector<std::string> names;
-    for (auto nid : t.host(*l1).nics)
-        names.push_back(t.nic(nid).name);
+    for (auto nid : t.host(*l1).nics) names.push_back(t.nic(nid).name);
     EXPECT_EQ(names, (std::vector<std::string>{"mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3", "mlx5_6", "mlx5_7", "mlx5_8",
                                                "mlx5_9"}));
     // Switch names come from "MF0;NAME:MQM8700/U1"; cables once each.
@@ -499,8 +494,7 @@ TEST(IbImport, SeleneStorageIsDetected) {
             ++ai400x;
             EXPECT_EQ(h.role, HostRole::Service) << h.name;
             EXPECT_EQ(h.nics.size(), 2U);
-            for (auto nid : h.nics)
-                EXPECT_TRUE(t.nic(nid).leaf.valid());
+            for (auto nid : h.nics) EXPECT_TRUE(t.nic(nid).leaf.valid());
         }
     }
     EXPECT_EQ(luna, 458);
@@ -520,8 +514,7 @@ TEST(IbImport, StorageDumpWithRegexOverride) {
     auto l1 = t.find_host("luna-0001");
     ASSERT_TRUE(l1.has_value());
     EXPECT_EQ(t.host(*l1).role, HostRole::Compute);
-    for (auto nid : t.host(*l1).nics)
-        EXPECT_TRUE(t.nic(nid).leaf.valid());
+    for (auto nid : t.host(*l1).nics) EXPECT_TRUE(t.nic(nid).leaf.valid());
     EXPECT_TRUE(any_warning(im, "skipped 171 host(s) with no HCA matching"));
 }
 
@@ -535,8 +528,7 @@ TEST(IbImport, RegexSelectsComputeHcas) {
     ASSERT_TRUE(l1.has_value());
     int on = 0;
     int off = 0;
-    for (auto nid : t.host(*l1).nics)
-        (t.nic(nid).leaf.valid() ? on : off)++;
+    for (auto nid : t.host(*l1).nics) (t.nic(nid).leaf.valid() ? on : off)++;
     EXPECT_EQ(on, 4);
     EXPECT_EQ(off, 4);
     // Hosts with no matching HCA (login/swift/ufm "HCA-2") are skipped and counted.
@@ -641,8 +633,7 @@ TEST(IbImport, PuttyDirector) {
     EXPECT_EQ(t.host(*ufm).role, HostRole::Service);
     // Director ASICs keep their slot in the name.
     std::set<std::string> names;
-    for (const auto& s : t.switches())
-        names.insert(s.name);
+    for (const auto& s : t.switches()) names.insert(s.name);
     EXPECT_EQ(names.size(), 400U);
 }
 
@@ -771,8 +762,7 @@ TEST(IbImport, DirectorHostlessTorsAreLeaves) {
     EXPECT_EQ(by_kind_tier, want);
     auto ufm = im.topo->find_host("sat11-0101-0902-01ufm");
     ASSERT_TRUE(ufm.has_value());
-    for (auto nid : im.topo->host(*ufm).nics)
-        EXPECT_EQ(im.topo->nic(nid).rail, 0);
+    for (auto nid : im.topo->host(*ufm).nics) EXPECT_EQ(im.topo->nic(nid).rail, 0);
 }
 
 TEST(IbImport, RouterAndDualPortCa) {
@@ -813,8 +803,7 @@ TEST(IbImport, RouterAndDualPortCa) {
     EXPECT_EQ(names, (std::vector<std::string>{"mlx4_0:1", "mlx4_0:2"}));
     EXPECT_EQ(tp.sw(*tp.find_switch("0x0000000000000010")).name, "leaf1");
     bool router_warned = false;
-    for (const auto& w : tp.warnings())
-        router_warned |= w.find("skipped 1 IB router") != std::string::npos;
+    for (const auto& w : tp.warnings()) router_warned |= w.find("skipped 1 IB router") != std::string::npos;
     EXPECT_TRUE(router_warned);
 }
 

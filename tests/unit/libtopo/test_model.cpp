@@ -56,8 +56,7 @@ TopologyPtr build(bool shuffled, unsigned seed = 1) {
         std::shuffle(steps.begin(), steps.end(), rng);
     }
     TopologyBuilder b;
-    for (auto& s : steps)
-        s(b);
+    for (auto& s : steps) s(b);
     auto t = std::move(b).freeze();
     EXPECT_TRUE(t.has_value()) << (t ? "" : t.error().to_string());
     return *t;
@@ -167,8 +166,7 @@ TEST(Model, RejectsDuplicateNicGuidsAndUnknownSwitches) {
 NodeDescription two_by_two() {
     NodeDescription nd;
     nd.source = "test";
-    for (int i = 0; i < 4; ++i)
-        nd.gpus.push_back({i, "GPU" + std::to_string(i), "H100", "", "", i / 2});
+    for (int i = 0; i < 4; ++i) nd.gpus.push_back({i, "GPU" + std::to_string(i), "H100", "", "", i / 2});
     nd.nics.push_back({"mlx5_0", "", "", 0, 400});
     nd.nics.push_back({"mlx5_1", "", "", 1, 400});
     using P = PathClass;
@@ -191,8 +189,7 @@ TEST(Model, NodeDescriptionGuidsOnSeveralHosts) {
         b.apply_node_description("dgx2", nd);
         auto t = std::move(b).freeze();
         ASSERT_TRUE(t.has_value()) << t.error().to_string();
-        for (const auto& n : (*t)->nics())
-            EXPECT_EQ(n.guid, "") << n.name;
+        for (const auto& n : (*t)->nics()) EXPECT_EQ(n.guid, "") << n.name;
         const auto& w = (*t)->warnings();
         ASSERT_EQ(w.size(), 1U);
         EXPECT_EQ(w[0],

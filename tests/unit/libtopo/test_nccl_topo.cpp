@@ -106,8 +106,7 @@ TEST(NcclTopo, Mi300xDumpDetails) {
     EXPECT_EQ(r->nics[0].name, "mlx5_0");
     EXPECT_EQ(r->nics[0].guid, "0xf01cbc0103dd6838");
     EXPECT_DOUBLE_EQ(r->nics[0].gbps, 400.0);
-    for (const auto& p : r->nvlinks)
-        EXPECT_EQ(p.links, 1);  // xGMI all-to-all, one link each
+    for (const auto& p : r->nvlinks) EXPECT_EQ(p.links, 1);  // xGMI all-to-all, one link each
 }
 
 TEST(NcclTopo, AppliesToAHostLikeHwloc) {

@@ -226,8 +226,7 @@ TEST(NvidiaSmiErrors, TruncatedMatrix) {
     ASSERT_TRUE(full) << full.error().to_string();
     const auto lines = split_lines(*full);
     std::string cut;
-    for (int i = 0; i < 3; ++i)
-        cut += std::string(lines[static_cast<std::size_t>(i)]) + "\n";
+    for (int i = 0; i < 3; ++i) cut += std::string(lines[static_cast<std::size_t>(i)]) + "\n";
     cut += std::string(lines[3].substr(0, 22));  // "GPU2    SYS     SYS   "
     const Error mid_row = parse_error(cut);
     EXPECT_EQ(mid_row.code, Errc::Parse);
@@ -235,8 +234,7 @@ TEST(NvidiaSmiErrors, TruncatedMatrix) {
 
     // Cut between rows: every device of the header must have its row.
     std::string rows_missing;
-    for (int i = 0; i < 4; ++i)
-        rows_missing += std::string(lines[static_cast<std::size_t>(i)]) + "\n";
+    for (int i = 0; i < 4; ++i) rows_missing += std::string(lines[static_cast<std::size_t>(i)]) + "\n";
     const Error missing = parse_error(rows_missing);
     EXPECT_EQ(missing.code, Errc::Parse);
     EXPECT_NE(missing.message.find("truncated"), std::string::npos) << missing.message;

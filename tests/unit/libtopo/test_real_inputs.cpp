@@ -140,8 +140,7 @@ NodeDescription xml_like(const std::string& source) {
     NodeDescription nd;
     nd.source = source;
     nd.hostname = "dgx1";
-    for (int i = 0; i < 2; ++i)
-        nd.gpus.push_back({i, "GPU" + std::to_string(i), "H100", "", "", i});
+    for (int i = 0; i < 2; ++i) nd.gpus.push_back({i, "GPU" + std::to_string(i), "H100", "", "", i});
     nd.nics.push_back({"mlx5_0", "0000:0c:00.0", "0x1000", 0, 400});
     nd.nics.push_back({"mlx5_1", "0000:8c:00.0", "0x1001", 1, 400});
     nd.nics.push_back({"mlx5_4", "0000:1c:00.0", "0x1004", 0, 400});  // storage, not on this fabric
@@ -240,8 +239,7 @@ TEST(RealInputs, BlockTopologyMakesPlaceableGroups) {
     ASSERT_TRUE(t) << t.error().to_string();
     EXPECT_EQ((*t)->groups().size(), 12U) << "one group per block";
     EXPECT_EQ((*t)->tiers(), 2) << "the blocks, and the network that joins them";
-    for (const auto& g : (*t)->groups())
-        EXPECT_EQ(g.hosts.size(), 8U) << g.name;
+    for (const auto& g : (*t)->groups()) EXPECT_EQ(g.hosts.size(), 8U) << g.name;
     EXPECT_EQ((*t)->nvl_domains().size(), 12U);
 }
 

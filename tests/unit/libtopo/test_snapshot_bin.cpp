@@ -49,8 +49,7 @@ TopologyPtr lab_model() {
     EXPECT_TRUE(load_cluster_spec(fixture("lab/lab-3tier.spec.yaml"), b));
     auto nd = read_nvidia_smi_topo_file(fixture("lab/lab-8gpu-2nic.topo-m.txt"));
     EXPECT_TRUE(nd) << nd.error().to_string();
-    for (const auto& h : b.host_names())
-        b.apply_node_description(h, *nd);
+    for (const auto& h : b.host_names()) b.apply_node_description(h, *nd);
     auto t = std::move(b).freeze();
     EXPECT_TRUE(t) << t.error().to_string();
     return t ? *t : nullptr;

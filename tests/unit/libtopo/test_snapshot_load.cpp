@@ -138,8 +138,7 @@ TEST(SnapshotLoad, PartlyMatchingNicMatrixRoundTrips) {
     auto nd = read_nvidia_smi_topo_file(std::string(TOPO_FIXTURES)
                                         + "/nvidia-smi-topo/oyanghd-dgx-a100-epyc7742-nps4.topo-m.txt");
     ASSERT_TRUE(nd) << nd.error().to_string();
-    for (const char* h : {"dgx001", "dgx077"})
-        b.apply_node_description(h, *nd);
+    for (const char* h : {"dgx001", "dgx077"}) b.apply_node_description(h, *nd);
     auto t = std::move(b).freeze();
     ASSERT_TRUE(t) << t.error().to_string();
     expect_round_trip(**t, "spec+matrix");

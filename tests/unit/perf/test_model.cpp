@@ -175,8 +175,7 @@ TEST(PerfAnchors, YoungInterval) {
     const auto r = reliability(p, 2048, 0);  // 0: Young's interval
     EXPECT_DOUBLE_EQ(r.checkpoint_interval_s, young_interval_s(20, r.mtti_s));
     double best = 0;
-    for (double tau = 30; tau < 7200; tau *= 1.05)
-        best = std::max(best, reliability(p, 2048, tau).ettr);
+    for (double tau = 30; tau < 7200; tau *= 1.05) best = std::max(best, reliability(p, 2048, tau).ettr);
     EXPECT_GE(r.ettr, best - 0.002);
     EXPECT_DOUBLE_EQ(daly_interval_s(20, r.mtti_s, 600), std::sqrt(2 * 20 * (r.mtti_s + 600)) - 20);
 }
@@ -201,8 +200,7 @@ Features random_features(std::mt19937& rng) {
         cf.groups = 1 + static_cast<int>(rng() % static_cast<unsigned>(cf.members));
         cf.pods = 1 + static_cast<int>(rng() % static_cast<unsigned>(cf.groups));
     }
-    for (auto& s : f.shared)
-        s = u01(rng);
+    for (auto& s : f.shared) s = u01(rng);
     f.slowest_degraded = rng() % 3 == 0 ? 1.0 + u01(rng) : 1.0;
     return f;
 }
@@ -211,10 +209,8 @@ Params random_params(std::mt19937& rng) {
     std::uniform_real_distribution<double> u01(0, 1);
     Params p;
     p.fabric = static_cast<Fabric>(rng() % 3);
-    for (auto& r : p.oversubscription)
-        r = 1 + 8 * u01(rng);
-    for (auto& x : p.phi)
-        x = 0.2 * u01(rng);
+    for (auto& r : p.oversubscription) r = 1 + 8 * u01(rng);
+    for (auto& x : p.phi) x = 0.2 * u01(rng);
     return p;
 }
 
@@ -228,22 +224,18 @@ TEST(PerfProperties, SlowdownIsAtLeastOneAndMonotone) {
         const Slowdown s = slowdown(p, prof, f);
         ASSERT_GE(s.s_net, 1.0);
         ASSERT_GE(s.s_job, 1.0);
-        for (double m : s.m)
-            ASSERT_GE(m, 1.0);
+        for (double m : s.m) ASSERT_GE(m, 1.0);
         // one more tier crossed by every class
         Features up = f;
-        for (auto& cf : up.by_class)
-            cf.tier = std::min(3, cf.tier + 1);
+        for (auto& cf : up.by_class) cf.tier = std::min(3, cf.tier + 1);
         ASSERT_GE(slowdown(p, prof, up).s_job, s.s_job - 1e-12) << i;
         // more oversubscription
         Params over = p;
-        for (auto& r : over.oversubscription)
-            r *= 2;
+        for (auto& r : over.oversubscription) r *= 2;
         ASSERT_GE(slowdown(over, prof, f).s_job, s.s_job - 1e-12) << i;
         // more sharing
         Features shared = f;
-        for (auto& u : shared.shared)
-            u = std::min(1.0, u + 0.25);
+        for (auto& u : shared.shared) u = std::min(1.0, u + 0.25);
         ASSERT_GE(slowdown(p, prof, shared).s_job, s.s_job - 1e-12) << i;
         // a slower degraded node
         Features slower = f;
@@ -336,17 +328,13 @@ TEST(PerfFeatures, SeleneOneScalableUnitVersusTwoPods) {
     // 16 hosts of one leaf group vs 8 + 8 from groups of different pods
     const auto& g0 = t->groups()[0];
     JobPlacement packed;
-    for (std::size_t i = 0; i < 16; ++i)
-        packed.hosts.push_back(g0.hosts[i]);
+    for (std::size_t i = 0; i < 16; ++i) packed.hosts.push_back(g0.hosts[i]);
     std::size_t far = 1;
-    while (far < t->groups().size() && shape.pod_of_group[far] == shape.pod_of_group[0])
-        ++far;
+    while (far < t->groups().size() && shape.pod_of_group[far] == shape.pod_of_group[0]) ++far;
     ASSERT_LT(far, t->groups().size());
     JobPlacement split;
-    for (std::size_t i = 0; i < 8; ++i)
-        split.hosts.push_back(g0.hosts[i]);
-    for (std::size_t i = 0; i < 8; ++i)
-        split.hosts.push_back(t->groups()[far].hosts[i]);
+    for (std::size_t i = 0; i < 8; ++i) split.hosts.push_back(g0.hosts[i]);
+    for (std::size_t i = 0; i < 8; ++i) split.hosts.push_back(t->groups()[far].hosts[i]);
     const Profile prof = dense(8, 2, 8, true);
     const Params p;
     const Features fp = features_of(*t, shape, packed, prof, 8);
@@ -387,13 +375,10 @@ TEST(PerfFeatures, Gb200TensorParallelAcrossRacks) {
     prof.pp = 1;
     prof.dp = 1;
     JobPlacement in_rack;
-    for (int i = 0; i < 4; ++i)
-        in_rack.hosts.push_back(racks[0]->hosts[static_cast<std::size_t>(i)]);
+    for (int i = 0; i < 4; ++i) in_rack.hosts.push_back(racks[0]->hosts[static_cast<std::size_t>(i)]);
     JobPlacement two;
-    for (int i = 0; i < 2; ++i)
-        two.hosts.push_back(racks[0]->hosts[static_cast<std::size_t>(i)]);
-    for (int i = 0; i < 2; ++i)
-        two.hosts.push_back(racks[1]->hosts[static_cast<std::size_t>(i)]);
+    for (int i = 0; i < 2; ++i) two.hosts.push_back(racks[0]->hosts[static_cast<std::size_t>(i)]);
+    for (int i = 0; i < 2; ++i) two.hosts.push_back(racks[1]->hosts[static_cast<std::size_t>(i)]);
     const int gph = static_cast<int>((*t)->host(in_rack.hosts[0]).gpus.size());
     ASSERT_EQ(gph, 4);
     const Params p;
@@ -445,12 +430,10 @@ ClassFeatures ref_class(const topo::Topology& t, const FabricShape& shape, const
         cf.domains = static_cast<int>(per_domain.size());
         cf.pods = static_cast<int>(pods.size());
         cf.groups = static_cast<int>(groups.size());
-        for (const auto& [d, c] : per_domain)
-            cf.gpus_per_domain = std::max(cf.gpus_per_domain, c);
+        for (const auto& [d, c] : per_domain) cf.gpus_per_domain = std::max(cf.gpus_per_domain, c);
         if (ep) {
             double out = 0;
-            for (const auto& [d, c] : per_domain)
-                out += static_cast<double>(c) * (size - c);
+            for (const auto& [d, c] : per_domain) out += static_cast<double>(c) * (size - c);
             cf.outside = out / (static_cast<double>(size) * (size - 1));
         }
         if (cf.tier > worst.tier || (cf.tier == worst.tier && cf.domains > worst.domains)
@@ -492,8 +475,7 @@ TEST(PerfFeatures, ShortcutsMatchThePlainWalkOnRandomJobs) {
         for (int trial = 0; trial < 60; ++trial) {
             const int n = 2 + static_cast<int>(rnd(std::min<std::uint64_t>(pool.size() - 1, 64)));
             std::vector<topo::HostId> p = pool;
-            for (std::size_t i = 0; i + 1 < p.size(); ++i)
-                std::swap(p[i], p[i + rnd(p.size() - i)]);
+            for (std::size_t i = 0; i + 1 < p.size(); ++i) std::swap(p[i], p[i + rnd(p.size() - i)]);
             JobPlacement job;
             job.hosts.assign(p.begin(), p.begin() + n);
             Profile prof;

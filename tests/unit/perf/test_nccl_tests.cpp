@@ -43,8 +43,7 @@ TEST(NcclTests, EveryRealFileParses) {
         if (w.ranks >= 0) {
             EXPECT_EQ(r.ranks, w.ranks) << w.file;
         }
-        for (std::size_t i = 1; i < r.rows.size(); ++i)
-            EXPECT_GE(r.rows[i].bytes, r.rows[i - 1].bytes) << w.file;
+        for (std::size_t i = 1; i < r.rows.size(); ++i) EXPECT_GE(r.rows[i].bytes, r.rows[i - 1].bytes) << w.file;
     }
     auto oci = read_nccl_tests(fx("ocihpc_Troubleshooting.md"));
     ASSERT_TRUE(oci);
@@ -152,8 +151,7 @@ TEST(Calibrate, RecoversKnownFactors) {
     EXPECT_NEAR(c->params.tier_collective[3], 1.25, 0.002);
     EXPECT_NEAR(c->params.kappa[0], 0.3, 0.003);
     EXPECT_EQ(c->fits[0].points.size(), 8U) << "sizes below 64 MiB are left out";
-    for (const auto& f : c->fits)
-        EXPECT_LT(f.max_abs_residual, 0.01) << f.what;
+    for (const auto& f : c->fits) EXPECT_LT(f.max_abs_residual, 0.01) << f.what;
     // the model file it prints reads back to the same values
     auto again = parse_params(write_params(c->params), "fitted.yaml");
     ASSERT_TRUE(again) << again.error().to_string();

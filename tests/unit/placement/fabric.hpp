@@ -33,8 +33,7 @@ inline TopologyPtr three_level(int spines = 4, int leaves_per_spine = 4, int per
         for (int k = 0; k < leaves_per_spine; ++k, ++l) {
             const auto leaf = num("leaf", l, 2);
             f.sw(leaf).link(leaf, sp);
-            for (int i = 0; i < per_leaf; ++i)
-                f.host(num("n", h++), {leaf}, gpus);
+            for (int i = 0; i < per_leaf; ++i) f.host(num("n", h++), {leaf}, gpus);
         }
     }
     return f.freeze();
@@ -43,16 +42,13 @@ inline TopologyPtr three_level(int spines = 4, int leaves_per_spine = 4, int per
 /// 2-level fat tree: every leaf to every spine.
 inline TopologyPtr two_level(int leaves = 8, int per_leaf = 8, int spines = 2, int gpus = 8) {
     Fab f;
-    for (int s = 1; s <= spines; ++s)
-        f.sw(num("spine", s, 2));
+    for (int s = 1; s <= spines; ++s) f.sw(num("spine", s, 2));
     int h = 1;
     for (int l = 1; l <= leaves; ++l) {
         const auto leaf = num("leaf", l, 2);
         f.sw(leaf);
-        for (int s = 1; s <= spines; ++s)
-            f.link(leaf, num("spine", s, 2));
-        for (int i = 0; i < per_leaf; ++i)
-            f.host(num("n", h++), {leaf}, gpus);
+        for (int s = 1; s <= spines; ++s) f.link(leaf, num("spine", s, 2));
+        for (int i = 0; i < per_leaf; ++i) f.host(num("n", h++), {leaf}, gpus);
     }
     return f.freeze();
 }
@@ -78,8 +74,7 @@ inline TopologyPtr rail_fabric(int sus, int per_su, int rails, int sus_per_pod, 
             f.sw(leaf).link(leaf, "pod" + std::to_string(u / sus_per_pod) + "-spine-r" + std::to_string(r));
             leaves.push_back(leaf);
         }
-        for (int i = 0; i < per_su; ++i)
-            f.host(num("gpu", h++, 4), leaves, gpus);
+        for (int i = 0; i < per_su; ++i) f.host(num("gpu", h++, 4), leaves, gpus);
     }
     return f.freeze();
 }
@@ -87,8 +82,7 @@ inline TopologyPtr rail_fabric(int sus, int per_su, int rails, int sus_per_pod, 
 /// Names of a placement's hosts.
 inline std::vector<std::string> names(const Topology& t, const Placement& p) {
     std::vector<std::string> out;
-    for (auto h : p.hosts)
-        out.push_back(t.host(h).name);
+    for (auto h : p.hosts) out.push_back(t.host(h).name);
     return out;
 }
 

@@ -27,8 +27,7 @@ void expect_counts_consistent(const Topology& t, const ClusterState& s, const ch
         ASSERT_EQ(kept, fresh) << when << ": group " << t.groups()[g].name;
         // the idle-host total kept apart for whole-node requests
         int idle = 0;
-        for (int n : fresh.idle_by_total)
-            idle += n;
+        for (int n : fresh.idle_by_total) idle += n;
         ASSERT_EQ(s.group_hosts_fitting(GroupId{g}, true, 0), idle) << when << ": group " << t.groups()[g].name;
     }
     const ClusterState::Brief* b = s.briefs();
@@ -55,18 +54,10 @@ void mutate(const Topology& t, ClusterState& s, Rng& rng) {
     const auto st = states[rng() % states.size()];
     const int free = static_cast<int>(rng() % static_cast<unsigned>(gpus + 3)) - 1;  // -1..gpus+1
     switch (rng() % 8) {
-        case 0:
-            s.set_state(h, st);
-            break;
-        case 1:
-            s.set_free_gpus(h, free);
-            break;
-        case 2:
-            s.set_unhealthy(h, rng() % 2 == 0, "probe");
-            break;
-        case 3:
-            s.set_total_gpus(h, rng() % 20 == 0 ? 16 : static_cast<int>(rng() % 9) - 1);
-            break;
+        case 0: s.set_state(h, st); break;
+        case 1: s.set_free_gpus(h, free); break;
+        case 2: s.set_unhealthy(h, rng() % 2 == 0, "probe"); break;
+        case 3: s.set_total_gpus(h, rng() % 20 == 0 ? 16 : static_cast<int>(rng() % 9) - 1); break;
         case 4: {
             HostState hs;
             hs.state = st;
@@ -76,9 +67,7 @@ void mutate(const Topology& t, ClusterState& s, Rng& rng) {
             s.set(h, hs);
             break;
         }
-        case 5:
-            s.set_busy_gpus(h, rng() % 2 == 0 ? std::vector<int>{} : std::vector<int>{0, 2});
-            break;
+        case 5: s.set_busy_gpus(h, rng() % 2 == 0 ? std::vector<int>{} : std::vector<int>{0, 2}); break;
         default: {  // a copy changed in several fields and set back (a wider host recounts all)
             HostState hs = s.at(h);
             hs.state = st;
@@ -99,8 +88,7 @@ TEST(Counts, StayConsistentUnderRandomMutations) {
     expect_counts_consistent(*t, s, "fresh");
     for (int round = 0; round < 200; ++round) {
         const int n = 1 + static_cast<int>(rng() % 40);
-        for (int i = 0; i < n; ++i)
-            mutate(*t, s, rng);
+        for (int i = 0; i < n; ++i) mutate(*t, s, rng);
         expect_counts_consistent(*t, s, "after mutations");
         // copies and moves keep consistent counts
         if (round % 50 == 0) {

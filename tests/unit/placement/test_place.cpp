@@ -136,8 +136,7 @@ TEST(Place, UnsatisfiableVersusBusy) {
     EXPECT_EQ(gpus.error().code, Errc::Unsatisfiable);
     EXPECT_NE(gpus.error().message.find("8"), std::string::npos) << gpus.error().message;
     // all busy: fits an idle cluster, so Busy
-    for (std::uint32_t h = 0; h < t->hosts().size(); ++h)
-        s.set_state(HostId{h}, NodeState::Alloc);
+    for (std::uint32_t h = 0; h < t->hosts().size(); ++h) s.set_state(HostId{h}, NodeState::Alloc);
     auto now = place(*t, s, nodes(16));
     ASSERT_FALSE(now);
     EXPECT_EQ(now.error().code, Errc::Busy);
@@ -224,8 +223,7 @@ TEST(Place, TotalGpusSharedTakesFewestHosts) {
 TEST(Place, RailAlignedSkipsHostsMissingARail) {
     testing::Fab f;
     f.sw("spine");
-    for (int r = 0; r < 2; ++r)
-        f.sw("leaf-r" + std::to_string(r)).link("leaf-r" + std::to_string(r), "spine");
+    for (int r = 0; r < 2; ++r) f.sw("leaf-r" + std::to_string(r)).link("leaf-r" + std::to_string(r), "spine");
     f.host("g001", {"leaf-r0", "leaf-r1"}, 8);
     f.host("g002", {"leaf-r0"}, 8);  // lost its rail-1 cable
     f.host("g003", {"leaf-r0", "leaf-r1"}, 8);
@@ -262,12 +260,9 @@ TEST(Place, FewestLeafSwitchesWhenGroupsDiffer) {
     // capacity, so the group with one leaf switch is preferred and the bound says 1.
     testing::Fab f;
     f.sw("spine");
-    for (const char* l : {"la-r0", "la-r1", "lb"})
-        f.sw(l).link(l, "spine");
-    for (int i = 1; i <= 4; ++i)
-        f.host(testing::num("g", i), {"la-r0", "la-r1"}, 8);
-    for (int i = 1; i <= 4; ++i)
-        f.host(testing::num("h", i), {"lb"}, 8);
+    for (const char* l : {"la-r0", "la-r1", "lb"}) f.sw(l).link(l, "spine");
+    for (int i = 1; i <= 4; ++i) f.host(testing::num("g", i), {"la-r0", "la-r1"}, 8);
+    for (int i = 1; i <= 4; ++i) f.host(testing::num("h", i), {"lb"}, 8);
     auto t = f.freeze();
     ASSERT_TRUE(t);
     ClusterState s(*t);
@@ -293,14 +288,12 @@ TopologyPtr nvl_fabric() {
     for (int l = 1; l <= 2; ++l) {
         const auto leaf = testing::num("leaf", l, 2);
         f.sw(leaf).link(leaf, "spine");
-        for (int i = 0; i < 8; ++i)
-            f.host(testing::num("n", h++), {leaf}, 4);
+        for (int i = 0; i < 8; ++i) f.host(testing::num("n", h++), {leaf}, 4);
     }
     auto& b = f.builder();
     for (int d = 0; d < 4; ++d) {
         std::vector<std::string> hs;
-        for (int i = 1; i <= 4; ++i)
-            hs.push_back(testing::num("n", d * 4 + i));
+        for (int i = 1; i <= 4; ++i) hs.push_back(testing::num("n", d * 4 + i));
         b.add_nvl_domain("nvl" + std::to_string(d + 1), hs, d == 3 ? 3 : 0);
     }
     return f.freeze();
@@ -332,18 +325,15 @@ TEST(Place, OneNvlDomainBestFitAndUsableHosts) {
 TEST(Place, SegmentsEachInOneDomain) {
     auto t = nvl_fabric();
     ClusterState s(*t);
-    for (const char* n : {"n001", "n005", "n006", "n009"})
-        s.set_state(*t->find_host(n), NodeState::Alloc);
+    for (const char* n : {"n001", "n005", "n006", "n009"}) s.set_state(*t->find_host(n), NodeState::Alloc);
     // domains free: nvl1 3, nvl2 2, nvl3 3, nvl4 3 usable
     Request r = nodes(6);
     r.segment = 3;
     auto p = place(*t, s, r);
     ASSERT_TRUE(p) << p.error().to_string();
     std::map<int, int> per_dom;
-    for (auto h : p->hosts)
-        per_dom[static_cast<int>(t->gpu(t->host(h).gpus.front()).nvl_domain.index())]++;
-    for (auto [d, c] : per_dom)
-        EXPECT_EQ(c % 3, 0) << "domain " << d;
+    for (auto h : p->hosts) per_dom[static_cast<int>(t->gpu(t->host(h).gpus.front()).nvl_domain.index())]++;
+    for (auto [d, c] : per_dom) EXPECT_EQ(c % 3, 0) << "domain " << d;
     r.nodes_min = 9;  // 3 segments of 3: nvl1, nvl3, nvl4
     auto q = place(*t, s, r);
     ASSERT_TRUE(q) << q.error().to_string();
@@ -356,8 +346,7 @@ TEST(Place, SegmentsEachInOneDomain) {
 TEST(Place, LinearConsecutiveBestFit) {
     auto t = three_level(1, 2, 4);
     ClusterState s(*t);
-    for (const char* n : {"n003", "n006"})
-        s.set_state(*t->find_host(n), NodeState::Alloc);
+    for (const char* n : {"n003", "n006"}) s.set_state(*t->find_host(n), NodeState::Alloc);
     // runs: n001-002 (2), n004-005 (2), n007-008 (2): best fit for 2 = the first run
     auto p = place(*t, s, nodes(2), Policy::Linear);
     ASSERT_TRUE(p);
@@ -371,8 +360,7 @@ TEST(Place, LinearConsecutiveBestFit) {
 TEST(Place, NodeRangeTakesTheMostThatFit) {
     auto t = three_level(1, 2, 4);
     ClusterState s(*t);
-    for (const char* n : {"n001", "n002", "n003"})
-        s.set_state(*t->find_host(n), NodeState::Alloc);
+    for (const char* n : {"n001", "n002", "n003"}) s.set_state(*t->find_host(n), NodeState::Alloc);
     Request r = nodes(2);
     r.nodes_max = 8;
     auto p = place(*t, s, r);
@@ -553,8 +541,7 @@ namespace {
 TEST(Place, HugeNodeRangesDecideAsTheClusterSizedRange) {
     auto t = testing::three_level(4, 4, 8);  // 128 hosts
     ClusterState s(*t);
-    for (std::uint32_t h = 0; h < t->hosts().size(); h += 3)
-        s.set_state(HostId{h}, NodeState::Alloc);
+    for (std::uint32_t h = 0; h < t->hosts().size(); h += 3) s.set_state(HostId{h}, NodeState::Alloc);
     for (Policy pol : {Policy::Topo, Policy::SlurmTree, Policy::Linear}) {
         for (int seg : {0, 1, 2}) {
             Request huge;

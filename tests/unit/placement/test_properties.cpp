@@ -33,24 +33,12 @@ std::string to_scontrol(const Topology& t, const ClusterState& s, Rng& rng) {
         const auto& hs = s.at(HostId{h});
         std::string st;
         switch (hs.state) {
-            case NodeState::Idle:
-                st = "IDLE";
-                break;
-            case NodeState::Mixed:
-                st = "MIXED";
-                break;
-            case NodeState::Alloc:
-                st = "ALLOCATED";
-                break;
-            case NodeState::Drain:
-                st = "IDLE+DRAIN";
-                break;
-            case NodeState::Down:
-                st = "DOWN*";
-                break;
-            case NodeState::Unknown:
-                st = "UNKNOWN";
-                break;
+            case NodeState::Idle: st = "IDLE"; break;
+            case NodeState::Mixed: st = "MIXED"; break;
+            case NodeState::Alloc: st = "ALLOCATED"; break;
+            case NodeState::Drain: st = "IDLE+DRAIN"; break;
+            case NodeState::Down: st = "DOWN*"; break;
+            case NodeState::Unknown: st = "UNKNOWN"; break;
         }
         const int total = s.total_gpus(t, HostId{h});
         const int used = total - s.free_gpus(t, HostId{h});
@@ -62,8 +50,7 @@ std::string to_scontrol(const Topology& t, const ClusterState& s, Rng& rng) {
     }
     std::shuffle(lines.begin(), lines.end(), rng);
     std::string out;
-    for (const auto& l : lines)
-        out += l + "\n";
+    for (const auto& l : lines) out += l + "\n";
     return out;
 }
 
@@ -174,15 +161,13 @@ void check_valid(const Topology& t, const ClusterState& s, const Request& r, con
             const bool multi = d.valid() && t.nvl_domains()[d.index()].multi_node;
             cell[{t.host(h).group.index(), multi ? d.index() : 0xffffffffU}]++;
         }
-        for (auto [k, c] : cell)
-            EXPECT_EQ(c % r.segment, 0) << "segment split";
+        for (auto [k, c] : cell) EXPECT_EQ(c % r.segment, 0) << "segment split";
     }
     // The leaves listed are exactly the leaf switches of the chosen hosts.
     std::set<SwitchId> leaves;
     std::set<GroupId> groups;
     for (auto h : p.hosts) {
-        for (auto l : t.leaves_of(h))
-            leaves.insert(l);
+        for (auto l : t.leaves_of(h)) leaves.insert(l);
         groups.insert(t.group_of(h));
     }
     EXPECT_EQ(std::vector<SwitchId>(leaves.begin(), leaves.end()), p.leaves);
@@ -216,8 +201,7 @@ TEST(PlaceProperty, ThreeLevelTopoAtBothBoundsOnEveryProbe) {
         }
         // brute force: best sum per (leaves used, spines used)
         std::array<std::array<int, 5>, 17> best{};
-        for (auto& row : best)
-            row.fill(-1);
+        for (auto& row : best) row.fill(-1);
         for (unsigned mask = 0; mask < (1U << 16); ++mask) {
             int sum = 0, spines = 0;
             for (int sp = 0; sp < 4; ++sp) {
@@ -231,8 +215,7 @@ TEST(PlaceProperty, ThreeLevelTopoAtBothBoundsOnEveryProbe) {
             b = std::max(b, sum);
         }
         int total = 0;
-        for (int f : free)
-            total += f;
+        for (int f : free) total += f;
         for (int n = 2; n <= 16; ++n) {
             Request r;
             r.nodes_min = n;
@@ -320,8 +303,7 @@ void run_random_requests(const Fixture& f, int states, unsigned seed) {
         auto s2 = parse_scontrol_nodes(t, text, "shuffled.txt");
         ASSERT_TRUE(s2) << s2.error().to_string();
         // health flags come from the health store, not from scontrol
-        for (std::uint32_t h = 0; h < t.hosts().size(); ++h)
-            s2->set_unhealthy(HostId{h}, s.at(HostId{h}).unhealthy);
+        for (std::uint32_t h = 0; h < t.hosts().size(); ++h) s2->set_unhealthy(HostId{h}, s.at(HostId{h}).unhealthy);
         for (int probe = 0; probe < 12; ++probe) {
             Request r;
             const int cap = std::max(2, std::min(n_hosts / 3, 64));

@@ -126,8 +126,7 @@ TEST(Running, CostAgainstTheBestPlacementNow) {
     auto j2 = parse_scontrol_jobs(*t, across, "a.txt");
     ASSERT_TRUE(j2);
     ClusterState s2(*t);
-    for (auto h : (*j2)[0].hosts)
-        s2.set_state(h, NodeState::Alloc);
+    for (auto h : (*j2)[0].hosts) s2.set_state(h, NodeState::Alloc);
     auto c2 = assess_running(placer, s2, *j2, params);
     ASSERT_EQ(c2.jobs.size(), 1U);
     EXPECT_EQ(c2.jobs[0].tier, 2);

@@ -72,8 +72,7 @@ std::vector<Case> fixtures() {
         for (int l = 1; l <= 5; ++l) {
             const auto leaf = topo::testing::num("leaf", l, 2);
             f.sw(leaf);
-            for (int i = 0; i < 2; ++i)
-                f.host(topo::testing::num("n", h++), {leaf}, 8);
+            for (int i = 0; i < 2; ++i) f.host(topo::testing::num("n", h++), {leaf}, 8);
         }
         f.link("leaf01", "spA").link("leaf02", "spA").link("leaf02", "spB").link("leaf03", "spB");
         f.link("leaf04", "spC").link("leaf05", "spC");
@@ -98,8 +97,7 @@ int for_each_fixture(F&& f) {
 
 std::vector<std::string> host_names(const Topology& t, const std::vector<HostId>& hs) {
     std::vector<std::string> n;
-    for (auto h : hs)
-        n.push_back(t.host(h).name);
+    for (auto h : hs) n.push_back(t.host(h).name);
     std::sort(n.begin(), n.end(), [](const auto& a, const auto& b) { return natural_less(a, b); });
     return n;
 }
@@ -117,8 +115,7 @@ TEST(SlurmView, GeneratedTopologyConfParsedBackIsTheView) {
         ASSERT_TRUE(parsed) << parsed.error().to_string();
         ASSERT_EQ(parsed->switches.size(), view.switches.size());
         std::map<std::string, std::size_t> index_of;
-        for (std::size_t i = 0; i < parsed->switches.size(); ++i)
-            index_of[parsed->switches[i].name] = i;
+        for (std::size_t i = 0; i < parsed->switches.size(); ++i) index_of[parsed->switches[i].name] = i;
         const auto levels = parsed->levels();
         std::size_t nodes = 0;
         for (std::size_t i = 0; i < view.switches.size(); ++i) {
@@ -130,26 +127,21 @@ TEST(SlurmView, GeneratedTopologyConfParsedBackIsTheView) {
             EXPECT_EQ(written, host_names(t, v.hosts)) << p.name;
             nodes += written.size();
             std::set<std::size_t> children;
-            for (const auto& ch : p.children)
-                children.insert(index_of.at(ch));
+            for (const auto& ch : p.children) children.insert(index_of.at(ch));
             EXPECT_EQ(std::vector<std::size_t>(children.begin(), children.end()), v.children) << p.name;
         }
         EXPECT_EQ(nodes, view.nodes);
         std::vector<std::size_t> part(parsed->switches.size());  // connected parts of the file
-        for (std::size_t i = 0; i < part.size(); ++i)
-            part[i] = i;
+        for (std::size_t i = 0; i < part.size(); ++i) part[i] = i;
         auto find = [&](std::size_t x) {
-            while (part[x] != x)
-                x = part[x];
+            while (part[x] != x) x = part[x];
             return x;
         };
         for (std::size_t i = 0; i < part.size(); ++i) {
-            for (const auto& ch : parsed->switches[i].children)
-                part[find(index_of.at(ch))] = find(i);
+            for (const auto& ch : parsed->switches[i].children) part[find(index_of.at(ch))] = find(i);
         }
         std::set<std::size_t> parts;
-        for (std::size_t i = 0; i < part.size(); ++i)
-            parts.insert(find(i));
+        for (std::size_t i = 0; i < part.size(); ++i) parts.insert(find(i));
         EXPECT_EQ(parts.size(), view.parts);
     });
     EXPECT_GE(checked, 25);
@@ -180,8 +172,7 @@ TEST(SlurmView, PlacerIndexesTheView) {
             EXPECT_EQ(std::vector<std::size_t>(s.leaves.begin(), s.leaves.end()), v.leaves) << s.name;
             if (v.level != 0) continue;
             std::vector<std::uint32_t> hs;
-            for (auto h : v.hosts)
-                hs.push_back(h.index());
+            for (auto h : v.hosts) hs.push_back(h.index());
             EXPECT_EQ(ix.leaf_hosts[i], hs) << s.name;
             EXPECT_EQ(static_cast<std::size_t>(ix.component[i]), v.part) << s.name;
         }

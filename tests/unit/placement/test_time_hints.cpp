@@ -122,8 +122,7 @@ TEST(TimeHints, RandomStatesKeepBoundsAndConstraints) {
         EXPECT_EQ(static_cast<int>(timed->groups.size()), timed->lower_bound_groups);
         EXPECT_EQ(timed->max_tier, plain->max_tier);
         EXPECT_EQ(static_cast<int>(timed->hosts.size()), r.nodes_min);
-        for (HostId h : timed->hosts)
-            EXPECT_EQ(s.at(h).state, NodeState::Idle) << t->host(h).name;
+        for (HostId h : timed->hosts) EXPECT_EQ(s.at(h).state, NodeState::Idle) << t->host(h).name;
         if (names(*t, *timed) != names(*t, *plain)) ++differs;
     }
     EXPECT_GT(placed, 300);

@@ -75,8 +75,7 @@ SlurmTopology parse_conf(const std::string& text) {
 std::string racks_spec(const std::vector<std::pair<int, int>>& racks /* number, hosts */, int usable) {
     std::ostringstream s;
     int total = 0;
-    for (auto [n, h] : racks)
-        total += h;
+    for (auto [n, h] : racks) total += h;
     char names[64];
     std::snprintf(names, sizeof names, "gb[%03d-%03d]", 1, total);
     s << "version: 1\nnodes:\n  - names: " << names << "\n    gpus: {count: 4, model: NVIDIA GB200}\n"
@@ -121,8 +120,7 @@ TEST(SlurmBlock, Nvl72RacksSixteenOfEighteen) {
     EXPECT_EQ(p.block_sizes, c->block_sizes);
     // login nodes (service) are not in any block and not warned about
     for (const auto& b : p.blocks) {
-        for (const auto& n : b.nodes)
-            EXPECT_EQ(n.rfind("gb", 0), 0U) << n;
+        for (const auto& n : b.nodes) EXPECT_EQ(n.rfind("gb", 0), 0U) << n;
     }
     expect_golden("gb200-nvl72x4.block.conf", c->text);
 }
@@ -197,8 +195,7 @@ TEST(SlurmBlock, MissingRackKeepsItsSlotWithAPlaceholder) {
     ASSERT_EQ(p.blocks.size(), 4U);
     EXPECT_EQ(p.blocks[3].name, "rack04");
     // every block holds at least the base size (Slurm is fatal otherwise)
-    for (const auto& b : p.blocks)
-        EXPECT_GE(static_cast<int>(b.nodes.size()), p.block_sizes[0]) << b.name;
+    for (const auto& b : p.blocks) EXPECT_GE(static_cast<int>(b.nodes.size()), p.block_sizes[0]) << b.name;
     expect_golden("nvl-missing-rack03.block.conf", c->text);
 
     BlockOptions no;
@@ -220,12 +217,10 @@ TEST(SlurmBlock, ShortRackIsPaddedToTheBaseSize) {
     EXPECT_EQ(c->blocks[2].fake_nodes.size(), 4U);
     EXPECT_EQ(c->blocks[2].fake_nodes.front(), "fake-rack03-13");
     bool warned = false;
-    for (const auto& w : c->warnings)
-        warned = warned || w.find("block rack03 has 12 host(s)") != std::string::npos;
+    for (const auto& w : c->warnings) warned = warned || w.find("block rack03 has 12 host(s)") != std::string::npos;
     EXPECT_TRUE(warned) << c->text;
     auto p = parse_conf(c->text);
-    for (const auto& b : p.blocks)
-        EXPECT_GE(static_cast<int>(b.nodes.size()), 16) << b.name;
+    for (const auto& b : p.blocks) EXPECT_GE(static_cast<int>(b.nodes.size()), 16) << b.name;
 
     BlockOptions o;
     o.fake_prefix = "gb";  // "gb" + "rack03-13" is not a real host: allowed
@@ -275,12 +270,10 @@ TEST(SlurmBlockReal, PsmnAndSeleneLeafGroups) {
         for (const auto& s : tree->switches) {
             if (s.level == 0) leaves.insert({s.nodes.begin(), s.nodes.end()});
         }
-        for (const auto& b : c->blocks)
-            blocks.insert({b.nodes.begin(), b.nodes.end()});
+        for (const auto& b : c->blocks) blocks.insert({b.nodes.begin(), b.nodes.end()});
         EXPECT_EQ(blocks, leaves) << file;
         auto p = parse_conf(c->text);
-        for (const auto& b : p.blocks)
-            EXPECT_GE(static_cast<int>(b.nodes.size()), p.block_sizes[0]) << b.name;
+        for (const auto& b : p.blocks) EXPECT_GE(static_cast<int>(b.nodes.size()), p.block_sizes[0]) << b.name;
         expect_golden(golden, c->text);
     }
 }
@@ -561,8 +554,7 @@ TEST(SlurmGres, PartialNvlinkAndNoNvlink) {
         const auto row = l.substr(l.find("Links=") + 6);
         std::vector<int> v;
         std::stringstream ss(row);
-        for (std::string x; std::getline(ss, x, ',');)
-            v.push_back(std::stoi(x));
+        for (std::string x; std::getline(ss, x, ',');) v.push_back(std::stoi(x));
         ASSERT_EQ(v.size(), smi->gpus.size()) << l;
         for (std::size_t j = 0; j < v.size(); ++j) {
             const int exp = i == j ? -1
@@ -647,10 +639,8 @@ TEST(SlurmWarnings, DeeperThanSlurmsLevelLimit) {
     const int depth = kSlurmMaxTreeLevels + 2;
     f.sw("top");
     for (const char* c : {"a", "b"}) {
-        for (int k = 0; k < depth; ++k)
-            f.sw(c + std::to_string(k));
-        for (int k = 0; k + 1 < depth; ++k)
-            f.link(c + std::to_string(k), c + std::to_string(k + 1));
+        for (int k = 0; k < depth; ++k) f.sw(c + std::to_string(k));
+        for (int k = 0; k + 1 < depth; ++k) f.link(c + std::to_string(k), c + std::to_string(k + 1));
         f.link(c + std::to_string(depth - 1), "top");
     }
     f.hosts("n", 1, 2, {"a0"}).hosts("m", 1, 2, {"b0"});
@@ -659,17 +649,14 @@ TEST(SlurmWarnings, DeeperThanSlurmsLevelLimit) {
     auto c = generate_tree_conf(*t);
     ASSERT_TRUE(c) << c.error().to_string();
     int top = 0;
-    for (const auto& s : c->switches)
-        top = std::max(top, s.level);
+    for (const auto& s : c->switches) top = std::max(top, s.level);
     EXPECT_GT(top + 1, kSlurmMaxTreeLevels) << c->text;
     bool found = false;
-    for (const auto& w : c->warnings)
-        found = found || w.find("switch levels") != std::string::npos;
+    for (const auto& w : c->warnings) found = found || w.find("switch levels") != std::string::npos;
     EXPECT_TRUE(found) << c->text;
     auto ok = generate_tree_conf(*two_tier());
     ASSERT_TRUE(ok);
-    for (const auto& w : ok->warnings)
-        EXPECT_EQ(w.find("switch levels"), std::string::npos);
+    for (const auto& w : ok->warnings) EXPECT_EQ(w.find("switch levels"), std::string::npos);
 }
 
 // ---------------------------------------------------------------- more real fabrics: tree, block, yaml goldens

@@ -70,8 +70,7 @@ TopologyPtr three_tier() {
         for (int l = 1; l <= 2; ++l) {
             const std::string leaf = "p" + std::to_string(p) + "l" + std::to_string(l);
             f.sw(leaf);
-            for (int s = 1; s <= 2; ++s)
-                f.link(leaf, "p" + std::to_string(p) + "s" + std::to_string(s));
+            for (int s = 1; s <= 2; ++s) f.link(leaf, "p" + std::to_string(p) + "s" + std::to_string(s));
             f.hosts("c", h, h + 1, {leaf});
             h += 2;
         }
@@ -109,8 +108,7 @@ std::set<HostSet> leaf_sets(const SlurmTopology& t) {
 /// For each switch with leaf children: the set of its leaves' host sets.
 std::set<std::set<HostSet>> spine_sets(const SlurmTopology& t) {
     std::map<std::string, const SlurmSwitch*> by_name;
-    for (const auto& s : t.switches)
-        by_name[s.name] = &s;
+    for (const auto& s : t.switches) by_name[s.name] = &s;
     std::set<std::set<HostSet>> out;
     for (const auto& s : t.switches) {
         std::set<HostSet> ls;
@@ -208,8 +206,7 @@ TEST(SlurmTree, DisjointFabricsWarnAndGetNoCommonRoot) {
     EXPECT_NE(c->text.find("# Warning: the fabric has 2 disjoint"), std::string::npos);
     auto p = parse_back(c->text);
     EXPECT_EQ(p.roots().size(), 2U);
-    for (const auto& s : c->switches)
-        EXPECT_FALSE(s.synthetic);
+    for (const auto& s : c->switches) EXPECT_FALSE(s.synthetic);
 }
 
 TEST(SlurmTree, OverlappingSpinesWithoutCommonTopGetSyntheticRoot) {
@@ -378,8 +375,7 @@ TEST(SlurmTreeReal, SeleneOneLeafPerScalableUnitNoStorageSwitch) {
             if (q != std::string::npos) su.insert(d.substr(q + 4, d.find('-', q) - q - 4));
         }
         EXPECT_EQ(su.size(), 1U) << s.name << " spans scalable units";
-        for (const auto& h : s.nodes)
-            EXPECT_EQ(h.rfind("luna-", 0), 0U) << h;
+        for (const auto& h : s.nodes) EXPECT_EQ(h.rfind("luna-", 0), 0U) << h;
     }
     EXPECT_EQ(leaves, units.size());
     auto p = parse_back(c->text);

@@ -26,8 +26,7 @@ constexpr auto request = topo::spank::testing::pack_request;
 
 placement::ClusterState all_taken(const Topology& t) {
     placement::ClusterState st(t);
-    for (std::uint32_t h = 0; h < t.hosts().size(); ++h)
-        st.set_state(HostId{h}, placement::NodeState::Alloc);
+    for (std::uint32_t h = 0; h < t.hosts().size(); ++h) st.set_state(HostId{h}, placement::NodeState::Alloc);
     return st;
 }
 
@@ -173,11 +172,9 @@ TEST(Decider, TheStateDecidedOnCarriesTheHealthMarks) {
     ASSERT_TRUE(out);
     ASSERT_EQ(out->decision.reply.kind, K::Planned);
     EXPECT_FALSE(out->state->state.available(sick));  // what the plugin caches is what was decided on
-    for (HostId h : out->decision.placement->hosts)
-        EXPECT_NE(h, sick);
+    for (HostId h : out->decision.placement->hosts) EXPECT_NE(h, sick);
     bool named = false;
-    for (const auto& [k, v] : out->decision.reply.env)
-        named |= k == "TOPOPLACE_EXCLUDE" && v == t.host(sick).name;
+    for (const auto& [k, v] : out->decision.reply.env) named |= k == "TOPOPLACE_EXCLUDE" && v == t.host(sick).name;
     EXPECT_TRUE(named);
 }
 

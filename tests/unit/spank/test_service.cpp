@@ -118,8 +118,7 @@ TEST(Service, RepliesRoundTripAndOnlyCarryTopoplaceVariables) {
 TEST(Service, DecidesAsThePluginDoes) {
     const Topology& t = *lab();
     placement::ClusterState st(t);
-    for (std::uint32_t h = 0; h < 3; ++h)
-        st.set_state(HostId{h}, placement::NodeState::Alloc);
+    for (std::uint32_t h = 0; h < 3; ++h) st.set_state(HostId{h}, placement::NodeState::Alloc);
     auto req = request("6");
     req.opts.segment = 0;
     req.opts.max_tier.reset();
@@ -143,14 +142,12 @@ TEST(Service, DecidesAsThePluginDoes) {
     ASSERT_EQ(rep2.kind, K::Planned);
     EXPECT_EQ(rep2.text.find(t.host(sick).name + ","), std::string::npos);
     bool excluded = false;
-    for (const auto& [k, v] : rep2.env)
-        excluded |= k == "TOPOPLACE_EXCLUDE" && v == t.host(sick).name;
+    for (const auto& [k, v] : rep2.env) excluded |= k == "TOPOPLACE_EXCLUDE" && v == t.host(sick).name;
     EXPECT_TRUE(excluded) << rep2.text;
     // never, busy, invalid, unsupported
     EXPECT_EQ(serve(placer, request("65"), placement::ClusterState(t), {}).kind, K::Never);
     placement::ClusterState full(t);
-    for (std::uint32_t h = 0; h < t.hosts().size(); ++h)
-        full.set_state(HostId{h}, placement::NodeState::Alloc);
+    for (std::uint32_t h = 0; h < t.hosts().size(); ++h) full.set_state(HostId{h}, placement::NodeState::Alloc);
     EXPECT_EQ(serve(placer, request("2"), full, {}).kind, K::Busy);
     EXPECT_EQ(serve(placer, request("x"), st, {}).kind, K::Invalid);
     auto chosen = request("2");
@@ -166,15 +163,13 @@ TEST(Service, DecidesAsThePluginDoes) {
     EXPECT_NE(rep3.text.find("degraded: kept 1 degraded host(s) out (" + t.host(slow).name + ")"), std::string::npos)
         << rep3.text;
     bool ex = false;
-    for (const auto& [k, v] : rep3.env)
-        ex |= k == "TOPOPLACE_EXCLUDE" && v == t.host(slow).name;
+    for (const auto& [k, v] : rep3.env) ex |= k == "TOPOPLACE_EXCLUDE" && v == t.host(slow).name;
     EXPECT_TRUE(ex) << rep3.text;
     auto one_req = request("1");
     one_req.opts.segment = 0;
     auto one = serve(placer, one_req, st, deg);
     ASSERT_EQ(one.kind, K::Planned) << one.message;
-    for (const auto& [k, v] : one.env)
-        EXPECT_NE(k, "TOPOPLACE_EXCLUDE") << v;
+    for (const auto& [k, v] : one.env) EXPECT_NE(k, "TOPOPLACE_EXCLUDE") << v;
 }
 
 /// A Unix socket served by a thread: answers each connection with `reply` (or, when
@@ -203,11 +198,9 @@ struct TestServer {
                 char buf[65536];
                 std::string in;
                 ssize_t r;
-                while ((r = ::read(c, buf, sizeof buf)) > 0)
-                    in.append(buf, static_cast<std::size_t>(r));
+                while ((r = ::read(c, buf, sizeof buf)) > 0) in.append(buf, static_cast<std::size_t>(r));
                 if (silent) {
-                    while (!stop)
-                        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+                    while (!stop) std::this_thread::sleep_for(std::chrono::milliseconds(10));
                 } else if (decode_request(in)) {
                     (void)!::write(c, reply.data(), reply.size());
                 }
@@ -323,8 +316,7 @@ struct LoopServer {
 TEST(ServiceServer, SilentConnectionsDoNotDelayOthers) {
     LoopServer s({.per_connection_ms = 200, .max_connections = 128, .max_per_uid = 16});
     std::vector<int> silent;
-    for (int i = 0; i < 40; ++i)
-        silent.push_back(s.connect_silent());
+    for (int i = 0; i < 40; ++i) silent.push_back(s.connect_silent());
     // Each legitimate request is answered (the client gives up after 500 ms otherwise),
     // though 40 silent connections of the same uid came first.
     for (int i = 0; i < 5; ++i) {
@@ -391,8 +383,7 @@ TEST(Service, FullBacklogIsNamed) {
     ASSERT_FALSE(r);
     EXPECT_NE(r.error().message.find("backlog is full"), std::string::npos) << r.error().message;
     EXPECT_EQ(r.error().message.find("4294967295"), std::string::npos) << r.error().message;
-    for (int c : fill)
-        ::close(c);
+    for (int c : fill) ::close(c);
     ::close(fd);
     ::unlink(path.c_str());
 }

@@ -34,8 +34,7 @@ const TopologyPtr& lab() {
         EXPECT_TRUE(st) << st.error().to_string();
         auto node = read_nvidia_smi_topo_file(dir + "lab-8gpu-2nic.topo-m.txt");
         EXPECT_TRUE(node) << node.error().to_string();
-        for (const auto& h : b.host_names())
-            b.apply_node_description(h, *node);
+        for (const auto& h : b.host_names()) b.apply_node_description(h, *node);
         auto topo = std::move(b).freeze();
         EXPECT_TRUE(topo) << topo.error().to_string();
         return *topo;
@@ -187,8 +186,7 @@ TEST(SpankRequest, FromSlurmOptionStrings) {
 TEST(SpankPlan, OneGroupIsAPlainFeatureAndOneSwitch) {
     const auto& t = *lab();
     placement::Placement p;
-    for (const char* n : {"n005", "n006", "n007", "n008"})
-        p.hosts.push_back(*t.find_host(n));
+    for (const char* n : {"n005", "n006", "n007", "n008"}) p.hosts.push_back(*t.find_host(n));
     Plan plan = make_plan(t, p, Mode::Pack, 120, {"n003", "n001", "n003"});
     EXPECT_EQ(plan_constraint(plan), "lg_g002");
     EXPECT_EQ(plan.switches, 1);
@@ -204,8 +202,7 @@ TEST(SpankPlan, OneGroupIsAPlainFeatureAndOneSwitch) {
 TEST(SpankPlan, SeveralGroupsUseMultipleCounts) {
     const auto& t = *lab();
     placement::Placement p;
-    for (const char* n : {"n002", "n003", "n004", "n009"})
-        p.hosts.push_back(*t.find_host(n));
+    for (const char* n : {"n002", "n003", "n004", "n009"}) p.hosts.push_back(*t.find_host(n));
     p.max_tier = 1;
     Plan plan = make_plan(t, p, Mode::Pack, 300, {});
     EXPECT_EQ(plan_constraint(plan), "[lg_g001*3&lg_g003*1]");
@@ -217,8 +214,7 @@ TEST(SpankPlan, SeveralGroupsUseMultipleCounts) {
 TEST(SpankPlan, NvlAndSegmentReachJobSubmit) {
     const auto& t = *lab();
     placement::Placement p;
-    for (const char* n : {"n005", "n006"})
-        p.hosts.push_back(*t.find_host(n));
+    for (const char* n : {"n005", "n006"}) p.hosts.push_back(*t.find_host(n));
     // without the options: no such variables (empty values are not handed over)
     const Plan plain = make_plan(t, p, Mode::Pack, 120, {});
     EXPECT_EQ(get(plan_env(plain), "TOPOPLACE_NVL"), "");
@@ -240,8 +236,7 @@ TEST(SpankPlan, SpreadRoundRobinsOverGroups) {
     auto p = placement::place(t, st, r, placement::Policy::Spread);
     ASSERT_TRUE(p) << p.error().message;
     std::vector<std::string> names;
-    for (auto h : p->hosts)
-        names.push_back(t.host(h).name);
+    for (auto h : p->hosts) names.push_back(t.host(h).name);
     EXPECT_EQ(names, (std::vector<std::string>{"n002", "n003", "n005", "n006", "n009", "n013"}));
     EXPECT_EQ(p->groups.size(), 4u);
     EXPECT_EQ(p->max_tier, 1);
@@ -290,8 +285,7 @@ TEST(SpankTaskEnv, GpuLists) {
     EXPECT_EQ(*parse_gpu_list("0,1,3"), (std::vector<int>{0, 1, 3}));
     EXPECT_EQ(*parse_gpu_list("4-6,0"), (std::vector<int>{0, 4, 5, 6}));
     EXPECT_TRUE(parse_gpu_list("")->empty());
-    for (const char* v : {"GPU-5d2a", "NoDevFiles", "1,,2", "3-1", "-1", "0,a"})
-        EXPECT_FALSE(parse_gpu_list(v)) << v;
+    for (const char* v : {"GPU-5d2a", "NoDevFiles", "1,,2", "3-1", "-1", "0,a"}) EXPECT_FALSE(parse_gpu_list(v)) << v;
 }
 
 // ------------------------------------------------------------------ launch gate

@@ -142,13 +142,11 @@ TEST_F(CacheFile, ADecisionIsMarkedTaken) {
     ASSERT_TRUE(write_state_cache(path, t, s, &*p, true, now));
     auto r = read_state_cache(path, t, ::getuid(), 5, now + kSec);
     ASSERT_TRUE(r) << r.error().to_string();
-    for (auto h : p->hosts)
-        EXPECT_EQ(r->at(h).state, NodeState::Alloc) << t.host(h).name;
+    for (auto h : p->hosts) EXPECT_EQ(r->at(h).state, NodeState::Alloc) << t.host(h).name;
     // the next job of the burst does not plan onto them
     auto next = placement::place(t, *r, whole);
     ASSERT_TRUE(next) << next.error().to_string();
-    for (auto h : next->hosts)
-        EXPECT_EQ(std::count(p->hosts.begin(), p->hosts.end(), h), 0) << t.host(h).name;
+    for (auto h : next->hosts) EXPECT_EQ(std::count(p->hosts.begin(), p->hosts.end(), h), 0) << t.host(h).name;
 
     // a shared job: its GPUs leave the free count, the host stays usable
     placement::Request shared;

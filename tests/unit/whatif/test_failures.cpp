@@ -28,8 +28,7 @@ TEST(Failures, Llama3Table5) {
     EXPECT_TRUE(m->causes[0].takes_node_down);
     // Software Bug (Dependency) and NCCL Watchdog Timeouts (Unknown) leave the node up.
     int soft = 0;
-    for (const auto& c : m->causes)
-        soft += c.takes_node_down ? 0 : static_cast<int>(c.weight);
+    for (const auto& c : m->causes) soft += c.takes_node_down ? 0 : static_cast<int>(c.weight);
     EXPECT_EQ(soft, 54 + 7 + 2);
     EXPECT_NE(m->summary.find("419"), std::string::npos);
 }

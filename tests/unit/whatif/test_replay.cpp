@@ -114,8 +114,7 @@ TEST(Replay, TinyCaseByHand) {
     ASSERT_TRUE(iv);
     ASSERT_EQ(iv->size(), 3u);
     std::map<int, Interval> by_job;
-    for (const auto& i : *iv)
-        by_job[i.job] = i;
+    for (const auto& i : *iv) by_job[i.job] = i;
     EXPECT_EQ(by_job[2].start, 10);  // C (submitted at 10) backfilled at once
     EXPECT_EQ(by_job[1].start, 100);
     EXPECT_EQ(by_job[1].end, 150);
@@ -184,8 +183,7 @@ TEST_P(Invariants, HoldOnAGeneratedTraceWithFailures) {
     // Failures are drawn per host from the seed: every policy and gate setting sees the
     // same (time, host) failures over the time they all ran.
     double common = r->runs[0].makespan_s;
-    for (const auto& p : r->runs)
-        common = std::min(common, p.makespan_s);
+    for (const auto& p : r->runs) common = std::min(common, p.makespan_s);
     auto within = [&](const PolicyRun& p) {
         std::vector<std::pair<double, HostId>> v;
         for (const auto& f : p.failure_log) {
@@ -195,8 +193,7 @@ TEST_P(Invariants, HoldOnAGeneratedTraceWithFailures) {
     };
     const auto ref = within(r->runs[0]);
     EXPECT_GT(ref.size(), 3u);
-    for (const auto& p : r->runs)
-        EXPECT_EQ(within(p), ref) << p.label;
+    for (const auto& p : r->runs) EXPECT_EQ(within(p), ref) << p.label;
 
     for (Policy pol : {Policy::Topo, Policy::SlurmTree, Policy::Linear}) {
         for (bool gate : {false, true}) {
@@ -211,8 +208,7 @@ TEST_P(Invariants, HoldOnAGeneratedTraceWithFailures) {
                 if (!i.killed) ++done[i.job];
             }
             EXPECT_EQ(done.size(), tr->jobs.size());
-            for (const auto& [j, n] : done)
-                EXPECT_EQ(n, 1) << "job " << j;
+            for (const auto& [j, n] : done) EXPECT_EQ(n, 1) << "job " << j;
         }
     }
 }

@@ -53,8 +53,7 @@ TEST(TraceRead, AlibabaDlrmInstances) {
     // awk -F, 'NR>1 && $6>0 && $15!="" && $16!="" && $17!="" && $16>=$15 && $17>=$16' -> 413
     EXPECT_EQ(t->jobs.size(), 413u);
     EXPECT_EQ(t->skipped, 10000 - 413);
-    for (const auto& j : t->jobs)
-        EXPECT_EQ(j.gpus_per_node, 1);
+    for (const auto& j : t->jobs) EXPECT_EQ(j.gpus_per_node, 1);
 }
 
 TEST(TraceRead, EveryRealFileParsesOrIsRefusedWithAReason) {
@@ -297,8 +296,7 @@ TEST(Generator, ShapeOfTheTrace) {
     // Long tail: the mean is well above the median (lognormal sigma 1.6).
     std::sort(d.begin(), d.end());
     double mean = 0;
-    for (double x : d)
-        mean += x;
+    for (double x : d) mean += x;
     mean /= static_cast<double>(d.size());
     const double median = d[d.size() / 2];
     EXPECT_NEAR(median, 1800, 300);
@@ -313,8 +311,7 @@ TEST(Generator, EmpiricalDurations) {
     auto t = generate_trace(g);
     ASSERT_TRUE(t);
     std::set<double> seen;
-    for (const auto& j : t->jobs)
-        seen.insert(j.duration_s);
+    for (const auto& j : t->jobs) seen.insert(j.duration_s);
     EXPECT_EQ(seen, (std::set<double>{100, 200, 300}));
 }
 
