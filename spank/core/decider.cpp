@@ -59,10 +59,6 @@ Decision place_job(const placement::Placer& placer, const ServiceRequest& req, c
     return d;
 }
 
-double ms_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
 }  // namespace
 
 ServiceReply::Kind request_refusal(Errc code) noexcept {

@@ -10,6 +10,7 @@
 /// a `busy` answer on a state that may be stale (any source but the last) is decided once
 /// more on the last source's fresh read. A fresh read that fails then leaves the busy answer.
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -26,6 +27,11 @@
 #include "core.hpp"
 
 namespace topo::spank {
+
+/// Milliseconds since `t0` (the timings --topo-explain and the service print).
+inline double ms_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
 
 /// One job to place, as the plugin reads it from sbatch/salloc/srun (the service gets the same
 /// fields over its socket, service.hpp).

@@ -24,6 +24,7 @@
 #include <string>
 
 #include <topo/atomic_file.hpp>
+#include <topo/errno_text.hpp>
 #include <topo/snapshot_bin.hpp>
 
 #include "service.hpp"
@@ -84,16 +85,14 @@ int listen_on(const std::string& path) {
     if (::lstat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) ::unlink(path.c_str());  // a previous run's
     if (fd < 0 || ::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0
         || ::chmod(path.c_str(), 0666) != 0 || ::listen(fd, 64) != 0) {
-        log("error: ", path + ": " + std::strerror(errno));
+        log("error: ", path + ": " + errno_text(errno));
         if (fd >= 0) ::close(fd);
         return -1;
     }
     return fd;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
     CLI::App app{
         "Node-state feed (plugstack state_feed=) and placement service (service=) for the topoplace SPANK plugin",
         "topoplace-nodefeed"};
@@ -182,8 +181,6 @@ int main(int argc, char** argv) {
             rep.message = "this service places on " + snapshot + ", not " + req->snapshot;
         } else if (req->health != health) {
             rep.message = "this service reads the health store '" + health + "', not '" + req->health + "'";
-        } else if (!state) {
-            rep.message = "no node state yet";
         } else {
             std::vector<std::string> warns;
             auto bad = health_flags(*topo, health, &warns);
@@ -302,4 +299,18 @@ int main(int argc, char** argv) {
                 + " fresh reads for busy answers, " + std::to_string(server ? server->dropped() : 0)
                 + " connections closed unanswered)");
     return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    // nothing may escape: a daemon that dies of an exception says so and exits 70 (EX_SOFTWARE)
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "topoplace-nodefeed: internal error: %s\n", e.what());
+    } catch (...) {
+        std::fprintf(stderr, "topoplace-nodefeed: internal error\n");
+    }
+    return 70;
 }

@@ -132,10 +132,6 @@ std::string ms(double v) {
     return std::to_string(v).substr(0, 5);
 }
 
-double ms_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
 /// A state read from a file (the user's cache or the shared feed), with its age for
 /// --topo-explain and its read time for the cache write.
 template <class Read>
