@@ -71,8 +71,39 @@ int model_tier(const Topology& t, const FabricShape& shape, HostId a, HostId b) 
     return 3;
 }
 
+UplinkUse uplink_use(const Topology& t, const FabricShape& shape, const std::vector<std::vector<HostId>>& others) {
+    UplinkUse u;
+    if (others.empty()) return u;
+    u.busy_group.assign(shape.pod_of_group.size(), 0);
+    u.busy_pod.assign(static_cast<std::size_t>(std::max(0, shape.pods)), 0);
+    std::set<std::uint32_t> og;
+    std::set<int> op;
+    for (const auto& o : others) {
+        og.clear();
+        op.clear();
+        for (auto h : o) {
+            const GroupId gid = t.host(h).group;
+            if (!gid.valid()) continue;
+            og.insert(gid.index());
+            op.insert(shape.pod_of_group[gid.index()]);
+        }
+        if (og.size() > 1)
+            for (auto x : og) u.busy_group[x] = 1;
+        if (op.size() > 1)
+            for (auto x : op)
+                if (x >= 0 && static_cast<std::size_t>(x) < u.busy_pod.size())
+                    u.busy_pod[static_cast<std::size_t>(x)] = 1;
+    }
+    return u;
+}
+
 Features features_of(const Topology& t, const FabricShape& shape, const JobPlacement& job, const Profile& prof,
                      int gpus_per_host, const std::vector<std::vector<HostId>>& others) {
+    return features_of(t, shape, job, prof, gpus_per_host, uplink_use(t, shape, others));
+}
+
+Features features_of(const Topology& t, const FabricShape& shape, const JobPlacement& job, const Profile& prof,
+                     int gpus_per_host, const UplinkUse& use) {
     Features f;
     const int g = std::max(1, gpus_per_host);
     const int n = static_cast<int>(job.hosts.size());
@@ -107,7 +138,9 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
         return v;
     };
 
-    const int tp = std::max(1, prof.tp), cp = std::max(1, prof.cp), pp = std::max(1, prof.pp);
+    const int tp = std::max(1, prof.tp);
+    const int cp = std::max(1, prof.cp);
+    const int pp = std::max(1, prof.pp);
     const int ranks = n * g;
     const int dp = std::max(1, std::min(prof.dp > 0 ? prof.dp : ranks, ranks / (tp * cp * pp)));
     const int ep = std::clamp(prof.ep, 1, dp);
@@ -187,28 +220,15 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
     f.fragmented = static_cast<int>(groups.size()) > need;
     // u_k: share of the job's leaf groups (pods) whose uplinks another multi-group
     // (multi-pod) job also uses.
-    std::set<std::uint32_t> busy_groups;
-    std::set<int> busy_pods;
-    for (const auto& o : others) {
-        std::set<std::uint32_t> og;
-        std::set<int> op;
-        for (auto h : o) {
-            const GroupId gid = t.host(h).group;
-            if (!gid.valid()) continue;
-            og.insert(gid.index());
-            op.insert(shape.pod_of_group[gid.index()]);
-        }
-        if (og.size() > 1) busy_groups.insert(og.begin(), og.end());
-        if (op.size() > 1) busy_pods.insert(op.begin(), op.end());
-    }
+    auto busy = [](const std::vector<char>& v, std::size_t i) { return i < v.size() && v[i] != 0; };
     if (groups.size() > 1) {
         int shared = 0;
-        for (auto x : groups) shared += busy_groups.count(x) != 0 ? 1 : 0;
+        for (auto x : groups) shared += busy(use.busy_group, x) ? 1 : 0;
         f.shared[2] = static_cast<double>(shared) / static_cast<double>(groups.size());
     }
     if (job_pods.size() > 1) {
         int shared = 0;
-        for (auto x : job_pods) shared += busy_pods.count(x) != 0 ? 1 : 0;
+        for (auto x : job_pods) shared += x >= 0 && busy(use.busy_pod, static_cast<std::size_t>(x)) ? 1 : 0;
         f.shared[3] = static_cast<double>(shared) / static_cast<double>(job_pods.size());
     }
     return f;

@@ -158,9 +158,10 @@ std::string unsatisfiable_reason(const Work& w) {
 
 namespace {
 
-/// The model's slowdown of `p` (the Placer's parameters, the default layout of its GPUs).
+/// The model's slowdown of `p` (the Placer's parameters, the default layout of its GPUs),
+/// next to the running jobs' uplink use `use`.
 double predicted_slowdown(const Topology& t, const perf::FabricShape& shape, const perf::Params& params,
-                          const Placement& p) {
+                          const perf::UplinkUse& use, const Placement& p) {
     if (p.hosts.size() < 2) return 1.0;
     int gph = 0;
     for (auto h : p.hosts) gph = std::max(gph, static_cast<int>(t.host(h).gpus.size()));
@@ -168,36 +169,94 @@ double predicted_slowdown(const Topology& t, const perf::FabricShape& shape, con
     perf::JobPlacement jp;
     jp.hosts = p.hosts;
     const perf::Profile prof = perf::default_layout({}, static_cast<int>(p.hosts.size()) * gph, gph);
-    return perf::slowdown(params, prof, perf::features_of(t, shape, jp, prof, gph)).s_job;
+    return perf::slowdown(params, prof, perf::features_of(t, shape, jp, prof, gph, use)).s_job;
+}
+
+/// The running jobs' uplink use as the state records it (ClusterState::uplink_users).
+perf::UplinkUse uplink_use_of(const Topology& t, const perf::FabricShape& shape, const ClusterState& state) {
+    perf::UplinkUse u;
+    if (state.groups_with_uplink_users() == 0) return u;
+    const std::size_t ng = t.groups().size();
+    u.busy_group.assign(ng, 0);
+    u.busy_pod.assign(static_cast<std::size_t>(std::max(0, shape.pods)), 0);
+    for (std::size_t g = 0; g < ng; ++g) {
+        const auto uu = state.uplink_users(GroupId{static_cast<std::uint32_t>(g)});
+        if (uu.spanning > 0) u.busy_group[g] = 1;
+        const int pod = g < shape.pod_of_group.size() ? shape.pod_of_group[g] : -1;
+        if (uu.multi_pod > 0 && pod >= 0 && static_cast<std::size_t>(pod) < u.busy_pod.size())
+            u.busy_pod[static_cast<std::size_t>(pod)] = 1;
+    }
+    return u;
 }
 
 }  // namespace
 
 Result<Placement> Placer::place_by_cost(const ClusterState& state, const Request& req) const {
+    // Candidates, each a topo placement under one more constraint; the least predicted
+    // slowdown wins, ties to the earlier (topo's own choice keeps its hole-keeping order):
+    //  a: topo's choice;
+    //  b: the job held to the lowest tier any placement could stay under now;
+    //  c: a multi-group job kept off the leaf groups whose uplinks running multi-group jobs
+    //     use (the model's M_share and M_over; only where the state records those jobs).
     auto a = place(state, req, Policy::Topo);
     if (!a) return a;
     a->policy = Policy::Cost;
-    if (a->hosts.size() < 2 || a->max_tier <= a->lower_bound_tier) return a;
-    Request low = req;
-    low.max_tier = req.max_tier ? std::min(*req.max_tier, a->lower_bound_tier) : a->lower_bound_tier;
-    auto b = place(state, low, Policy::Topo);
-    if (!b) return a;
-    b->policy = Policy::Cost;
+    if (a->hosts.size() < 2) return a;
+    const bool lower = a->max_tier > a->lower_bound_tier;
+    const bool shared = a->groups.size() > 1 && state.groups_with_uplink_users() > 0;
+    if (!lower && !shared) return a;
     std::call_once(idx_->shape_once, [this] { idx_->shape = perf::fabric_shape(*topo_); });
-    const double sa = predicted_slowdown(*topo_, idx_->shape, idx_->model, *a);
-    const double sb = predicted_slowdown(*topo_, idx_->shape, idx_->model, *b);
-    char buf[200];
-    if (sb < sa - 1e-9) {
-        std::snprintf(
-            buf, sizeof buf,
-            "\ncost: tier %d and %zu group(s) predicted %.4f, faster than topo's tier %d and %zu group(s) %.4f",
-            b->max_tier, b->groups.size(), sb, a->max_tier, a->groups.size(), sa);
-        b->explanation += buf;
-        return b;
+    const perf::FabricShape& shape = idx_->shape;
+    const perf::UplinkUse use = shared ? uplink_use_of(*topo_, shape, state) : perf::UplinkUse{};
+
+    struct Cand {
+        Placement p;
+        double s;
+        const char* what;
+    };
+
+    std::vector<Cand> cands;
+    cands.push_back({std::move(*a), 0.0, "topo's choice"});
+    cands.back().s = predicted_slowdown(*topo_, shape, idx_->model, use, cands.back().p);
+    if (lower) {
+        Request low = req;
+        low.max_tier =
+            req.max_tier ? std::min(*req.max_tier, cands[0].p.lower_bound_tier) : cands[0].p.lower_bound_tier;
+        if (auto b = place(state, low, Policy::Topo)) {
+            const double sb = predicted_slowdown(*topo_, shape, idx_->model, use, *b);
+            cands.push_back({std::move(*b), sb, "held to the lowest tier"});
+        }
     }
-    std::snprintf(buf, sizeof buf, "\ncost: topo's choice predicted %.4f, tier %d would be %.4f", sa, b->max_tier, sb);
-    a->explanation += buf;
-    return a;
+    bool touches = false;
+    for (auto g : cands[0].p.groups)
+        touches = touches || (g.index() < use.busy_group.size() && use.busy_group[g.index()] != 0);
+    if (shared && touches) {
+        Request off = req;
+        for (std::size_t g = 0; g < use.busy_group.size(); ++g) {
+            if (use.busy_group[g] == 0) continue;
+            for (auto h : topo_->groups()[g].hosts) off.excluded.push_back(h);
+        }
+        if (auto c = place(state, off, Policy::Topo)) {
+            const double sc = predicted_slowdown(*topo_, shape, idx_->model, use, *c);
+            cands.push_back({std::move(*c), sc, "off shared uplinks"});
+        }
+    }
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < cands.size(); ++i)
+        if (cands[i].s < cands[best].s - 1e-9) best = i;
+    Placement out = std::move(cands[best].p);
+    out.policy = Policy::Cost;
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "\ncost: %s, tier %d, %zu group(s), predicted %.4f", cands[best].what, out.max_tier,
+                  out.groups.size(), cands[best].s);
+    out.explanation += buf;
+    for (std::size_t i = 0; i < cands.size(); ++i) {
+        if (i == best) continue;
+        std::snprintf(buf, sizeof buf, "; %s: tier %d, %zu group(s), %.4f", cands[i].what, cands[i].p.max_tier,
+                      cands[i].p.groups.size(), cands[i].s);
+        out.explanation += buf;
+    }
+    return out;
 }
 
 Result<Placement> Placer::place(const ClusterState& state, const Request& req, Policy policy) const {
@@ -276,7 +335,8 @@ Result<Placement> Placer::place_degraded(const ClusterState& state, const Reques
     };
     auto b = allowing(by_speed.size());
     if (!b) return b;
-    std::size_t lo = 1, hi = by_speed.size();  // the answer is in [lo, hi]; hi fits
+    std::size_t lo = 1;  // the answer is in [lo, hi]; hi fits
+    std::size_t hi = by_speed.size();
     while (lo < hi) {
         const std::size_t mid = lo + (hi - lo) / 2;
         if (auto m = allowing(mid)) {

@@ -32,6 +32,26 @@ perf::Slowdown slowdown_of(const Topology& t, const perf::FabricShape& shape, co
 
 }  // namespace
 
+void record_uplinks(const Topology& t, const perf::FabricShape& shape, ClusterState& state,
+                    const std::vector<HostId>& hosts, int sign) {
+    if (hosts.size() < 2) return;
+    std::vector<std::uint32_t> groups;
+    std::vector<int> pods;
+    for (HostId h : hosts) {
+        const GroupId g = t.host(h).group;
+        if (!g.valid()) continue;
+        groups.push_back(g.index());
+        pods.push_back(g.index() < shape.pod_of_group.size() ? shape.pod_of_group[g.index()] : -1);
+    }
+    std::sort(groups.begin(), groups.end());
+    groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
+    std::sort(pods.begin(), pods.end());
+    pods.erase(std::unique(pods.begin(), pods.end()), pods.end());
+    if (groups.size() < 2) return;
+    const int multi_pod = pods.size() > 1 ? sign : 0;
+    for (auto g : groups) state.add_uplink_users(GroupId{g}, sign, multi_pod);
+}
+
 ClusterCost assess_running(const Placer& placer, const ClusterState& state, const std::vector<RunningJob>& jobs,
                            const perf::Params& params) {
     const Topology& t = placer.topology();
@@ -68,6 +88,10 @@ ClusterCost assess_running(const Placer& placer, const ClusterState& state, cons
         c.now = slowdown_of(t, shape, params, j.hosts, gph, state, others);
         // The best it could have now: its hosts given back, the cost policy's choice.
         ClusterState freed = state;
+        if (freed.groups_with_uplink_users() == 0) {  // the other running jobs' uplinks, for the cost policy
+            for (std::size_t k = 0; k < multi.size(); ++k)
+                if (k != multi_of[i]) record_uplinks(t, shape, freed, multi[k], +1);
+        }
         const bool whole = j.gpus == 0 || c.gpus_per_host >= host_gpus;
         for (auto h : j.hosts) {
             if (whole) {

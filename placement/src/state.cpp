@@ -80,6 +80,21 @@ int ClusterState::degraded_count() const {
     return degraded_;
 }
 
+void ClusterState::add_uplink_users(GroupId g, int spanning, int multi_pod) {
+    if (!g.valid() || g.index() >= layout_->members.size()) return;
+    if (uplink_.empty()) uplink_.resize(layout_->members.size());
+    UplinkUsers& u = uplink_[g.index()];
+    const bool was = u.spanning > 0;
+    u.spanning = std::max(0, u.spanning + spanning);
+    u.multi_pod = std::max(0, u.multi_pod + multi_pod);
+    uplink_groups_ += (u.spanning > 0 ? 1 : 0) - (was ? 1 : 0);
+}
+
+ClusterState::UplinkUsers ClusterState::uplink_users(GroupId g) const {
+    if (!g.valid() || g.index() >= uplink_.size()) return {};
+    return uplink_[g.index()];
+}
+
 const ClusterState::Brief* ClusterState::briefs() const {
     return briefs_.data();
 }

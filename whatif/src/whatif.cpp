@@ -12,6 +12,7 @@
 #include <set>
 #include <utility>
 
+#include <topo/placement/running.hpp>
 #include <topo/placement/state.hpp>
 #include <topo/whatif/whatif.hpp>
 
@@ -138,6 +139,10 @@ private:
     /// job's slow and slow_net (1 without a model).
     void slowdown_of(int j);
     void release(int j);
+    /// Record (sign +1) or take off (-1) a running job's use of its leaf groups' uplinks in
+    /// the state the placer reads (ClusterState::add_uplink_users): a job spanning several
+    /// groups (pods) uses them all.
+    void uplinks(int j, int sign);
     void kill(int j, double now);
     void finish(int j, double now);
     void fail_host(int h, double now);
@@ -323,7 +328,7 @@ void Engine::refresh(int h) {
 int Engine::qualifying(const JobRt& j) const {
     if (j.exclusive) return idle_;
     int n = 0;
-    for (std::size_t f = static_cast<std::size_t>(j.gph); f < hist_.size(); ++f) n += hist_[f];
+    for (auto f = static_cast<std::size_t>(j.gph); f < hist_.size(); ++f) n += hist_[f];
     return n;
 }
 
@@ -387,6 +392,7 @@ void Engine::start(int j, const placement::Placement& p, double now) {
     }
     busy_units_ += job.units;
     running_.emplace(job.est_end, j);
+    uplinks(j, +1);
     slowdown_of(j);
     push(now + job.run_cost + job.remaining * job.slow, Ev::Finish, j, job.gen);
     record_placement(job, p);
@@ -421,8 +427,14 @@ void Engine::slowdown_of(int j) {
     job.slow_net = sd.s_net;
 }
 
+void Engine::uplinks(int j, int sign) {
+    if (opt_.model == nullptr) return;  // the fabric's pods are known only with a model
+    placement::record_uplinks(topo_, shape_, state_, jobs_[static_cast<std::size_t>(j)].hosts, sign);
+}
+
 void Engine::release(int j) {
     auto& job = jobs_[static_cast<std::size_t>(j)];
+    uplinks(j, -1);
     for (HostId hid : job.hosts) {
         const int h = host_index_[hid.index()];
         auto& r = hosts_[static_cast<std::size_t>(h)];
@@ -743,7 +755,8 @@ Status Engine::run(PolicyRun& out, int run_index, int runs) {
         if (auto st = pass(now); !st) return st;
         observe(now);
         if (opt_.progress && (++batches % 4096) == 0) {
-            const double done = 1.0 - static_cast<double>(open_) / std::max<std::size_t>(1, tj.size());
+            const double done =
+                1.0 - static_cast<double>(open_) / static_cast<double>(std::max<std::size_t>(1, tj.size()));
             opt_.progress((run_index + done) / runs);
         }
     }

@@ -22,6 +22,7 @@ public:
 
     [[nodiscard]] constexpr bool valid() const noexcept { return v_ != kInvalid; }
 
+    // NOLINTNEXTLINE(modernize-use-nullptr): clang-tidy 14 flags the literal 0 that a defaulted <=> compares with
     friend constexpr auto operator<=>(const Id&, const Id&) = default;
 
 private:

@@ -134,7 +134,7 @@ TEST(Place, UnsatisfiableVersusBusy) {
     auto gpus = place(*t, s, r);
     ASSERT_FALSE(gpus);
     EXPECT_EQ(gpus.error().code, Errc::Unsatisfiable);
-    EXPECT_NE(gpus.error().message.find("8"), std::string::npos) << gpus.error().message;
+    EXPECT_NE(gpus.error().message.find('8'), std::string::npos) << gpus.error().message;
     // all busy: fits an idle cluster, so Busy
     for (std::uint32_t h = 0; h < t->hosts().size(); ++h) s.set_state(HostId{h}, NodeState::Alloc);
     auto now = place(*t, s, nodes(16));
@@ -476,7 +476,7 @@ TEST(Place, DegradedRuleEqualsExcludingThemWhenThatFits) {
         return static_cast<int>(x % static_cast<std::uint64_t>(n));
     };
     int compared = 0;
-    for (auto t : {three_level(4, 4, 4), testing::two_level(8, 8, 2)}) {
+    for (const auto& t : {three_level(4, 4, 4), testing::two_level(8, 8, 2)}) {
         const int n = static_cast<int>(t->hosts().size());
         for (int trial = 0; trial < 150; ++trial) {
             ClusterState s(*t);
@@ -591,7 +591,8 @@ TEST(Place, CostPolicyStaysUnderOneSpineWhenTheModelSaysSo) {
     EXPECT_EQ(cost->policy, Policy::Cost);
     EXPECT_EQ(cost->groups.size(), 3U);
     EXPECT_EQ(cost->max_tier, 1);
-    EXPECT_NE(cost->explanation.find("cost: tier 1 and 3 group(s) predicted 1.0000, faster than topo's tier 2"),
+    EXPECT_NE(cost->explanation.find("cost: held to the lowest tier, tier 1, 3 group(s), predicted 1.0000; topo's "
+                                     "choice: tier 2, 2 group(s), "),
               std::string::npos)
         << cost->explanation;
     // when topo's choice is already at the lowest tier, cost is topo's choice
@@ -603,6 +604,62 @@ TEST(Place, CostPolicyStaysUnderOneSpineWhenTheModelSaysSo) {
     EXPECT_EQ(names(*t, *a), names(*t, *b));
     EXPECT_EQ(std::string(policy_name(Policy::Cost)), "cost");
     EXPECT_EQ(*policy_from_name("cost"), Policy::Cost);
+}
+
+}  // namespace
+}  // namespace topo::placement
+
+namespace topo::placement {
+namespace {
+
+// Issue 16: the cost policy sees the uplinks running multi-group jobs use (as the state
+// records them) and keeps a multi-group job off them when another placement at the same
+// tier exists (PERF-MODEL 6.2 row M_share); without such jobs it decides as before.
+TEST(Place, CostPolicyKeepsASpanningJobOffSharedUplinks) {
+    auto t = testing::three_level();
+    ASSERT_TRUE(t);
+    auto s = leaf_state(*t, {4, 4, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 4);
+    Request r;
+    r.nodes_min = 6;
+    auto topo = place(*t, s, r, Policy::Topo);
+    ASSERT_TRUE(topo) << topo.error().to_string();
+    ASSERT_EQ(topo->groups.size(), 2U);
+    auto plain = place(*t, s, r, Policy::Cost);
+    ASSERT_TRUE(plain);
+    EXPECT_EQ(names(*t, *plain), names(*t, *topo));  // no running job recorded: topo's choice
+    // a running job spanning groups uses the uplinks of one of topo's groups
+    const GroupId used = topo->groups.front();
+    s.add_uplink_users(used, 1, 0);
+    EXPECT_EQ(s.groups_with_uplink_users(), 1);
+    auto cost = place(*t, s, r, Policy::Cost);
+    ASSERT_TRUE(cost) << cost.error().to_string();
+    EXPECT_EQ(cost->groups.size(), 2U);
+    EXPECT_EQ(cost->max_tier, topo->max_tier);
+    EXPECT_EQ(std::find(cost->groups.begin(), cost->groups.end(), used), cost->groups.end()) << cost->explanation;
+    EXPECT_NE(cost->explanation.find("cost: off shared uplinks"), std::string::npos) << cost->explanation;
+    // taken off again: topo's choice again
+    s.add_uplink_users(used, -1, 0);
+    EXPECT_EQ(s.groups_with_uplink_users(), 0);
+    EXPECT_EQ(s.uplink_users(used).spanning, 0);
+    s.add_uplink_users(used, -5, -5);  // never below zero
+    EXPECT_EQ(s.uplink_users(used).spanning, 0);
+    EXPECT_EQ(s.groups_with_uplink_users(), 0);
+    auto again = place(*t, s, r, Policy::Cost);
+    ASSERT_TRUE(again);
+    EXPECT_EQ(names(*t, *again), names(*t, *topo));
+    // a shared group topo does not use changes nothing
+    GroupId other{};
+    for (std::size_t g = 0; g < t->groups().size(); ++g) {
+        const GroupId id{static_cast<std::uint32_t>(g)};
+        if (std::find(topo->groups.begin(), topo->groups.end(), id) == topo->groups.end()) {
+            other = id;
+            break;
+        }
+    }
+    s.add_uplink_users(other, 1, 1);
+    auto beside = place(*t, s, r, Policy::Cost);
+    ASSERT_TRUE(beside);
+    EXPECT_EQ(names(*t, *beside), names(*t, *topo));
 }
 
 }  // namespace

@@ -2,7 +2,9 @@
 // Running jobs (`scontrol show jobs`) and what their placement costs (topoplace status).
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
+#include <vector>
 
 #include <topo/placement/running.hpp>
 
@@ -16,7 +18,7 @@ using testing::three_level;
 // Our own text in the layout of `scontrol show jobs --oneliner` (Slurm 22.05 prints TRES=,
 // later releases AllocTRES=), a pending job, a one-host shared job, and a job on hosts the
 // snapshot does not have.
-const char* kJobs =
+const char* const kJobs =
     "JobId=101 JobName=llm train UserId=alice(1001) GroupId=alice(1001) MCS_label=N/A Priority=1 Nice=0 "
     "Account=(null) QOS=normal JobState=RUNNING Reason=None Dependency=(null) Requeue=1 Restarts=0 BatchFlag=1 "
     "Reboot=0 ExitCode=0:0 RunTime=00:10:00 TimeLimit=1-00:00:00 TimeMin=N/A SubmitTime=2026-11-26T08:00:00 "
@@ -144,6 +146,47 @@ TEST(Running, CostAgainstTheBestPlacementNow) {
     EXPECT_GT(c3.degraded_gpus, 0.0);
     EXPECT_LT(c3.degraded_gpus, c3.lost_gpus);
     EXPECT_NEAR(c3.lost_gpus, 32 * (1 - 1 / c3.jobs[0].now.s_job), 1e-9);
+}
+
+// The uplink counts the cost policy reads (record_uplinks into a ClusterState) say of
+// every leaf group and pod what the model's own reading of the running jobs says
+// (perf::uplink_use): random jobs added and taken off again.
+TEST(Running, RecordedUplinksEqualTheModelsReadingOfTheJobs) {
+    auto t = three_level(4, 4, 4);  // 64 hosts, leaves of 4, 4 spines
+    ASSERT_TRUE(t);
+    const auto shape = perf::fabric_shape(*t);
+    ASSERT_GT(shape.pods, 1);
+    std::mt19937 rng(16);
+    const auto n = static_cast<unsigned>(t->hosts().size());
+    for (int round = 0; round < 30; ++round) {
+        ClusterState s(*t);
+        std::vector<std::vector<HostId>> jobs;
+        const int count = 1 + static_cast<int>(rng() % 8);
+        for (int k = 0; k < count; ++k) {
+            std::vector<HostId> hosts;
+            const unsigned size = 1 + rng() % 9;
+            for (unsigned i = 0; i < size; ++i) hosts.emplace_back(rng() % n);
+            jobs.push_back(hosts);
+            record_uplinks(*t, shape, s, hosts, +1);
+        }
+        // one job ends
+        const auto gone = static_cast<std::size_t>(rng() % jobs.size());
+        record_uplinks(*t, shape, s, jobs[gone], -1);
+        jobs.erase(jobs.begin() + static_cast<std::ptrdiff_t>(gone));
+        const auto use = perf::uplink_use(*t, shape, jobs);
+        int busy_groups = 0;
+        std::vector<char> pod_busy(static_cast<std::size_t>(shape.pods), 0);
+        for (std::size_t g = 0; g < t->groups().size(); ++g) {
+            const auto u = s.uplink_users(GroupId{static_cast<std::uint32_t>(g)});
+            const bool want = !use.busy_group.empty() && use.busy_group[g] != 0;
+            EXPECT_EQ(u.spanning > 0, want) << "round " << round << " group " << g;
+            busy_groups += u.spanning > 0 ? 1 : 0;
+            if (u.multi_pod > 0) pod_busy[static_cast<std::size_t>(shape.pod_of_group[g])] = 1;
+        }
+        EXPECT_EQ(s.groups_with_uplink_users(), busy_groups);
+        for (std::size_t p = 0; p < pod_busy.size(); ++p)
+            EXPECT_EQ(pod_busy[p] != 0, !use.busy_pod.empty() && use.busy_pod[p] != 0) << "round " << round;
+    }
 }
 
 }  // namespace

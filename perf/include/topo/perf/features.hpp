@@ -39,8 +39,25 @@ struct JobPlacement {
     std::map<HostId, double> degraded;  ///< slowdown s of degraded hosts among them
 };
 
+/// Whose traffic uses the uplinks of each leaf group and pod (u_k's input, PERF-MODEL 6.2
+/// row M_share): busy_group[g] when another running job spans several leaf groups and has
+/// hosts in group g; busy_pod[p] likewise for jobs spanning several pods. Empty = none.
+struct UplinkUse {
+    std::vector<char> busy_group;  ///< by group index
+    std::vector<char> busy_pod;    ///< by pod index (FabricShape::pod_of_group)
+};
+
+/// The uplink use of the running jobs `others` (each its hosts).
+[[nodiscard]] UplinkUse uplink_use(const Topology& t, const FabricShape& shape,
+                                   const std::vector<std::vector<HostId>>& others);
+
 /// The model's inputs for `job` with layout `prof` (default_layout() applied), next to
-/// `others` (hosts of the other running jobs: their uplink use is u_k).
+/// running jobs whose uplink use is `use` (u_k: the share of the job's groups and pods
+/// whose uplinks they use).
+[[nodiscard]] Features features_of(const Topology& t, const FabricShape& shape, const JobPlacement& job,
+                                   const Profile& prof, int gpus_per_host, const UplinkUse& use);
+
+/// The same next to `others` (hosts of the other running jobs): features_of(..., uplink_use(others)).
 [[nodiscard]] Features features_of(const Topology& t, const FabricShape& shape, const JobPlacement& job,
                                    const Profile& prof, int gpus_per_host,
                                    const std::vector<std::vector<HostId>>& others = {});

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include <topo/perf/features.hpp>
 #include <topo/perf/model.hpp>
 #include <topo/placement/place.hpp>
 #include <topo/placement/state.hpp>
@@ -63,6 +64,13 @@ struct ClusterCost {
     double degraded_gpus = 0;     ///< ... of which due to degraded hosts
     double recoverable_gpus = 0;  ///< sum of GPUs x (1/best_now - 1/S_job) where best_now < S_job
 };
+
+/// Record (sign +1) or take off (-1) a running job on `hosts` in the uplink counts the cost
+/// policy reads (ClusterState::add_uplink_users): a job spanning several leaf groups uses
+/// the uplinks of each, and is counted multi-pod when it spans several pods. One-group jobs
+/// change nothing.
+void record_uplinks(const Topology& t, const perf::FabricShape& shape, ClusterState& state,
+                    const std::vector<HostId>& hosts, int sign);
 
 /// Cost of every running job on `placer`'s topology. `state` is the cluster as it is
 /// (busy hosts of the jobs included; degraded hosts with their HostState::slowdown).

@@ -128,6 +128,25 @@ public:
     /// Hosts with slowdown > 1. O(1).
     [[nodiscard]] int degraded_count() const;
 
+    /// Running jobs whose traffic uses a leaf group's uplinks: those with hosts in the
+    /// group that span several leaf groups (`spanning`), and of them those spanning several
+    /// pods (`multi_pod`). The cost policy's model charges a job that shares them
+    /// (PERF-MODEL 6.2 row M_share). Kept only by callers that know the running jobs (the
+    /// what-if adds a job's groups when it starts and takes them off when it ends); a state
+    /// read from node states alone has none, and the cost policy then sees no sharing.
+    struct UplinkUsers {
+        int spanning = 0;
+        int multi_pod = 0;
+    };
+
+    /// Add (or, negative, take off) running jobs using group `g`'s uplinks; a count never
+    /// goes below zero.
+    void add_uplink_users(GroupId g, int spanning, int multi_pod);
+    [[nodiscard]] UplinkUsers uplink_users(GroupId g) const;
+
+    /// Groups with any uplink user. O(1).
+    [[nodiscard]] int groups_with_uplink_users() const noexcept { return uplink_groups_; }
+
 private:
     struct Layout;
 
@@ -150,11 +169,13 @@ private:
     std::vector<int> idle_by_total_;
     std::vector<int> avail_by_free_;
     std::vector<long> free_sum_;
-    std::vector<int> idle_hosts_;  ///< per group: idle healthy hosts (the sum of its
-                                   ///< idle_by_total_ row, kept apart for the common
-                                   ///< whole-node read)
-    std::vector<Brief> briefs_;    ///< per host
-    int degraded_ = 0;             ///< briefs_ with degraded set
+    std::vector<int> idle_hosts_;      ///< per group: idle healthy hosts (the sum of its
+                                       ///< idle_by_total_ row, kept apart for the common
+                                       ///< whole-node read)
+    std::vector<Brief> briefs_;        ///< per host
+    int degraded_ = 0;                 ///< briefs_ with degraded set
+    std::vector<UplinkUsers> uplink_;  ///< per group (empty until the first add_uplink_users)
+    int uplink_groups_ = 0;            ///< groups with spanning > 0
 };
 
 }  // namespace topo::placement
