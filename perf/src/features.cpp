@@ -20,6 +20,13 @@ int domain_of(const Topology& t, HostId h) {
     return -1 - static_cast<int>(h.index());  // its own
 }
 
+/// Distinct values of `v` (sorts it).
+template <class T>
+int distinct(std::vector<T>& v) {
+    std::sort(v.begin(), v.end());
+    return static_cast<int>(std::unique(v.begin(), v.end()) - v.begin());
+}
+
 }  // namespace
 
 FabricShape fabric_shape(const Topology& t) {
@@ -157,6 +164,10 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
                             {Comm::DP, dp, tp * cp * pp}};
     const int used = std::min(ranks, tp * cp * pp * dp);
     auto host_of = [&](int r) { return job.hosts[static_cast<std::size_t>(r / g)]; };
+    std::vector<std::uint32_t> hs;
+    std::vector<int> doms;
+    std::vector<int> pods;
+    std::vector<int> leaf_groups;
     for (const auto& sh : shapes) {
         if (sh.size <= 1) continue;
         ClassFeatures worst;
@@ -173,30 +184,38 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
             if (sh.stride % g == 0 && base % g != 0) continue;
             if (base + (sh.size - 1) * sh.stride >= used) continue;
             ClassFeatures cf;
-            std::set<std::uint32_t> hs;
-            std::map<int, int> per_domain;
-            std::set<int> pods;
-            std::set<int> leaf_groups;
+            // distinct hosts, domains (with their member counts), pods and leaf groups of
+            // the group: sorted scratch vectors, reused (no allocation per group)
+            hs.clear();
+            doms.clear();
+            pods.clear();
+            leaf_groups.clear();
             const HostId first = host_of(base);
             for (int k = 0; k < sh.size; ++k) {
                 const HostId h = host_of(base + k * sh.stride);
-                hs.insert(h.index());
-                ++per_domain[domain_of(t, h)];
+                hs.push_back(h.index());
+                doms.push_back(domain_of(t, h));
                 const GroupId gid = t.host(h).group;
-                pods.insert(gid.valid() ? shape.pod_of_group[gid.index()] : -1 - static_cast<int>(h.index()));
-                leaf_groups.insert(gid.valid() ? static_cast<int>(gid.index()) : -1 - static_cast<int>(h.index()));
+                pods.push_back(gid.valid() ? shape.pod_of_group[gid.index()] : -1 - static_cast<int>(h.index()));
+                leaf_groups.push_back(gid.valid() ? static_cast<int>(gid.index()) : -1 - static_cast<int>(h.index()));
                 cf.tier = std::max(cf.tier, tier(first, h));
             }
-            cf.members = static_cast<int>(hs.size());
-            cf.domains = static_cast<int>(per_domain.size());
-            cf.pods = static_cast<int>(pods.size());
-            cf.groups = static_cast<int>(leaf_groups.size());
-            for (const auto& [d, c] : per_domain) cf.gpus_per_domain = std::max(cf.gpus_per_domain, c);
-            if (sh.c == Comm::EP && sh.size > 1) {
-                double out = 0;
-                for (const auto& [d, c] : per_domain) out += static_cast<double>(c) * (sh.size - c);
-                cf.outside = out / (static_cast<double>(sh.size) * (sh.size - 1));
+            cf.members = distinct(hs);
+            cf.pods = distinct(pods);
+            cf.groups = distinct(leaf_groups);
+            std::sort(doms.begin(), doms.end());
+            double out = 0;
+            cf.domains = 0;
+            for (std::size_t a = 0; a < doms.size();) {  // runs of one domain, ascending
+                std::size_t b = a;
+                while (b < doms.size() && doms[b] == doms[a]) ++b;
+                const int c = static_cast<int>(b - a);
+                ++cf.domains;
+                cf.gpus_per_domain = std::max(cf.gpus_per_domain, c);
+                out += static_cast<double>(c) * (sh.size - c);
+                a = b;
             }
+            if (sh.c == Comm::EP && sh.size > 1) cf.outside = out / (static_cast<double>(sh.size) * (sh.size - 1));
             if (cf.tier > worst.tier || (cf.tier == worst.tier && cf.domains > worst.domains)
                 || (cf.tier == worst.tier && cf.domains == worst.domains && cf.outside > worst.outside)) {
                 worst = cf;
