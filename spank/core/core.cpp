@@ -102,13 +102,13 @@ Result<Config> parse_config(const std::vector<std::string>& args) {
             }
             return Ok{};
         };
-        static const std::pair<std::string_view, std::string Config::*> kPaths[] = {{"snapshot", &Config::snapshot},
-                                                                                    {"health", &Config::health},
-                                                                                    {"state_feed", &Config::state_feed},
-                                                                                    {"service", &Config::service}};
-        const auto path =
-            std::find_if(std::begin(kPaths), std::end(kPaths), [&](const auto& kp) { return kp.first == key; });
-        if (path != std::end(kPaths)) {
+        static const std::pair<std::string_view, std::string Config::*> paths[] = {{"snapshot", &Config::snapshot},
+                                                                                   {"health", &Config::health},
+                                                                                   {"state_feed", &Config::state_feed},
+                                                                                   {"service", &Config::service}};
+        const auto* const path =
+            std::find_if(std::begin(paths), std::end(paths), [&](const auto& kp) { return kp.first == key; });
+        if (path != std::end(paths)) {
             if (val.front() != '/') return fail(Errc::InvalidArgument, where + "expected an absolute path");
             c.*(path->second) = val;
         } else if (key == "on_error") {
@@ -135,14 +135,22 @@ Result<Config> parse_config(const std::vector<std::string>& args) {
             auto v = strict_int(val, 1, 60);
             if (!v) return fail(Errc::InvalidArgument, where + "expected seconds 1..60");
             c.state_feed_age = static_cast<int>(*v);
+        } else if (key == "policy") {
+            if (val == "topo") {
+                c.policy = placement::Policy::Topo;
+            } else if (val == "cost") {
+                c.policy = placement::Policy::Cost;
+            } else {
+                return fail(Errc::InvalidArgument, where + "expected topo or cost");
+            }
         } else if (key == "env") {
             if (auto s = yes_no(c.rail_env); !s) return fail(s.error());
         } else if (key == "drain") {
             if (auto s = yes_no(c.drain); !s) return fail(s.error());
         } else {
             return fail(Errc::InvalidArgument,
-                        where + "unknown key (known: snapshot, health, on_error, default, wait, state_cache, "
-                              "state_feed, state_feed_age, service, env, drain)");
+                        where + "unknown key (known: snapshot, health, on_error, default, policy, wait, "
+                              "state_cache, state_feed, state_feed_age, service, env, drain)");
         }
     }
     return c;

@@ -41,8 +41,10 @@ Decision place_job(const placement::Placer& placer, const ServiceRequest& req, c
     Decision d;
     d.request = job.request;
     state.mark_health(health.unhealthy, health.degraded);
-    auto p =
-        placer.place(state, job.request, mode == Mode::Spread ? placement::Policy::Spread : placement::Policy::Topo);
+    const placement::Policy policy = mode == Mode::Spread                    ? placement::Policy::Spread
+                                     : req.policy == placement::Policy::Cost ? placement::Policy::Cost
+                                                                             : placement::Policy::Topo;
+    auto p = placer.place(state, job.request, policy);
     if (!p) {
         d.reply.kind = placement_refusal(p.error().code);
         d.reply.message = p.error().message;

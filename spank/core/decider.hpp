@@ -41,6 +41,9 @@ struct ServiceRequest {
     SlurmRequest sr;
     Options opts;  ///< opts.mode is the effective mode
     int wait = 300;
+    /// the plugin's policy= for pack jobs (Topo or Cost; the wire omits topo, so a first-version
+    /// service answers every request that does not ask for cost)
+    placement::Policy policy = placement::Policy::Topo;
 };
 
 /// The answer: a plan (the variables for job_submit.lua and the --topo-explain text) or why

@@ -25,7 +25,7 @@ namespace topo::spank {
 namespace {
 
 constexpr std::string_view kHeader = "topoplace-service 1";
-constexpr std::size_t kMaxMessage = 64 * 1024;
+constexpr std::size_t kMaxMessage = std::size_t{64} * 1024;
 
 bool has_newline(std::string_view v) {
     return v.find('\n') != std::string_view::npos;
@@ -146,6 +146,7 @@ Result<std::string> encode_request(const ServiceRequest& r) {
     put(out, "nvl", r.opts.nvl ? "1" : "0");
     put(out, "segment", std::to_string(r.opts.segment));
     put(out, "wait", std::to_string(r.wait));
+    if (r.policy == placement::Policy::Cost) put(out, "policy", "cost");  // absent: topo
     if (out.size() > kMaxMessage) return fail(Errc::InvalidArgument, "request over 64 KiB");
     return out;
 }
@@ -184,6 +185,14 @@ Result<ServiceRequest> decode_request(std::string_view s) {
             auto n = small_int(v, 0, 86400);
             if (!n) return fail(Errc::Parse, "request: wait out of range");
             r.wait = *n;
+        } else if (k == "policy") {
+            if (v == "topo") {
+                r.policy = placement::Policy::Topo;
+            } else if (v == "cost") {
+                r.policy = placement::Policy::Cost;
+            } else {
+                return fail(Errc::Parse, "request: policy must be topo or cost");
+            }
         } else {
             return fail(Errc::Parse, "request: unknown key '" + k + "'");
         }
@@ -376,7 +385,7 @@ int ServiceServer::step(int timeout_ms, const Answer& answer) {
                 }
             }
         }
-        if (c.answered && !gone[i]) {
+        if (c.answered && gone[i] == 0) {
             while (c.sent < c.out.size()) {
                 const ssize_t w = ::send(c.fd, c.out.data() + c.sent, c.out.size() - c.sent, MSG_NOSIGNAL);
                 if (w > 0) {
@@ -396,12 +405,12 @@ int ServiceServer::step(int timeout_ms, const Answer& answer) {
     }
     now = clock::now();
     for (std::size_t i = conns_.size(); i-- > 0;) {
-        if (gone[i] || conns_[i].deadline <= now) {
-            if (!gone[i]) ++dropped_;
+        if (gone[i] != 0 || conns_[i].deadline <= now) {
+            if (gone[i] == 0) ++dropped_;
             drop(i);
         }
     }
-    if (pfds[0].revents & POLLIN) accept_new();
+    if ((pfds[0].revents & POLLIN) != 0) accept_new();
     return done;
 }
 

@@ -160,6 +160,7 @@ int decide(spank_t sp, Ctx& c) {
     q.opts = c.opts;
     q.opts.mode = mode;
     q.wait = c.cfg.wait;
+    q.policy = c.cfg.policy;
     const auto t0 = std::chrono::steady_clock::now();
 
     // The placement service (service=, topoplace-nodefeed --socket): the same decision, made

@@ -275,6 +275,27 @@ IFS='|' read -r st nodes _ <<<"$(wait_state "$j" RUNNING 30)"
 if [ "$st" = RUNNING ] && [ "$nodes" = "n[001,005,009,013]" ]; then ok "--topo=spread -N4: one node in each of 4 leaf groups ($nodes, $(groups_of "$nodes"))"
 else bad "--topo=spread -N4 spreads over leaf groups" "state=$st nodes=$nodes; $out"; fi
 clear_jobs
+# policy=cost (plugstack, issue 16): free nodes per leaf [2 2 2 0|4 0 0 0|0 ...], 6 nodes:
+# topo takes 2 leaf groups under 2 spines; cost stays under one spine with 3 groups (the
+# performance model: a pipeline across pods costs more than a third group in one pod).
+FREEC=(2 2 2 0 4 0 0 0 0 0 0 0 0 0 0 0)
+for L in $(seq 0 15); do
+  b=$((4 - FREEC[L])); [ $b = 0 ] && continue
+  a=$((4 * L + 1)); list=$(for i in $(seq $a $((a + b - 1))); do printf 'n%03d,' "$i"; done)
+  SLURM_CONF=$NOPLUG sbatch --parsable --exclusive -N$b -w "${list%,}" -o /dev/null --wrap 'sleep 1200' > /dev/null
+done
+for _ in $(seq 150); do [ "$(sinfo -h -N -t idle -o %N | sort -u | wc -l)" = 10 ] && break; sleep 0.2; done
+scontrol show nodes --oneliner > "$WORK/nodes-cost.txt"
+CPRED=$("$TOPOPLACE" place "$SNAP" -N 6 --state "$WORK/nodes-cost.txt" --policy cost 2>/dev/null | sed -n 's/^Policy=cost NodeList=\([^ ]*\) .*/\1/p')
+TPRED=$("$TOPOPLACE" place "$SNAP" -N 6 --state "$WORK/nodes-cost.txt" 2>/dev/null | sed -n 's/^Policy=topo NodeList=\([^ ]*\) .*/\1/p')
+conf=$(with_plugstack cost "$PLUGARGS policy=cost")
+out=$(SLURM_CONF="$conf" sbatch --parsable --exclusive --topo=pack --topo-explain -N6 -o /dev/null --wrap 'sleep 1200' 2>&1); j=$(tail -1 <<<"$out")
+IFS='|' read -r st nodes _ <<<"$(wait_state "$j" RUNNING 30)"
+if [ "$st" = RUNNING ] && [ -n "$CPRED" ] && [ "$CPRED" != "$TPRED" ] && [ "$nodes" = "$CPRED" ] \
+   && [ "$(count "$(spines_of "$nodes")")" = 1 ] && [ "$(count "$(spines_of "$TPRED")")" = 2 ] && grep -q 'cost: ' <<<"$out"; then
+  ok "policy=cost: --topo=pack -N6 lands on $nodes ($(count "$(groups_of "$nodes")") leaf groups, 1 spine) where topo predicts $TPRED (2 spines)"
+else bad "policy=cost: --topo=pack lands on the cost policy's choice" "state=$st nodes=$nodes cost=$CPRED topo=$TPRED; $out"; fi
+clear_jobs
 # requests that can never fit are refused before submission, with the engine's reason
 for args in "--topo-max-tier=0 -N5" "--topo-nvl -N2"; do
   n0=$(grep -c '_slurm_rpc_submit_batch_job' "$LAB_DIR/log/slurmctld.log")

@@ -6,6 +6,7 @@
 // the RPC (lab.spank checks those live), the service's its memory and a re-read.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,7 @@ using namespace topo::spank;
 using K = ServiceReply::Kind;
 
 using topo::spank::testing::lab;
-constexpr auto request = topo::spank::testing::pack_request;
+using topo::spank::testing::pack_request;
 
 placement::ClusterState all_taken(const Topology& t) {
     placement::ClusterState st(t);
@@ -65,7 +66,7 @@ TEST(Decider, TakesTheFirstSourceThatReads) {
     Counted rpc{"rpc", placement::ClusterState(t)};
     Notes notes;
     const Decider d({cache.source(), feed.source(), rpc.source()}, notes.sink());
-    auto out = d.decide(placer, request("4"), {});
+    auto out = d.decide(placer, pack_request("4"), {});
     ASSERT_TRUE(out) << out.error().to_string();
     EXPECT_EQ(out->decision.reply.kind, K::Planned) << out->decision.reply.message;
     ASSERT_TRUE(out->state);
@@ -78,7 +79,7 @@ TEST(Decider, TakesTheFirstSourceThatReads) {
     EXPECT_NE(notes.lines[0].find("state feed not used: "), std::string::npos) << notes.lines[0];
     EXPECT_NE(notes.lines[0].find("older than 3 s"), std::string::npos) << notes.lines[0];
     // the same decision as decide_on()/serve() on that state
-    EXPECT_EQ(out->decision.reply.env, serve(placer, request("4"), placement::ClusterState(t), {}).env);
+    EXPECT_EQ(out->decision.reply.env, serve(placer, pack_request("4"), placement::ClusterState(t), {}).env);
     ASSERT_TRUE(out->decision.placement);
     ASSERT_TRUE(out->decision.request);
     EXPECT_TRUE(out->decision.request->exclusive);
@@ -91,7 +92,7 @@ TEST(Decider, BusyOnAStaleStateIsDecidedOnceMoreOnAFreshRead) {
     Counted feed{"feed", placement::ClusterState(t)};
     Counted rpc{"rpc", placement::ClusterState(t)};
     const Decider d({cache.source(), feed.source(), rpc.source()});
-    auto out = d.decide(placer, request("4"), {});
+    auto out = d.decide(placer, pack_request("4"), {});
     ASSERT_TRUE(out) << out.error().to_string();
     EXPECT_EQ(out->decision.reply.kind, K::Planned) << out->decision.reply.message;
     EXPECT_EQ(out->state->from, "rpc");  // the last source, not the next one
@@ -107,7 +108,7 @@ TEST(Decider, BusyOnTheFreshStateIsTheAnswer) {
     const placement::Placer placer(t);
     Counted rpc{"rpc", all_taken(t)};
     const Decider d({rpc.source()});
-    auto out = d.decide(placer, request("4"), {});
+    auto out = d.decide(placer, pack_request("4"), {});
     ASSERT_TRUE(out);
     EXPECT_EQ(out->decision.reply.kind, K::Busy);
     EXPECT_FALSE(out->retried);
@@ -122,7 +123,7 @@ TEST(Decider, AFailedFreshReadLeavesTheBusyAnswer) {
     Counted reread{"re-read", std::nullopt, Error(Errc::Busy, "slurmctld was read less than a second ago")};
     Notes notes;
     const Decider d({memory.source(), reread.source()}, notes.sink());
-    auto out = d.decide(placer, request("4"), {});
+    auto out = d.decide(placer, pack_request("4"), {});
     ASSERT_TRUE(out);
     EXPECT_EQ(out->decision.reply.kind, K::Busy);
     EXPECT_EQ(out->state->from, "memory");
@@ -138,12 +139,12 @@ TEST(Decider, AnInvalidRequestReadsNoState) {
     const placement::Placer placer(t);
     Counted rpc{"rpc", placement::ClusterState(t)};
     const Decider d({rpc.source()});
-    auto out = d.decide(placer, request("x"), {});
+    auto out = d.decide(placer, pack_request("x"), {});
     ASSERT_TRUE(out);
     EXPECT_EQ(out->decision.reply.kind, K::Invalid);
     EXPECT_FALSE(out->state);
     EXPECT_EQ(rpc.reads, 0);
-    auto chosen = request("2");
+    auto chosen = pack_request("2");
     chosen.sr.nodelist = "n[001-002]";
     auto out2 = d.decide(placer, chosen, {});
     ASSERT_TRUE(out2);
@@ -157,7 +158,7 @@ TEST(Decider, NoStateAtAllIsAnErrorNamingTheLastSource) {
     Counted cache{"cache", std::nullopt, Error(Errc::NotFound, "no cache file"), 0, true};
     Counted rpc{"rpc", std::nullopt, Error(Errc::Io, "slurm_load_node: Unable to contact slurm controller")};
     const Decider d({cache.source(), rpc.source()});
-    auto out = d.decide(placer, request("4"), {});
+    auto out = d.decide(placer, pack_request("4"), {});
     ASSERT_FALSE(out);
     EXPECT_NE(out.error().message.find("Unable to contact"), std::string::npos) << out.error().to_string();
 }
@@ -168,7 +169,7 @@ TEST(Decider, TheStateDecidedOnCarriesTheHealthMarks) {
     Counted rpc{"rpc", placement::ClusterState(t)};
     const Decider d({rpc.source()});
     const HostId sick{0};
-    auto out = d.decide(placer, request("4"), HealthFlags{{{sick, "xid 79"}}, {}, {}});
+    auto out = d.decide(placer, pack_request("4"), HealthFlags{{{sick, "xid 79"}}, {}, {}});
     ASSERT_TRUE(out);
     ASSERT_EQ(out->decision.reply.kind, K::Planned);
     EXPECT_FALSE(out->state->state.available(sick));  // what the plugin caches is what was decided on
@@ -176,6 +177,45 @@ TEST(Decider, TheStateDecidedOnCarriesTheHealthMarks) {
     bool named = false;
     for (const auto& [k, v] : out->decision.reply.env) named |= k == "TOPOPLACE_EXCLUDE" && v == t.host(sick).name;
     EXPECT_TRUE(named);
+}
+
+// policy=cost (plugstack): the decision is the cost policy's. On the lab fabric with free
+// hosts per scalable unit [2 2 2 0 | 4 0 0 0 | 0 ...], 6 nodes: topo takes 2 units under two
+// spines (the core); cost stays under one spine with 3 units (the model: a pipeline across
+// pods costs more than a third unit in one pod, PERF-MODEL 1.2).
+TEST(Decider, PolicyCostDecidesByTheModel) {
+    const Topology& t = *lab();
+    placement::ClusterState st(t);
+    const int free[16] = {2, 2, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    for (int su = 0; su < 16; ++su) {
+        for (int i = 0; i < 4; ++i) {
+            char name[8];
+            std::snprintf(name, sizeof name, "n%03d", su * 4 + i + 1);
+            const auto h = t.find_host(name);
+            ASSERT_TRUE(h) << name;
+            if (i >= free[su]) st.set_state(*h, placement::NodeState::Alloc);
+        }
+    }
+    const placement::Placer placer(t);
+    auto req = pack_request("6");
+    auto topo = decide_on(placer, req, st, HealthFlags{});
+    ASSERT_EQ(topo.reply.kind, K::Planned) << topo.reply.message;
+    ASSERT_TRUE(topo.placement);
+    EXPECT_EQ(topo.placement->groups.size(), 2U);
+    EXPECT_EQ(topo.placement->max_tier, 2);
+    req.policy = placement::Policy::Cost;
+    auto cost = decide_on(placer, req, st, HealthFlags{});
+    ASSERT_EQ(cost.reply.kind, K::Planned) << cost.reply.message;
+    ASSERT_TRUE(cost.placement);
+    EXPECT_EQ(cost.placement->policy, placement::Policy::Cost);
+    EXPECT_EQ(cost.placement->groups.size(), 3U);
+    EXPECT_EQ(cost.placement->max_tier, 1);
+    EXPECT_NE(cost.reply.text.find("cost:"), std::string::npos) << cost.reply.text;
+    // spread jobs are spread whatever the policy
+    req.opts.mode = Mode::Spread;
+    auto spread = decide_on(placer, req, st, HealthFlags{});
+    ASSERT_EQ(spread.reply.kind, K::Planned) << spread.reply.message;
+    EXPECT_EQ(spread.placement->policy, placement::Policy::Spread);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <sstream>
@@ -63,6 +64,19 @@ TEST(Service, RequestRoundTrip) {
     EXPECT_EQ(back->opts.segment, 2);
     EXPECT_FALSE(back->opts.nvl);
     EXPECT_EQ(back->wait, 120);
+    EXPECT_EQ(back->policy, placement::Policy::Topo);
+    EXPECT_EQ(wire->find("policy="), std::string::npos);  // topo is not sent: a first-version service answers it
+    r.policy = placement::Policy::Cost;
+    auto cost = encode_request(r);
+    ASSERT_TRUE(cost);
+    EXPECT_NE(cost->find("\npolicy=cost\n"), std::string::npos) << *cost;
+    auto cost_back = decode_request(*cost);
+    ASSERT_TRUE(cost_back) << cost_back.error().to_string();
+    EXPECT_EQ(cost_back->policy, placement::Policy::Cost);
+    for (const char* bad : {"linear", "spread", "", "Cost"}) {
+        auto w = *wire + "policy=" + bad + "\n";
+        EXPECT_FALSE(decode_request(w)) << bad;
+    }
     // a value with a newline cannot be sent (it would forge a line)
     r.sr.exclude = "n001\nmode=spread";
     EXPECT_FALSE(encode_request(r));
@@ -82,7 +96,7 @@ TEST(Service, MalformedRequestsAreRefused) {
           head + "mode=pack\n",    // no snapshot
           head + "snapshot=/x\n",  // no mode
           head + "=x\nsnapshot=/x\nmode=pack\n", head + "snapshot\nmode=pack\n",
-          good + std::string(70 * 1024, 'x') + "\n"}) {
+          good + std::string(std::size_t{70} * 1024, 'x') + "\n"}) {
         EXPECT_FALSE(decode_request(bad)) << bad.substr(0, 80);
     }
     EXPECT_TRUE(decode_request(good));
@@ -180,13 +194,13 @@ struct TestServer {
     std::thread th;
     std::atomic<bool> stop{false};
 
-    TestServer(std::string reply, bool silent) {
+    TestServer(const std::string& reply, bool silent) {
         path = (std::filesystem::temp_directory_path() / ("tp-svc-" + std::to_string(::getpid()) + ".sock")).string();
         ::unlink(path.c_str());
         fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
         sockaddr_un a{};
         a.sun_family = AF_UNIX;
-        std::strcpy(a.sun_path, path.c_str());
+        std::snprintf(a.sun_path, sizeof a.sun_path, "%s", path.c_str());
         EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
         EXPECT_EQ(::listen(fd, 4), 0);
         th = std::thread([this, reply, silent] {
@@ -202,7 +216,7 @@ struct TestServer {
                 if (silent) {
                     while (!stop) std::this_thread::sleep_for(std::chrono::milliseconds(10));
                 } else if (decode_request(in)) {
-                    (void)!::write(c, reply.data(), reply.size());
+                    (void)(::write(c, reply.data(), reply.size()) < 0);
                 }
                 ::close(c);
             }
@@ -275,7 +289,7 @@ struct LoopServer {
         fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
         sockaddr_un a{};
         a.sun_family = AF_UNIX;
-        std::strcpy(a.sun_path, path.c_str());
+        std::snprintf(a.sun_path, sizeof a.sun_path, "%s", path.c_str());
         EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
         EXPECT_EQ(::listen(fd, 64), 0);
         th = std::thread([this, lim] {
@@ -305,7 +319,7 @@ struct LoopServer {
         const int c = ::socket(AF_UNIX, SOCK_STREAM, 0);
         sockaddr_un a{};
         a.sun_family = AF_UNIX;
-        std::strcpy(a.sun_path, path.c_str());
+        std::snprintf(a.sun_path, sizeof a.sun_path, "%s", path.c_str());
         EXPECT_EQ(::connect(c, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
         return c;
     }
@@ -316,6 +330,7 @@ struct LoopServer {
 TEST(ServiceServer, SilentConnectionsDoNotDelayOthers) {
     LoopServer s({.per_connection_ms = 200, .max_connections = 128, .max_per_uid = 16});
     std::vector<int> silent;
+    silent.reserve(40);
     for (int i = 0; i < 40; ++i) silent.push_back(s.connect_silent());
     // Each legitimate request is answered (the client gives up after 500 ms otherwise),
     // though 40 silent connections of the same uid came first.
@@ -343,7 +358,7 @@ TEST(ServiceServer, SilentConnectionsDoNotDelayOthers) {
 TEST(ServiceServer, OversizedAndUnterminatedRequestsAreClosed) {
     LoopServer s({.per_connection_ms = 200, .max_connections = 8, .max_per_uid = 8});
     const int c = s.connect_silent();
-    const std::string big(70 * 1024, 'x');
+    const std::string big(std::size_t{70} * 1024, 'x');
     std::size_t sent = 0;
     while (sent < big.size()) {
         const ssize_t w = ::send(c, big.data() + sent, big.size() - sent, MSG_NOSIGNAL);
@@ -367,7 +382,7 @@ TEST(Service, FullBacklogIsNamed) {
     const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
     sockaddr_un a{};
     a.sun_family = AF_UNIX;
-    std::strcpy(a.sun_path, path.c_str());
+    std::snprintf(a.sun_path, sizeof a.sun_path, "%s", path.c_str());
     ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
     ASSERT_EQ(::listen(fd, 0), 0);  // never accepted: the backlog fills at once
     std::vector<int> fill;

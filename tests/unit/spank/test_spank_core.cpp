@@ -65,6 +65,12 @@ TEST(SpankConfig, DefaultsAndAllKeys) {
     EXPECT_EQ(d->wait, 60);
     EXPECT_FALSE(d->rail_env);
     EXPECT_FALSE(d->drain);
+    EXPECT_EQ(c->policy, placement::Policy::Topo);
+    EXPECT_EQ(d->policy, placement::Policy::Topo);
+    auto p = parse_config({"policy=cost"});
+    ASSERT_TRUE(p) << p.error().message;
+    EXPECT_EQ(p->policy, placement::Policy::Cost);
+    EXPECT_EQ(parse_config({"policy=topo"})->policy, placement::Policy::Topo);
 }
 
 TEST(SpankConfig, MalformedArgumentsAreClearErrors) {
@@ -79,6 +85,8 @@ TEST(SpankConfig, MalformedArgumentsAreClearErrors) {
         "drain=2",         "bogus=1",
         "Snapshot=/x",     "topo=pack",
         "on_error=warn\n", "default=off ",
+        "policy=linear",   "policy=spread",
+        "policy=Cost",     "policy=",
     };
     for (const auto& a : bad) {
         auto c = parse_config({a});
@@ -151,7 +159,7 @@ TEST(SpankRequest, FromSlurmOptionStrings) {
     EXPECT_EQ(r->gpus_per_node, 8);
     EXPECT_TRUE(r->exclusive);
     EXPECT_EQ(r->max_tier, 0);
-    ASSERT_EQ(r->excluded.size(), 2u);
+    ASSERT_EQ(r->excluded.size(), 2U);
     EXPECT_EQ(t.host(r->excluded[0]).name, "n001");
 
     SlurmRequest g;
@@ -238,7 +246,7 @@ TEST(SpankPlan, SpreadRoundRobinsOverGroups) {
     std::vector<std::string> names;
     for (auto h : p->hosts) names.push_back(t.host(h).name);
     EXPECT_EQ(names, (std::vector<std::string>{"n002", "n003", "n005", "n006", "n009", "n013"}));
-    EXPECT_EQ(p->groups.size(), 4u);
+    EXPECT_EQ(p->groups.size(), 4U);
     EXPECT_EQ(p->max_tier, 1);
     r.nodes_min = 17;
     auto busy = placement::place(t, st, r, placement::Policy::Spread);
