@@ -19,6 +19,17 @@
 namespace topo::placement {
 
 namespace {
+
+/// " GPU(s)", " segment(s)" or " host(s)": what a request of this mode counts.
+const char* unit_noun(UnitMode m) noexcept {
+    switch (m) {
+        case UnitMode::Gpus: return " GPU(s)";
+        case UnitMode::Segments: return " segment(s)";
+        case UnitMode::Nodes: return " host(s)";
+    }
+    return " host(s)";
+}
+
 constexpr std::array<const char*, 5> kPolicyNames{"topo", "slurm-tree", "linear", "cost", "spread"};
 static_assert(kPolicyNames.size() == static_cast<std::size_t>(Policy::Spread) + 1);
 }  // namespace
@@ -135,19 +146,13 @@ std::string unsatisfiable_reason(const Work& w) {
         }
         o << "needs " << w.nodes << " host(s) in one NVLink domain, the largest domain allows " << most;
     } else if (units < w.demand) {
-        o << "needs " << w.demand
-          << (w.mode == UnitMode::Gpus       ? " GPU(s)"
-              : w.mode == UnitMode::Segments ? " segment(s)"
-                                             : " host(s)")
-          << ", an idle cluster offers " << units << " (" << placeable << " placeable host(s)";
+        o << "needs " << w.demand << unit_noun(w.mode) << ", an idle cluster offers " << units << " (" << placeable
+          << " placeable host(s)";
         if (!w.req.excluded.empty()) o << ", " << w.req.excluded.size() << " excluded";
         if (w.req.rail_aligned) o << ", rail-aligned only";
         o << ")";
     } else {
-        o << "no switch subtree, leaf-count or NVLink-domain limit allows " << w.demand
-          << (w.mode == UnitMode::Gpus       ? " GPU(s)"
-              : w.mode == UnitMode::Segments ? " segment(s)"
-                                             : " host(s)");
+        o << "no switch subtree, leaf-count or NVLink-domain limit allows " << w.demand << unit_noun(w.mode);
         if (w.req.max_tier) o << " (max tier " << *w.req.max_tier << ")";
         if (w.req.max_leaves > 0) o << " (max " << w.req.max_leaves << " leaf group(s))";
     }
@@ -485,11 +490,7 @@ Result<Placement> Placer::place_one(const ClusterState& state, const Request& re
     for (auto u : w.host_units) free += u;
     const Bounds b = lower_bounds(w);
     std::ostringstream o;
-    o << policy_name(policy) << ": cannot fit now: needs " << w.demand
-      << (w.mode == UnitMode::Gpus       ? " GPU(s)"
-          : w.mode == UnitMode::Segments ? " segment(s)"
-                                         : " host(s)")
-      << ", " << free << " free";
+    o << policy_name(policy) << ": cannot fit now: needs " << w.demand << unit_noun(w.mode) << ", " << free << " free";
     if (b.groups < 0) {
         o << " and no allowed switch subtree holds enough";
     } else if (req.max_leaves > 0 && b.groups > req.max_leaves) {
