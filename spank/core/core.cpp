@@ -80,6 +80,12 @@ Result<int> parse_segment(const char* optarg) {
     return static_cast<int>(*v);
 }
 
+std::optional<placement::Policy> parse_pack_policy(std::string_view s) noexcept {
+    if (s == "topo") return placement::Policy::Topo;
+    if (s == "cost") return placement::Policy::Cost;
+    return std::nullopt;
+}
+
 Result<Config> parse_config(const std::vector<std::string>& args) {
     Config c;
     std::set<std::string> seen;
@@ -136,13 +142,9 @@ Result<Config> parse_config(const std::vector<std::string>& args) {
             if (!v) return fail(Errc::InvalidArgument, where + "expected seconds 1..60");
             c.state_feed_age = static_cast<int>(*v);
         } else if (key == "policy") {
-            if (val == "topo") {
-                c.policy = placement::Policy::Topo;
-            } else if (val == "cost") {
-                c.policy = placement::Policy::Cost;
-            } else {
-                return fail(Errc::InvalidArgument, where + "expected topo or cost");
-            }
+            const auto p = parse_pack_policy(val);
+            if (!p) return fail(Errc::InvalidArgument, where + "expected topo or cost");
+            c.policy = *p;
         } else if (key == "env") {
             if (auto s = yes_no(c.rail_env); !s) return fail(s.error());
         } else if (key == "drain") {

@@ -60,6 +60,8 @@ struct Options {
 
 /// --topo=pack|spread|off (case-sensitive, no surrounding blanks).
 [[nodiscard]] Result<Mode> parse_mode(const char* optarg);
+/// policy=topo|cost (plugstack and the service wire): the pack policy, nullopt for anything else.
+[[nodiscard]] std::optional<placement::Policy> parse_pack_policy(std::string_view s) noexcept;
 /// --topo-max-tier=N, 0 <= N <= 15, decimal digits only.
 [[nodiscard]] Result<int> parse_max_tier(const char* optarg);
 /// --topo-segment=S, 1 <= S <= 65536, decimal digits only.

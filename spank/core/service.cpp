@@ -186,13 +186,9 @@ Result<ServiceRequest> decode_request(std::string_view s) {
             if (!n) return fail(Errc::Parse, "request: wait out of range");
             r.wait = *n;
         } else if (k == "policy") {
-            if (v == "topo") {
-                r.policy = placement::Policy::Topo;
-            } else if (v == "cost") {
-                r.policy = placement::Policy::Cost;
-            } else {
-                return fail(Errc::Parse, "request: policy must be topo or cost");
-            }
+            const auto p = parse_pack_policy(v);
+            if (!p) return fail(Errc::Parse, "request: policy must be topo or cost");
+            r.policy = *p;
         } else {
             return fail(Errc::Parse, "request: unknown key '" + k + "'");
         }
