@@ -15,8 +15,10 @@
 #include <topo/health/flags.hpp>
 #include <topo/health/store.hpp>
 #include <topo/hostlist.hpp>
+#include <topo/perf/features.hpp>
 #include <topo/perf/model.hpp>
 #include <topo/placement/place.hpp>
+#include <topo/placement/running.hpp>
 #include <topo/placement/slurm_state.hpp>
 #include <topo/placement/state.hpp>
 #include <topo/snapshot.hpp>
@@ -45,6 +47,7 @@ struct PlaceOptions {
     std::string exclude;
     std::string time_limit;
     std::string state;
+    std::string jobs;  // `scontrol show jobs` text: running jobs' uplinks, for the cost policy
     std::string health_store;
     std::string health_fail = "closed";
     std::string policy = "topo";
@@ -170,6 +173,21 @@ int run_place(const PlaceOptions& o) {
         if (!st) return report(st.error());
         state = std::move(*st);
     }
+    if (!o.jobs.empty()) {
+        // the running jobs that span leaf groups share those groups' uplinks (the cost policy's third
+        // candidate keeps a spanning job off them); their hosts' states come from --state
+        auto text = read_text_file(o.jobs);
+        if (!text) return report(text.error());
+        auto jobs = placement::parse_scontrol_jobs(topo, *text, o.jobs, &warnings);
+        if (!jobs) return report(jobs.error());
+        std::vector<std::vector<HostId>> hosts;
+        hosts.reserve(jobs->size());
+        for (auto& j : *jobs) hosts.push_back(std::move(j.hosts));
+        const int spanning = placement::record_running_uplinks(topo, perf::fabric_shape(topo), state, hosts);
+        if (*pol != placement::Policy::Cost)
+            warnings.push_back("--jobs is read by --policy cost only (" + std::to_string(spanning) + " of "
+                               + std::to_string(hosts.size()) + " running jobs span leaf groups)");
+    }
     for (const auto& w : warnings) std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
     if (const int rc = apply_health(topo, o, state); rc != kOk) return rc;
 
@@ -280,6 +298,9 @@ Runner add_place(CLI::App& app) {
     sub->add_option("--state", o->state,
                     "cluster state: `scontrol show nodes --oneliner` text or {\"hosts\": {...}} JSON "
                     "(auto-detected); default: every host idle");
+    sub->add_option("--jobs", o->jobs,
+                    "`scontrol show jobs --oneliner` text: the running jobs that span leaf groups share their "
+                    "uplinks (read by --policy cost; host states still come from --state)");
     sub->add_option("--health-store", o->health_store,
                     "health flag store directory (`topoplace health`): flagged hosts are never chosen");
     sub->add_option("--health-fail", o->health_fail,
@@ -289,8 +310,8 @@ Runner add_place(CLI::App& app) {
     sub->add_option("--model", o->model, "performance model file for --policy cost (default: the published defaults)");
     sub->add_option(
            "--policy", o->policy,
-           "topo (ours), slurm-tree (Slurm 22.05 topology/tree), linear, cost (topo or topo at the lowest tier, "
-           "whichever the performance model predicts faster), spread (round-robin over leaf groups, as --topo=spread)")
+           "topo (ours), slurm-tree (Slurm 22.05 topology/tree), linear, cost (topo, topo at the lowest tier or, with "
+           "--jobs, topo off shared uplinks: whichever the performance model predicts fastest), spread (round-robin over leaf groups, as --topo=spread)")
         ->check(CLI::IsMember({"topo", "slurm-tree", "linear", "cost", "spread"}))
         ->capture_default_str();
     sub->add_flag("--explain", o->explain, "print why these hosts (and the GPU indices)");

@@ -2,7 +2,6 @@
 // Placement -> model inputs (PERF-MODEL 6.1; docs/perf-model.md "Placement features").
 #include <algorithm>
 #include <numeric>
-#include <set>
 #include <unordered_map>
 
 #include <topo/perf/features.hpp>
@@ -78,26 +77,35 @@ int model_tier(const Topology& t, const FabricShape& shape, HostId a, HostId b) 
     return 3;
 }
 
+Span span_of(const Topology& t, const FabricShape& shape, const std::vector<HostId>& hosts) {
+    Span s;
+    s.groups.reserve(hosts.size());
+    s.pods.reserve(hosts.size());
+    for (HostId h : hosts) {
+        const GroupId g = t.host(h).group;
+        if (!g.valid()) continue;
+        s.groups.push_back(g.index());
+        s.pods.push_back(g.index() < shape.pod_of_group.size() ? shape.pod_of_group[g.index()] : -1);
+    }
+    std::sort(s.groups.begin(), s.groups.end());
+    s.groups.erase(std::unique(s.groups.begin(), s.groups.end()), s.groups.end());
+    std::sort(s.pods.begin(), s.pods.end());
+    s.pods.erase(std::unique(s.pods.begin(), s.pods.end()), s.pods.end());
+    return s;
+}
+
 UplinkUse uplink_use(const Topology& t, const FabricShape& shape, const std::vector<std::vector<HostId>>& others) {
     UplinkUse u;
     if (others.empty()) return u;
     u.busy_group.assign(shape.pod_of_group.size(), 0);
     u.busy_pod.assign(static_cast<std::size_t>(std::max(0, shape.pods)), 0);
-    std::set<std::uint32_t> og;
-    std::set<int> op;
     for (const auto& o : others) {
-        og.clear();
-        op.clear();
-        for (auto h : o) {
-            const GroupId gid = t.host(h).group;
-            if (!gid.valid()) continue;
-            og.insert(gid.index());
-            op.insert(shape.pod_of_group[gid.index()]);
-        }
-        if (og.size() > 1)
-            for (auto x : og) u.busy_group[x] = 1;
-        if (op.size() > 1)
-            for (auto x : op)
+        const Span sp = span_of(t, shape, o);
+        if (sp.groups.size() > 1)
+            for (auto x : sp.groups)
+                if (x < u.busy_group.size()) u.busy_group[x] = 1;
+        if (sp.pods.size() > 1)
+            for (auto x : sp.pods)
                 if (x >= 0 && static_cast<std::size_t>(x) < u.busy_pod.size())
                     u.busy_pod[static_cast<std::size_t>(x)] = 1;
     }
@@ -227,14 +235,9 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
         f.by_class[static_cast<std::size_t>(sh.c)] = worst;
     }
     // Fragmented: more leaf groups than the job's size needs.
-    std::set<std::uint32_t> groups;
-    std::set<int> job_pods;
-    for (auto h : job.hosts) {
-        const GroupId gid = t.host(h).group;
-        if (!gid.valid()) continue;
-        groups.insert(gid.index());
-        job_pods.insert(shape.pod_of_group[gid.index()]);
-    }
+    const Span span = span_of(t, shape, job.hosts);
+    const auto& groups = span.groups;
+    const auto& job_pods = span.pods;
     const int need = shape.max_group_hosts > 0 ? (n + shape.max_group_hosts - 1) / shape.max_group_hosts : 1;
     f.fragmented = static_cast<int>(groups.size()) > need;
     // u_k: share of the job's leaf groups (pods) whose uplinks another multi-group

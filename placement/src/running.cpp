@@ -32,24 +32,21 @@ perf::Slowdown slowdown_of(const Topology& t, const perf::FabricShape& shape, co
 
 }  // namespace
 
-void record_uplinks(const Topology& t, const perf::FabricShape& shape, ClusterState& state,
+bool record_uplinks(const Topology& t, const perf::FabricShape& shape, ClusterState& state,
                     const std::vector<HostId>& hosts, int sign) {
-    if (hosts.size() < 2) return;
-    std::vector<std::uint32_t> groups;
-    std::vector<int> pods;
-    for (HostId h : hosts) {
-        const GroupId g = t.host(h).group;
-        if (!g.valid()) continue;
-        groups.push_back(g.index());
-        pods.push_back(g.index() < shape.pod_of_group.size() ? shape.pod_of_group[g.index()] : -1);
-    }
-    std::sort(groups.begin(), groups.end());
-    groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
-    std::sort(pods.begin(), pods.end());
-    pods.erase(std::unique(pods.begin(), pods.end()), pods.end());
-    if (groups.size() < 2) return;
-    const int multi_pod = pods.size() > 1 ? sign : 0;
-    for (auto g : groups) state.add_uplink_users(GroupId{g}, sign, multi_pod);
+    if (hosts.size() < 2) return false;
+    const perf::Span span = perf::span_of(t, shape, hosts);
+    if (span.groups.size() < 2) return false;
+    const int multi_pod = span.pods.size() > 1 ? sign : 0;
+    for (auto g : span.groups) state.add_uplink_users(GroupId{g}, sign, multi_pod);
+    return true;
+}
+
+int record_running_uplinks(const Topology& t, const perf::FabricShape& shape, ClusterState& state,
+                           const std::vector<std::vector<HostId>>& jobs) {
+    int spanning = 0;
+    for (const auto& hosts : jobs) spanning += record_uplinks(t, shape, state, hosts, +1) ? 1 : 0;
+    return spanning;
 }
 
 ClusterCost assess_running(const Placer& placer, const ClusterState& state, const std::vector<RunningJob>& jobs,

@@ -110,6 +110,8 @@ std::string feed_metrics_text(const FeedCounters& c) {
             c.rereads);
     counter("topoplace_nodefeed_dropped_connections_total", "Connections closed unanswered (limits, slow clients).",
             c.dropped);
+    counter("topoplace_nodefeed_job_reads_total",
+            "Job tables read from slurmctld for policy=cost requests (changed or 'no change').", c.job_reads);
     s += "# HELP topoplace_nodefeed_decisions_total Placement requests answered, by answer.\n"
          "# TYPE topoplace_nodefeed_decisions_total counter\n";
     for (const auto k : {ServiceReply::Kind::Planned, ServiceReply::Kind::Busy, ServiceReply::Kind::Never,
@@ -123,6 +125,9 @@ std::string feed_metrics_text(const FeedCounters& c) {
           c.unhealthy);
     gauge("topoplace_nodefeed_degraded_hosts", "Hosts the health store flags degraded (at the last request).",
           c.degraded);
+    gauge("topoplace_nodefeed_running_multi_node_jobs",
+          "Running jobs on several hosts at the last job table read (their uplinks, for policy=cost).",
+          c.running_multi_node);
     gauge("topoplace_nodefeed_last_read_timestamp_seconds", "Unix time of the last successful read of slurmctld.",
           c.last_read_unix);
     return s;

@@ -9,8 +9,11 @@
 // asks slurmctld itself. The snapshot is reloaded when its file changes. With --socket it
 // also answers the plugin's placement requests (`service=`, service.hpp) from the model and
 // the node state it holds: many connections at once on one thread, each bounded in time and
-// size (ServiceServer), a busy answer's fresh read of slurmctld at most once a second. One
-// thread, no child processes; SIGTERM/SIGINT end it after the current step.
+// size (ServiceServer), a busy answer's fresh read of slurmctld at most once a second. For
+// requests with policy=cost it also reads the job table (slurm_load_jobs, every --jobs-every
+// seconds, "no change" when nothing changed): the running jobs that span leaf groups share
+// those groups' uplinks, which the cost policy's third candidate keeps a job off (issue 16).
+// One thread, no child processes; SIGTERM/SIGINT end it after the current step.
 #include <CLI/CLI.hpp>
 
 #include <cerrno>
@@ -25,10 +28,13 @@
 
 #include <topo/atomic_file.hpp>
 #include <topo/errno_text.hpp>
+#include <topo/perf/features.hpp>
+#include <topo/placement/running.hpp>
 #include <topo/snapshot_bin.hpp>
 
 #include "service.hpp"
 #include "slurm_compat.hpp"
+#include "slurm_jobs.hpp"
 #include "slurm_nodes.hpp"
 #include "state_cache.hpp"
 #include <fcntl.h>
@@ -114,6 +120,12 @@ int run(int argc, char** argv) {
     app.add_option("--socket", socket_path,
                    "also answer the plugin's placement requests on this Unix socket (service=)");
     app.add_option("--health", health, "health store the service excludes unhealthy hosts by (the plugin's health=)");
+    double jobs_every = 10.0;
+    app.add_option("--jobs-every", jobs_every,
+                   "with --socket: seconds between two reads of slurmctld's job table for policy=cost requests "
+                   "(which running jobs span leaf groups); 0 = never (cost then decides without uplink sharing)")
+        ->check(CLI::Range(0.0, 3600.0))
+        ->capture_default_str();
     std::string metrics;
     app.add_option("--metrics", metrics,
                    "write Prometheus textfile metrics (reads, writes, decisions by answer, flagged hosts) to FILE, "
@@ -151,6 +163,23 @@ int run(int argc, char** argv) {
     std::int64_t last_full_ns = 0;
     std::optional<placement::ClusterState> state;
     std::string last_error;
+    // The running jobs on several hosts (policy=cost: uplink sharing), read once a cost request
+    // has come, then every jobs_every seconds; the job table's time for "no change" answers.
+    std::optional<perf::FabricShape> shape;
+    std::vector<std::vector<HostId>> running;
+    bool jobs_wanted = false;
+    std::time_t jobs_update = 0;
+    auto jobs_read_at = std::chrono::steady_clock::time_point{};
+    long job_reads = 0;
+    std::string jobs_error;
+    // the state a request is decided on: cost requests see the running jobs' uplinks
+    auto for_request = [&](placement::ClusterState st, const ServiceRequest& rq) {
+        if (rq.policy == placement::Policy::Cost && !running.empty()) {
+            if (!shape) shape = perf::fabric_shape(*topo);
+            (void)placement::record_running_uplinks(*topo, *shape, st, running);
+        }
+        return st;
+    };
     long writes = 0;
     long full_reads = 0;
     long unchanged = 0;
@@ -170,6 +199,8 @@ int run(int argc, char** argv) {
         fc.rereads = rereads;
         fc.dropped = server ? static_cast<long>(server->dropped()) : 0;
         fc.hosts = topo ? static_cast<int>(topo->hosts().size()) : 0;
+        fc.job_reads = job_reads;
+        fc.running_multi_node = static_cast<long>(running.size());
         if (auto w = write_file_atomic(metrics, feed_metrics_text(fc)); !w) log("error: ", w.error().to_string());
     };
     const ServiceServer::Answer answer = [&](const std::string& in, uid_t /*uid*/) {
@@ -191,6 +222,11 @@ int run(int argc, char** argv) {
             if (!bad) {
                 rep.message = "health store: " + bad.error().to_string();
             } else {
+                if (req->policy == placement::Policy::Cost && !jobs_wanted && jobs_every > 0) {
+                    jobs_wanted = true;  // from now on the cycle reads the job table too
+                    log("", "policy=cost requested: reading the job table every " + std::to_string(jobs_every)
+                                + " s (--jobs-every)");
+                }
                 fc.unhealthy = static_cast<int>(bad->unhealthy.size());
                 fc.degraded = static_cast<int>(bad->degraded.size());
                 // the state in memory, then (on a busy answer) one fresh read: the Decider's rule,
@@ -198,7 +234,7 @@ int run(int argc, char** argv) {
                 const Decider decider({{"memory",
                                         [&]() -> Result<SourcedState> {
                                             if (!state) return fail(Errc::NotFound, "no node state yet");
-                                            return SourcedState{*state, "memory", last_full_ns};
+                                            return SourcedState{for_request(*state, *req), "memory", last_full_ns};
                                         }},
                                        {"re-read", [&]() -> Result<SourcedState> {
                                             const auto now = std::chrono::steady_clock::now();
@@ -213,7 +249,7 @@ int run(int argc, char** argv) {
                                             ++full_reads;
                                             ++rereads;
                                             if (write_state_feed(output, *topo, *state, tf)) ++writes;
-                                            return SourcedState{std::move(*fresh), "re-read", tf};
+                                            return SourcedState{for_request(std::move(*fresh), *req), "re-read", tf};
                                         }}});
                 auto decided = decider.decide(*placer, *req, *bad);
                 if (decided)
@@ -235,6 +271,9 @@ int run(int argc, char** argv) {
                 placer.reset();  // it points into the old model
                 topo = std::move(r->topo);
                 placer.emplace(*topo);
+                shape.reset();
+                running.clear();
+                jobs_update = 0;
                 snap_id = id;
                 last_update = 0;  // a new model: read the whole table again
                 state.reset();
@@ -271,6 +310,20 @@ int run(int argc, char** argv) {
                 }
             }
         }
+        if (jobs_wanted && std::chrono::steady_clock::now() - jobs_read_at
+                               >= std::chrono::nanoseconds(static_cast<std::int64_t>(jobs_every * 1e9))) {
+            jobs_read_at = std::chrono::steady_clock::now();
+            auto jr = load_running_jobs_since(*topo, &jobs_update);
+            if (!jr) {
+                // the uplinks of the last good read stay (a failed read is not "no jobs")
+                if (jr.error().message != jobs_error) log("error: ", jr.error().message + " (the last job list is kept)");
+                jobs_error = jr.error().message;
+            } else {
+                jobs_error.clear();
+                ++job_reads;
+                if (*jr) running = std::move(**jr);
+            }
+        }
         write_metrics(once);
         if (once) break;
         // until the next read: sleep, or answer placement requests as they come
@@ -296,7 +349,8 @@ int run(int argc, char** argv) {
     log("", "stopping: " + std::to_string(full_reads) + " full reads, " + std::to_string(unchanged)
                 + " 'no change' answers, " + std::to_string(failed) + " failed reads, " + std::to_string(writes)
                 + " writes, " + std::to_string(served) + " placement requests answered (" + std::to_string(rereads)
-                + " fresh reads for busy answers, " + std::to_string(server ? server->dropped() : 0)
+                + " fresh reads for busy answers, " + std::to_string(job_reads) + " job table reads, "
+                + std::to_string(server ? server->dropped() : 0)
                 + " connections closed unanswered)");
     return 0;
 }

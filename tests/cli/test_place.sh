@@ -128,6 +128,31 @@ expect_rc 64 "huge --time-limit" "$TP" place "$TMP/tree.json" --nodes 2 --time-l
 printf '{"hosts": {\n  "n001": {"state": "alloc", "ends_in_s": -5}\n}}\n' > "$TMP/badend.json"
 expect_rc 65 "negative ends_in_s" "$TP" place "$TMP/tree.json" --nodes 2 --state "$TMP/badend.json"
 check "ends_in_s error names file and line" grep -q "badend.json:2:" "$TMP/err"
+# --jobs (issue 16): running jobs that span leaf groups share their uplinks; the cost policy keeps
+# a spanning job off them. Lab fabric (16 leaf groups of 4 under 4 spines), free per leaf
+# [4 4 2 2|0 ...], a running job on n[011-012,015-016] (groups 3 and 4), 6 nodes.
+"$TP" discover --spec "$FX/lab/lab-3tier.spec.yaml" -o "$TMP/lab.json" 2>/dev/null
+FREE=(4 4 2 2 0 0 0 0 0 0 0 0 0 0 0 0)
+for L in $(seq 0 15); do for k in 0 1 2 3; do
+  st=IDLE; [ $k -ge "${FREE[$L]}" ] && st=ALLOCATED
+  printf 'NodeName=n%03d Arch=x86_64 CPUTot=8 State=%s\n' $((4 * L + k + 1)) $st
+done; done > "$TMP/lab-nodes.txt"
+printf '%s\n' "JobId=7 JobName=span UserId=alice(1001) JobState=RUNNING Reason=None NodeList=n[011-012,015-016] NumNodes=4" \
+  "JobId=8 JobName=one-group UserId=bob(1002) JobState=RUNNING Reason=None NodeList=n[017-020] NumNodes=4" \
+  "JobId=9 JobName=waiting UserId=bob(1002) JobState=PENDING Reason=Resources NodeList=(null) NumNodes=6" > "$TMP/lab-jobs.txt"
+expect_rc 0 "cost without --jobs" "$TP" place "$TMP/lab.json" -N 6 --state "$TMP/lab-nodes.txt" --policy cost --json
+eq "cost without running jobs: topo's groups 1 and 3" "$(jq_ "$TMP/out" "','.join(d['groups'])")" "g001,g003"
+expect_rc 0 "cost with --jobs" "$TP" place "$TMP/lab.json" -N 6 --state "$TMP/lab-nodes.txt" --policy cost --jobs "$TMP/lab-jobs.txt" --json
+eq "cost keeps off group 3's shared uplinks" "$(jq_ "$TMP/out" "','.join(d['groups'])")" "g001,g002"
+check "cost says why" grep -q 'cost: off shared uplinks' "$TMP/out"
+expect_rc 0 "topo with --jobs" "$TP" place "$TMP/lab.json" -N 6 --state "$TMP/lab-nodes.txt" --jobs "$TMP/lab-jobs.txt" --json
+eq "topo ignores the running jobs" "$(jq_ "$TMP/out" "','.join(d['groups'])")" "g001,g003"
+err_has "--jobs is read by --policy cost only (1 of 2 running jobs span leaf groups)"
+printf 'JobId=1 JobState=RUNNING NodeList=n001\nsomething else\n' > "$TMP/bad-jobs.txt"
+expect_rc 65 "--jobs not scontrol output" "$TP" place "$TMP/lab.json" -N 2 --policy cost --jobs "$TMP/bad-jobs.txt"
+err_has "bad-jobs.txt:2:"
+expect_rc 66 "--jobs missing" "$TP" place "$TMP/lab.json" -N 2 --policy cost --jobs "$TMP/none-jobs.txt"
+
 # exit 66: missing input
 expect_rc 66 "missing state file" "$TP" place "$TMP/tree.json" --nodes 2 --state "$TMP/none.txt"
 expect_rc 66 "missing snapshot" "$TP" place "$TMP/none.json" --nodes 2

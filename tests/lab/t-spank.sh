@@ -422,7 +422,8 @@ FEEDF=""; FEEDPID=""
 if [ -n "$NODEFEED" ]; then
   mkdir -m 755 "$WORK/feed"; FEEDF="$WORK/feed/nodes.bin"
   SOCK="$WORK/feed/service.sock"
-  "$NODEFEED" --snapshot "$SNAP" -o "$FEEDF" --interval 0.5 --socket "$SOCK" --health "$HEALTH" --metrics "$WORK/feed/nodefeed.prom" 2>"$WORK/feed.log" & FEEDPID=$!
+  "$NODEFEED" --snapshot "$SNAP" -o "$FEEDF" --interval 0.5 --socket "$SOCK" --health "$HEALTH" --metrics "$WORK/feed/nodefeed.prom" \
+    --jobs-every 1 2>"$WORK/feed.log" & FEEDPID=$!
   for _ in $(seq 100); do [ -s "$FEEDF" ] && break; sleep 0.1; done
   if [ "$(stat -c '%U %a' "$FEEDF" 2>/dev/null)" = "root 644" ] && grep -q "writing $FEEDF" "$WORK/feed.log"; then
     ok "topoplace-nodefeed writes $(basename "$FEEDF") (root, mode 644)"
@@ -474,6 +475,34 @@ if [ -n "$NODEFEED" ]; then
   s4=$(SLURM_CONF="$OTHER" sbatch --topo=pack --topo-explain --hold -N2 -o /dev/null --wrap true 2>&1)
   if grep -q 'nodes [0-9.]* (rpc)' <<<"$s4" && ! grep -q 'ms: service' <<<"$s4"; then ok "service=: a service of another snapshot is not used (the plugin decides itself)"
   else bad "service=: another snapshot's service not used" "$s4"; fi
+  # service= with policy=cost (issue 16): the daemon reads the job table (slurm_load_jobs, as
+  # root) once a cost request has come, so its cost policy sees which leaf groups' uplinks a
+  # running multi-group job uses. Free nodes per leaf [4 4 2 2|0 ...], a running job on
+  # n[011-012,015-016] (leaf groups 3 and 4), -N6: topo takes groups 1 and 3 (n001-004 +
+  # n009-010); cost keeps off group 3's shared uplinks (groups 1 and 2), as `topoplace place
+  # --policy cost --jobs` predicts from the same scontrol output. The plugin itself never
+  # reads the job table.
+  clear_jobs
+  jspan=$(SLURM_CONF=$NOPLUG sbatch --parsable --exclusive -N4 -w 'n[011-012,015-016]' -o /dev/null --wrap 'sleep 1200')
+  SLURM_CONF=$NOPLUG sbatch --parsable --exclusive -N2 -w 'n[013-014]' -o /dev/null --wrap 'sleep 1200' > /dev/null
+  for L in $(seq 4 15); do a=$((4 * L + 1))
+    SLURM_CONF=$NOPLUG sbatch --parsable --exclusive -N4 -w "$(printf 'n%03d,n%03d,n%03d,n%03d' $a $((a+1)) $((a+2)) $((a+3)))" -o /dev/null --wrap 'sleep 1200' > /dev/null
+  done
+  for _ in $(seq 150); do [ "$(sinfo -h -N -t idle -o %N | sort -u | wc -l)" = 12 ] && break; sleep 0.2; done
+  scontrol show nodes --oneliner > "$WORK/nodes-span.txt"; scontrol show jobs --oneliner > "$WORK/jobs-span.txt"
+  SPRED=$("$TOPOPLACE" place "$SNAP" -N 6 --state "$WORK/nodes-span.txt" --jobs "$WORK/jobs-span.txt" --policy cost 2>/dev/null | sed -n 's/^Policy=cost NodeList=\([^ ]*\) .*/\1/p')
+  STPRED=$("$TOPOPLACE" place "$SNAP" -N 6 --state "$WORK/nodes-span.txt" 2>/dev/null | sed -n 's/^Policy=topo NodeList=\([^ ]*\) .*/\1/p')
+  SVCC=$(with_plugstack svccost "snapshot=$SNAP health=$HEALTH on_error=warn default=off wait=120 service=$SOCK policy=cost")
+  # the first cost request starts the daemon's job table reads (every second here)
+  SLURM_CONF="$SVCC" sbatch --topo=pack --hold -N6 -o /dev/null --wrap true > /dev/null 2>&1; sleep 2.5
+  sc=$(SLURM_CONF="$SVCC" sbatch --topo=pack --topo-explain --hold -N6 -o /dev/null --wrap true 2>&1)
+  hc=$(grep -o 'pack: [^ ]*' <<<"$sc" | cut -d' ' -f2)
+  if [ "$(squeue -h -j "$jspan" -o %T)" = RUNNING ] && grep -q 'ms: service' <<<"$sc" && [ -n "$SPRED" ] && [ "$hc" = "$SPRED" ] \
+     && [ "$SPRED" != "$STPRED" ] && [ "$(groups_of "$hc")" = "$(groups_of 'n[001,005]')" ] && grep -q 'cost: off shared uplinks' <<<"$sc" \
+     && grep -q 'reading the job table' "$WORK/feed.log"; then
+    ok "service= policy=cost: with job $jspan running on n[011-012,015-016], -N6 is planned on $hc (off the shared uplinks of $(groups_of 'n[011,015]')) where topo takes $STPRED; as 'place --jobs' predicts"
+  else bad "service= policy=cost sees the running jobs' uplinks" "span=$(squeue -h -j "$jspan" -o %T) cost=$SPRED topo=$STPRED plan=$hc; $sc; $(tail -3 "$WORK/feed.log")"; fi
+  clear_jobs
   # A health store that does not exist yet (the packaged snippet names one that only the first
   # `health check` used to create) means nothing flagged: with on_error=fail every --topo job
   # used to be refused (issue 17 finding 2); in-process and through the service alike.
@@ -540,9 +569,11 @@ if [ -n "$NODEFEED" ]; then
   pm="$WORK/feed/nodefeed.prom"
   mfull=$(awk '$1 == "topoplace_nodefeed_full_reads_total" {print $2}' "$pm" 2>/dev/null)
   mplan=$(awk '$1 == "topoplace_nodefeed_decisions_total{answer=\"planned\"}" {print $2}' "$pm" 2>/dev/null)
-  if [ -n "$mfull" ] && [ "$mfull" = "$nfull" ] && [ "${mplan:-0}" -gt 0 ]; then
-    ok "topoplace-nodefeed --metrics: $mfull full reads (as logged), $mplan planned decisions"
-  else bad "topoplace-nodefeed --metrics" "full=$mfull (log $nfull) planned=$mplan; $(head -c 2000 "$pm" 2>&1)"; fi
+  mjobs=$(awk '$1 == "topoplace_nodefeed_job_reads_total" {print $2}' "$pm" 2>/dev/null)
+  njobs=$(grep -oE '[0-9]+ job table reads' <<<"$st" | cut -d' ' -f1)
+  if [ -n "$mfull" ] && [ "$mfull" = "$nfull" ] && [ "${mplan:-0}" -gt 0 ] && [ "${mjobs:-0}" -gt 0 ] && [ "$mjobs" = "$njobs" ]; then
+    ok "topoplace-nodefeed --metrics: $mfull full reads (as logged), $mplan planned decisions, $mjobs job table reads (as logged)"
+  else bad "topoplace-nodefeed --metrics" "full=$mfull (log $nfull) planned=$mplan jobs=$mjobs (log $njobs); $(head -c 2000 "$pm" 2>&1)"; fi
   # the attacker's busy answers drove at most one fresh read of slurmctld per second (8 s of
   # attack; the legitimate submissions in this test add a few): before, every busy answer did
   nre=$(grep -oE '[0-9]+ fresh reads for busy answers' <<<"$st" | cut -d' ' -f1)

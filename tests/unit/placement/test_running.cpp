@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -186,6 +187,20 @@ TEST(Running, RecordedUplinksEqualTheModelsReadingOfTheJobs) {
         EXPECT_EQ(s.groups_with_uplink_users(), busy_groups);
         for (std::size_t p = 0; p < pod_busy.size(); ++p)
             EXPECT_EQ(pod_busy[p] != 0, !use.busy_pod.empty() && use.busy_pod[p] != 0) << "round " << round;
+        // all at once (the service's and `place --jobs`' way): the same counts, and how many span
+        ClusterState all(*t);
+        int spanning = 0;
+        for (const auto& hosts : jobs) {
+            std::set<GroupId> gs;
+            for (auto h : hosts) gs.insert(t->group_of(h));
+            spanning += gs.size() > 1 ? 1 : 0;
+        }
+        EXPECT_EQ(record_running_uplinks(*t, shape, all, jobs), spanning) << "round " << round;
+        for (std::size_t g = 0; g < t->groups().size(); ++g) {
+            const GroupId id{static_cast<std::uint32_t>(g)};
+            EXPECT_EQ(all.uplink_users(id).spanning, s.uplink_users(id).spanning) << "round " << round;
+            EXPECT_EQ(all.uplink_users(id).multi_pod, s.uplink_users(id).multi_pod) << "round " << round;
+        }
     }
 }
 

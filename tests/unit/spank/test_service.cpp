@@ -417,6 +417,8 @@ TEST(Service, FeedMetricsAreATextfileOfCountersByAnswer) {
     c.hosts = 64;
     c.degraded = 1;
     c.last_read_unix = 1763900000;
+    c.job_reads = 4;
+    c.running_multi_node = 2;
     const std::string t = feed_metrics_text(c);
     EXPECT_NE(t.find("# TYPE topoplace_nodefeed_full_reads_total counter\ntopoplace_nodefeed_full_reads_total 3\n"),
               std::string::npos)
@@ -426,6 +428,8 @@ TEST(Service, FeedMetricsAreATextfileOfCountersByAnswer) {
     EXPECT_NE(t.find("topoplace_nodefeed_decisions_total{answer=\"never\"} 0\n"), std::string::npos);
     EXPECT_NE(t.find("topoplace_nodefeed_degraded_hosts 1\n"), std::string::npos);
     EXPECT_NE(t.find("topoplace_nodefeed_last_read_timestamp_seconds 1763900000\n"), std::string::npos);
+    EXPECT_NE(t.find("topoplace_nodefeed_job_reads_total 4\n"), std::string::npos);
+    EXPECT_NE(t.find("topoplace_nodefeed_running_multi_node_jobs 2\n"), std::string::npos);
     // every sample line is "name{labels} value" or "name value"; every name has HELP and TYPE
     std::istringstream in(t);
     for (std::string l; std::getline(in, l);) {

@@ -10,6 +10,7 @@
 /// placement could not avoid is that of the hosts a group's rank range covers, packed
 /// into the cluster's largest NVLink domain, leaf group and pod.
 
+#include <cstdint>
 #include <map>
 #include <vector>
 
@@ -46,6 +47,15 @@ struct UplinkUse {
     std::vector<char> busy_group;  ///< by group index
     std::vector<char> busy_pod;    ///< by pod index (FabricShape::pod_of_group)
 };
+
+/// The distinct leaf groups and pods (FabricShape::pod_of_group, -1 where it has none) that
+/// `hosts` span, each sorted; hosts without a leaf group are left out. The one reading of a
+/// job's span for uplink_use() and placement's record_uplinks().
+struct Span {
+    std::vector<std::uint32_t> groups;
+    std::vector<int> pods;
+};
+[[nodiscard]] Span span_of(const Topology& t, const FabricShape& shape, const std::vector<HostId>& hosts);
 
 /// The uplink use of the running jobs `others` (each its hosts).
 [[nodiscard]] UplinkUse uplink_use(const Topology& t, const FabricShape& shape,

@@ -68,9 +68,14 @@ struct ClusterCost {
 /// Record (sign +1) or take off (-1) a running job on `hosts` in the uplink counts the cost
 /// policy reads (ClusterState::add_uplink_users): a job spanning several leaf groups uses
 /// the uplinks of each, and is counted multi-pod when it spans several pods. One-group jobs
-/// change nothing.
-void record_uplinks(const Topology& t, const perf::FabricShape& shape, ClusterState& state,
+/// change nothing. Returns whether the job spans several leaf groups (was counted).
+bool record_uplinks(const Topology& t, const perf::FabricShape& shape, ClusterState& state,
                     const std::vector<HostId>& hosts, int sign);
+
+/// record_uplinks(+1) for the hosts of every running job (`topoplace place --jobs`, the
+/// service of topoplace-nodefeed): returns how many span several leaf groups.
+int record_running_uplinks(const Topology& t, const perf::FabricShape& shape, ClusterState& state,
+                           const std::vector<std::vector<HostId>>& jobs);
 
 /// Cost of every running job on `placer`'s topology. `state` is the cluster as it is
 /// (busy hosts of the jobs included; degraded hosts with their HostState::slowdown).
