@@ -311,7 +311,8 @@ Runner add_place(CLI::App& app) {
     sub->add_option(
            "--policy", o->policy,
            "topo (ours), slurm-tree (Slurm 22.05 topology/tree), linear, cost (topo, topo at the lowest tier or, with "
-           "--jobs, topo off shared uplinks: whichever the performance model predicts fastest), spread (round-robin over leaf groups, as --topo=spread)")
+           "--jobs, topo off shared uplinks: whichever the performance model predicts fastest), spread (round-robin "
+           "over leaf groups, as --topo=spread)")
         ->check(CLI::IsMember({"topo", "slurm-tree", "linear", "cost", "spread"}))
         ->capture_default_str();
     sub->add_flag("--explain", o->explain, "print why these hosts (and the GPU indices)");

@@ -196,6 +196,11 @@ perf::UplinkUse uplink_use_of(const Topology& t, const perf::FabricShape& shape,
 
 }  // namespace
 
+const perf::FabricShape& Placer::fabric_shape() const {
+    std::call_once(idx_->shape_once, [this] { idx_->shape = perf::fabric_shape(*topo_); });
+    return idx_->shape;
+}
+
 Result<Placement> Placer::place_by_cost(const ClusterState& state, const Request& req) const {
     // Candidates, each a topo placement under one more constraint; the least predicted
     // slowdown wins, ties to the earlier (topo's own choice keeps its hole-keeping order):
@@ -210,8 +215,7 @@ Result<Placement> Placer::place_by_cost(const ClusterState& state, const Request
     const bool lower = a->max_tier > a->lower_bound_tier;
     const bool shared = a->groups.size() > 1 && state.groups_with_uplink_users() > 0;
     if (!lower && !shared) return a;
-    std::call_once(idx_->shape_once, [this] { idx_->shape = perf::fabric_shape(*topo_); });
-    const perf::FabricShape& shape = idx_->shape;
+    const perf::FabricShape& shape = fabric_shape();
     const perf::UplinkUse use = shared ? uplink_use_of(*topo_, shape, state) : perf::UplinkUse{};
 
     struct Cand {

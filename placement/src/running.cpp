@@ -49,6 +49,10 @@ int record_running_uplinks(const Topology& t, const perf::FabricShape& shape, Cl
     return spanning;
 }
 
+int record_running_uplinks(const Placer& placer, ClusterState& state, const std::vector<std::vector<HostId>>& jobs) {
+    return record_running_uplinks(placer.topology(), placer.fabric_shape(), state, jobs);
+}
+
 ClusterCost assess_running(const Placer& placer, const ClusterState& state, const std::vector<RunningJob>& jobs,
                            const perf::Params& params) {
     const Topology& t = placer.topology();

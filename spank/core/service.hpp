@@ -37,8 +37,8 @@ namespace topo::spank {
 /// topoplace-nodefeed's own figures, for --metrics (Prometheus textfile).
 struct FeedCounters {
     long full_reads = 0, unchanged = 0, failed_reads = 0, writes = 0, rereads = 0, dropped = 0;
-    long job_reads = 0;           ///< job tables read (policy=cost: uplink sharing)
-    long running_multi_node = 0;  ///< running jobs on several hosts at the last job table read
+    long job_reads = 0;                   ///< job tables read (policy=cost: uplink sharing)
+    long running_multi_node = 0;          ///< running jobs on several hosts at the last job table read
     std::map<std::string, long> replies;  ///< by reply_kind_name()
     int hosts = 0, unhealthy = 0, degraded = 0;
     long long last_read_unix = 0;

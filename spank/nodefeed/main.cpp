@@ -28,7 +28,6 @@
 
 #include <topo/atomic_file.hpp>
 #include <topo/errno_text.hpp>
-#include <topo/perf/features.hpp>
 #include <topo/placement/running.hpp>
 #include <topo/snapshot_bin.hpp>
 
@@ -165,7 +164,6 @@ int run(int argc, char** argv) {
     std::string last_error;
     // The running jobs on several hosts (policy=cost: uplink sharing), read once a cost request
     // has come, then every jobs_every seconds; the job table's time for "no change" answers.
-    std::optional<perf::FabricShape> shape;
     std::vector<std::vector<HostId>> running;
     bool jobs_wanted = false;
     std::time_t jobs_update = 0;
@@ -175,8 +173,7 @@ int run(int argc, char** argv) {
     // the state a request is decided on: cost requests see the running jobs' uplinks
     auto for_request = [&](placement::ClusterState st, const ServiceRequest& rq) {
         if (rq.policy == placement::Policy::Cost && !running.empty()) {
-            if (!shape) shape = perf::fabric_shape(*topo);
-            (void)placement::record_running_uplinks(*topo, *shape, st, running);
+            (void)placement::record_running_uplinks(*placer, st, running);
         }
         return st;
     };
@@ -271,7 +268,6 @@ int run(int argc, char** argv) {
                 placer.reset();  // it points into the old model
                 topo = std::move(r->topo);
                 placer.emplace(*topo);
-                shape.reset();
                 running.clear();
                 jobs_update = 0;
                 snap_id = id;
@@ -310,13 +306,15 @@ int run(int argc, char** argv) {
                 }
             }
         }
-        if (jobs_wanted && std::chrono::steady_clock::now() - jobs_read_at
-                               >= std::chrono::nanoseconds(static_cast<std::int64_t>(jobs_every * 1e9))) {
+        if (jobs_wanted
+            && std::chrono::steady_clock::now() - jobs_read_at
+                   >= std::chrono::nanoseconds(static_cast<std::int64_t>(jobs_every * 1e9))) {
             jobs_read_at = std::chrono::steady_clock::now();
             auto jr = load_running_jobs_since(*topo, &jobs_update);
             if (!jr) {
                 // the uplinks of the last good read stay (a failed read is not "no jobs")
-                if (jr.error().message != jobs_error) log("error: ", jr.error().message + " (the last job list is kept)");
+                if (jr.error().message != jobs_error)
+                    log("error: ", jr.error().message + " (the last job list is kept)");
                 jobs_error = jr.error().message;
             } else {
                 jobs_error.clear();
@@ -350,8 +348,7 @@ int run(int argc, char** argv) {
                 + " 'no change' answers, " + std::to_string(failed) + " failed reads, " + std::to_string(writes)
                 + " writes, " + std::to_string(served) + " placement requests answered (" + std::to_string(rereads)
                 + " fresh reads for busy answers, " + std::to_string(job_reads) + " job table reads, "
-                + std::to_string(server ? server->dropped() : 0)
-                + " connections closed unanswered)");
+                + std::to_string(server ? server->dropped() : 0) + " connections closed unanswered)");
     return 0;
 }
 

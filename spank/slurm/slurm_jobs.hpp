@@ -18,7 +18,7 @@ namespace topo::spank {
 /// std::nullopt; on a load `*last_update` becomes the table's time. One slurm_load_jobs RPC
 /// as the calling user (root sees every job, PrivateData or not). A NodeList that does not
 /// expand within kMaxHostlistNames is skipped.
-[[nodiscard]] Result<std::optional<std::vector<std::vector<HostId>>>> load_running_jobs_since(
-    const Topology& topo, std::time_t* last_update);
+[[nodiscard]] Result<std::optional<std::vector<std::vector<HostId>>>> load_running_jobs_since(const Topology& topo,
+                                                                                              std::time_t* last_update);
 
 }  // namespace topo::spank

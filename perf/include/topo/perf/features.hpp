@@ -55,6 +55,7 @@ struct Span {
     std::vector<std::uint32_t> groups;
     std::vector<int> pods;
 };
+
 [[nodiscard]] Span span_of(const Topology& t, const FabricShape& shape, const std::vector<HostId>& hosts);
 
 /// The uplink use of the running jobs `others` (each its hosts).

@@ -19,6 +19,10 @@
 #include <topo/result.hpp>
 #include <topo/topology.hpp>
 
+namespace topo::perf {
+struct FabricShape;  // topo/perf/features.hpp
+}  // namespace topo::perf
+
 namespace topo::placement {
 
 /// Selection policies (see docs/placement.md for the table).
@@ -152,6 +156,9 @@ public:
                                           Policy policy = Policy::Topo) const;
 
     [[nodiscard]] const Topology& topology() const noexcept { return *topo_; }
+
+    /// The performance model's reading of the fabric (perf::fabric_shape), built on first use.
+    [[nodiscard]] const perf::FabricShape& fabric_shape() const;
 
     /// The placement indexes (defined in placement/src/internal.hpp: the engine's own files
     /// and white-box tests, e.g. that its switch tree is slurm-conf's).

@@ -76,6 +76,8 @@ bool record_uplinks(const Topology& t, const perf::FabricShape& shape, ClusterSt
 /// service of topoplace-nodefeed): returns how many span several leaf groups.
 int record_running_uplinks(const Topology& t, const perf::FabricShape& shape, ClusterState& state,
                            const std::vector<std::vector<HostId>>& jobs);
+/// The same on `placer`'s topology and fabric shape.
+int record_running_uplinks(const Placer& placer, ClusterState& state, const std::vector<std::vector<HostId>>& jobs);
 
 /// Cost of every running job on `placer`'s topology. `state` is the cluster as it is
 /// (busy hosts of the jobs included; degraded hosts with their HostState::slowdown).
