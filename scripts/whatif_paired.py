@@ -13,6 +13,8 @@ import math
 import statistics as st
 import sys
 
+from whatif_tables import load  # the same reading of the replay files
+
 
 def main():
     d, seeds = sys.argv[1], int(sys.argv[2])
@@ -21,14 +23,7 @@ def main():
     print(f"metric: {metric}, {seeds} seeds, paired differences other - first (mean ± se (sd)); "
           "first lower / equal / higher")
     for f in fabrics:
-        runs = []
-        for s in range(1, seeds + 1):
-            path = f"{d}/{f}.s{s}.json"
-            try:
-                with open(path) as fh:
-                    runs.append(json.load(fh)["policies"])
-            except (OSError, ValueError, KeyError) as e:
-                sys.exit(f"{path}: {e}")
+        runs = load(d, f, seeds)
         pols = list(runs[0].keys())
         vals = {}
         for p in pols:

@@ -70,4 +70,22 @@ err_has "unknown policy 'best'"
 expect_rc 64 "bad --health-gate" "$TP" whatif "$S" --generate 10 --health-gate maybe
 expect_rc 66 "missing trace" "$TP" whatif "$S" --trace "$TMP/nope.csv"
 expect_rc 66 "missing snapshot" "$TP" whatif "$TMP/nope.json" --generate 10
+
+# The evaluation scripts of docs/results/placement-cost.md on a small run: replays, the paired
+# summary, the sensitivity and degraded tables (fields the scripts read must exist).
+SC="$(cd "$(dirname "$0")/../.." && pwd)/scripts"
+TP="$TP" FABRICS="fat2 gb200" JOBS=300 bash "$SC/whatif-eval.sh" "$TMP/ev" 2 cost,topo,slurm-tree 2>/dev/null
+TP="$TP" FABRICS="fat2 gb200" JOBS=300 bash "$SC/whatif-eval.sh" "$TMP/ev-off" 2 cost,topo --degraded 0.05 --degraded-rule off 2>/dev/null
+TP="$TP" FABRICS="fat2 gb200" JOBS=300 bash "$SC/whatif-eval.sh" "$TMP/ev-on" 2 cost,topo --degraded 0.05 2>/dev/null
+expect_rc 0 "whatif_paired.py" python3 "$SC/whatif_paired.py" "$TMP/ev" 2 placement_gpu_hours fat2,gb200
+check "paired: cost first, topo and slurm-tree against it" grep -q '^  slurm-tree - cost: ' "$TMP/out"
+cp "$TMP/ev/fat2.s1.json" "$TMP/ev/selene.s1.json"; cp "$TMP/ev/fat2.s2.json" "$TMP/ev/selene.s2.json"
+cp "$TMP/ev/fat2.s1.json" "$TMP/ev/fat3.s1.json"; cp "$TMP/ev/fat2.s2.json" "$TMP/ev/fat3.s2.json"
+expect_rc 0 "whatif_tables.py sensitivity" python3 "$SC/whatif_tables.py" sensitivity 2 "default=$TMP/ev"
+check "sensitivity: one row with four fabrics" grep -Eq '^\| default( \| [0-9,]+ / [-+][0-9,]+ ± [0-9,]+ \([-+][0-9.]+ %\) / [-+][0-9,]+ ± [0-9,]+ \([-+][0-9.]+ %\)){4} \|$' "$TMP/out"
+for d in ev-on ev-off; do for f in selene fat3; do for s in 1 2; do cp "$TMP/$d/fat2.s$s.json" "$TMP/$d/$f.s$s.json"; done; done; done
+expect_rc 0 "whatif_tables.py degraded" python3 "$SC/whatif_tables.py" degraded 2 "$TMP/ev-on" "$TMP/ev-off"
+check "degraded: a row per fabric and policy" test "$(grep -c '^| [a-z0-9]* | \(cost\|topo\) | ' "$TMP/out")" = 8
+expect_rc 1 "whatif_tables.py: a missing replay is named" python3 "$SC/whatif_tables.py" sensitivity 3 "default=$TMP/ev"
+err_has "selene.s3.json"
 finish
