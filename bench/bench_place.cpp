@@ -18,6 +18,7 @@
 
 #include <topo/builder.hpp>
 #include <topo/placement/place.hpp>
+#include <topo/placement/running.hpp>
 
 #include <time.h>
 
@@ -111,6 +112,11 @@ struct World {
     std::unique_ptr<Placer> placer;
     std::vector<ClusterState> states;
     std::vector<ClusterState> degraded_states;  ///< the same, 0.5 % of hosts degraded (PERF-MODEL 6.2, MegaScale)
+    /// the same with the running jobs' uplinks recorded: the busy hosts, in name order, cut into
+    /// jobs of 1-64 hosts; those crossing a leaf group's edge span groups (the cost policy's
+    /// third candidate, off shared uplinks)
+    std::vector<ClusterState> shared_states;
+    double spanning_jobs = 0;  ///< per shared state, mean
     std::vector<Case> cases;
     double busy_share = 0;
     double index_build_ms = 0;
@@ -157,6 +163,23 @@ World& world() {
             }
             x.degraded_states.push_back(std::move(d));
         }
+        for (const auto& st : x.states) {
+            ClusterState d = st;
+            std::vector<std::vector<HostId>> jobs(1);
+            std::size_t want = 1 + rng() % 64;
+            for (std::size_t h = 0; h < x.topo->hosts().size(); ++h) {
+                const HostId id(static_cast<HostId::Rep>(h));
+                if (st.at(id).state != NodeState::Alloc) continue;
+                jobs.back().push_back(id);
+                if (jobs.back().size() == want) {
+                    jobs.emplace_back();
+                    want = 1 + rng() % 64;
+                }
+            }
+            x.spanning_jobs += record_running_uplinks(*x.placer, d, jobs);
+            x.shared_states.push_back(std::move(d));
+        }
+        x.spanning_jobs /= static_cast<double>(x.shared_states.size());
         for (int i = 0; i < 2000; ++i) {
             Case c;
             c.state = static_cast<int>(rng() % x.states.size());
@@ -197,11 +220,17 @@ std::map<std::string, Figures> g_figures;
 
 /// `hot`: every decision on the same state (a scheduler deciding on its current state,
 /// or a what-if replay); otherwise the cases rotate over 20 states (cold caches).
-/// `degraded`: the states with 0.5 % of hosts degraded (the degraded rule's extra work).
-void run_place(benchmark::State& state, Policy pol, bool hot, bool degraded = false);
+/// `degraded`: the states with 0.5 % of hosts degraded (the degraded rule's extra work);
+/// `shared`: the states with running multi-group jobs' uplinks recorded.
+enum class Variant { Plain, Degraded, Shared };
+void run_place(benchmark::State& state, Policy pol, bool hot, Variant v = Variant::Plain);
 
 void BM_PlaceDegraded(benchmark::State& state, Policy pol) {
-    run_place(state, pol, false, true);
+    run_place(state, pol, false, Variant::Degraded);
+}
+
+void BM_PlaceShared(benchmark::State& state, Policy pol) {
+    run_place(state, pol, false, Variant::Shared);
 }
 
 void BM_Place(benchmark::State& state, Policy pol) {
@@ -212,7 +241,7 @@ void BM_PlaceHot(benchmark::State& state, Policy pol) {
     run_place(state, pol, true);
 }
 
-void run_place(benchmark::State& state, Policy pol, bool hot, bool degraded) {
+void run_place(benchmark::State& state, Policy pol, bool hot, Variant v) {
     World& w = world();
     std::vector<double> us;
     std::vector<double> cpu;
@@ -228,7 +257,9 @@ void run_place(benchmark::State& state, Policy pol, bool hot, bool degraded) {
         ++i;
         const double c0 = thread_cpu_us();
         const auto t0 = std::chrono::steady_clock::now();
-        const auto& states = degraded ? w.degraded_states : w.states;
+        const auto& states = v == Variant::Degraded ? w.degraded_states
+                             : v == Variant::Shared ? w.shared_states
+                                                    : w.states;
         auto p = w.placer->place(states[hot ? 0U : static_cast<std::size_t>(c.state)], c.req, pol);
         const auto t1 = std::chrono::steady_clock::now();
         const double c1 = thread_cpu_us();
@@ -262,9 +293,9 @@ void run_place(benchmark::State& state, Policy pol, bool hot, bool degraded) {
         std::snprintf(key, sizeof key, r.exclusive ? "excl %03d" : "shared", r.nodes_min);
         per_class[key].push_back(t);
     }
-    for (auto& [k, v] : per_class) {
-        std::sort(v.begin(), v.end());
-        f.class_p50[k] = v[v.size() / 2];
+    for (auto& [k, times] : per_class) {
+        std::sort(times.begin(), times.end());
+        f.class_p50[k] = times[times.size() / 2];
     }
     f.cpu_p50 = cpu[cpu.size() / 2];
     f.cpu_p99 = cpu[std::min(cpu.size() - 1, cpu.size() * 99 / 100)];
@@ -283,7 +314,10 @@ void run_place(benchmark::State& state, Policy pol, bool hot, bool degraded) {
     state.counters["cpu_p50_us"] = f.cpu_p50;
     state.counters["cpu_p99_us"] = f.cpu_p99;
     state.counters["mean_groups"] = f.groups;
-    g_figures[std::string(policy_name(pol)) + (hot ? " hot" : "") + (degraded ? " degraded" : "")] = f;
+    g_figures[std::string(policy_name(pol)) + (hot ? " hot" : "")
+              + (v == Variant::Degraded ? " degraded"
+                 : v == Variant::Shared ? " shared"
+                                        : "")] = f;
 }
 
 BENCHMARK_CAPTURE(BM_Place, topo, Policy::Topo)->Iterations(20000)->Unit(benchmark::kMicrosecond);
@@ -291,6 +325,7 @@ BENCHMARK_CAPTURE(BM_Place, slurm_tree, Policy::SlurmTree)->Iterations(20000)->U
 BENCHMARK_CAPTURE(BM_Place, linear, Policy::Linear)->Iterations(20000)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_Place, cost, Policy::Cost)->Iterations(20000)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_PlaceDegraded, topo, Policy::Topo)->Iterations(20000)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_PlaceShared, cost, Policy::Cost)->Iterations(20000)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_PlaceHot, topo, Policy::Topo)->Iterations(20000)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_PlaceHot, slurm_tree, Policy::SlurmTree)->Iterations(20000)->Unit(benchmark::kMicrosecond);
 
@@ -447,6 +482,8 @@ int main(int argc, char** argv) {
         "fabric: %d hosts, %d GPUs, %d switches, %d tiers, %d rails, %zu leaf groups; states %.0f %% busy; "
         "Placer index built in %.1f ms\n",
         s.hosts, s.gpus, s.switches, s.tiers, s.rails, w.topo->groups().size(), 100 * w.busy_share, w.index_build_ms);
+    std::printf("'cost shared': the same states with %.1f running jobs spanning leaf groups recorded per state\n",
+                w.spanning_jobs);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     std::printf(
@@ -454,7 +491,8 @@ int main(int argc, char** argv) {
         "machine)\n");
     std::printf("%-14s %9s %9s %9s %9s %11s %11s %8s %7s %12s\n", "policy", "p50_us", "p99_us", "max_us", "mean_us",
                 "cpu_p50_us", "cpu_p99_us", "placed", "failed", "mean_groups");
-    for (const char* n : {"topo", "slurm-tree", "linear", "cost", "topo degraded", "topo hot", "slurm-tree hot"}) {
+    for (const char* n :
+         {"topo", "slurm-tree", "linear", "cost", "cost shared", "topo degraded", "topo hot", "slurm-tree hot"}) {
         auto it = g_figures.find(n);
         if (it == g_figures.end()) continue;
         const auto& f = it->second;
@@ -463,7 +501,7 @@ int main(int argc, char** argv) {
     }
     // the cost policy and the degraded rule against the same slurm-tree run (issue 16 item 4:
     // decisions in microseconds, >= 10x faster than slurm-tree, p99 <= 200 us)
-    for (const char* n : {"cost", "topo degraded"}) {
+    for (const char* n : {"cost", "cost shared", "topo degraded"}) {
         if (!g_figures.count(n) || !g_figures.count("slurm-tree")) continue;
         const auto& a = g_figures[n];
         const auto& b = g_figures["slurm-tree"];
