@@ -91,11 +91,15 @@ void compute_caps_from_counts(Work& w) {
             if (leaf >= 0) w.leaf_cap[static_cast<std::size_t>(leaf)] -= host_units(w, h, false);
         }
     }
+    for (std::size_t l = 0; l < w.skip_leaf.size(); ++l) {  // excluded groups: nothing
+        if (w.skip_leaf[l] != 0) w.leaf_cap[l] = 0;
+    }
 }
 
 int take_from_leaf(const Work& w, int leaf, int units, Choice& c) {
     const auto& ix = *w.ix;
     if (units <= 0) return 0;
+    if (!w.skip_leaf.empty() && w.skip_leaf[static_cast<std::size_t>(leaf)] != 0) return 0;
     const auto& hs = ix.leaf_hosts[static_cast<std::size_t>(leaf)];
     int taken = 0;
     switch (w.mode) {

@@ -85,15 +85,16 @@ struct Work {
     const ClusterState::Brief* briefs = nullptr;  ///< state->briefs(): per host, packed
     Request req;
     UnitMode mode = UnitMode::Nodes;
-    int nodes = 0;                       ///< hosts wanted (Nodes/Segments modes)
-    int gpn = 0;                         ///< GPUs needed per host (0 = none)
-    int demand = 0;                      ///< units wanted
-    int seg = 1;                         ///< hosts per segment
-    bool ideal = false;                  ///< evaluate on an idle, healthy cluster (Unsatisfiable test)
-    std::vector<std::uint8_t> excluded;  ///< per host
-    std::vector<int> host_units;         ///< per host: units it can give (0 = not eligible)
-    std::vector<int> leaf_cap;           ///< per leaf: units available
-    int restrict_domain = -1;            ///< only hosts of this domain (one_nvl_domain)
+    int nodes = 0;                        ///< hosts wanted (Nodes/Segments modes)
+    int gpn = 0;                          ///< GPUs needed per host (0 = none)
+    int demand = 0;                       ///< units wanted
+    int seg = 1;                          ///< hosts per segment
+    bool ideal = false;                   ///< evaluate on an idle, healthy cluster (Unsatisfiable test)
+    std::vector<std::uint8_t> excluded;   ///< per host
+    std::vector<std::uint8_t> skip_leaf;  ///< per leaf: in req.excluded_groups (empty = none)
+    std::vector<int> host_units;          ///< per host: units it can give (0 = not eligible)
+    std::vector<int> leaf_cap;            ///< per leaf: units available
+    int restrict_domain = -1;             ///< only hosts of this domain (one_nvl_domain)
     /// Degraded hosts to leave out (the degraded rule's first try, Placer::place_degraded):
     /// like exclusions, but the group counts stay usable (their units are taken off the
     /// caps of their leaves), so the decision keeps its O(groups) path.
@@ -124,6 +125,7 @@ inline int host_units(const Work& w, std::uint32_t h, bool skipping = true) {
     // once, the HostState and the topology not at all.
     const auto& ix = *w.ix;
     if (ix.leaf_of_host[h] < 0 || (!w.excluded.empty() && w.excluded[h] != 0)) return 0;
+    if (!w.skip_leaf.empty() && w.skip_leaf[static_cast<std::size_t>(ix.leaf_of_host[h])] != 0) return 0;
     if (skipping && w.skip != nullptr && w.briefs[h].degraded) return 0;
     if (w.req.rail_aligned && ix.all_rails[h] == 0) return 0;
     if (w.restrict_domain >= 0 && ix.domain_of_host[h] != w.restrict_domain) return 0;

@@ -149,6 +149,7 @@ std::string unsatisfiable_reason(const Work& w) {
         o << "needs " << w.demand << unit_noun(w.mode) << ", an idle cluster offers " << units << " (" << placeable
           << " placeable host(s)";
         if (!w.req.excluded.empty()) o << ", " << w.req.excluded.size() << " excluded";
+        if (!w.req.excluded_groups.empty()) o << ", " << w.req.excluded_groups.size() << " leaf group(s) excluded";
         if (w.req.rail_aligned) o << ", rail-aligned only";
         o << ")";
     } else {
@@ -231,7 +232,7 @@ Result<Placement> Placer::place_by_cost(const ClusterState& state, const Request
         Request low = req;
         low.max_tier =
             req.max_tier ? std::min(*req.max_tier, cands[0].p.lower_bound_tier) : cands[0].p.lower_bound_tier;
-        if (auto b = place(state, low, Policy::Topo)) {
+        if (auto b = place_candidate(state, low)) {
             const double sb = predicted_slowdown(*topo_, shape, idx_->model, use, *b);
             cands.push_back({std::move(*b), sb, "held to the lowest tier"});
         }
@@ -242,10 +243,9 @@ Result<Placement> Placer::place_by_cost(const ClusterState& state, const Request
     if (shared && touches) {
         Request off = req;
         for (std::size_t g = 0; g < use.busy_group.size(); ++g) {
-            if (use.busy_group[g] == 0) continue;
-            for (auto h : topo_->groups()[g].hosts) off.excluded.push_back(h);
+            if (use.busy_group[g] != 0) off.excluded_groups.emplace_back(static_cast<std::uint32_t>(g));
         }
-        if (auto c = place(state, off, Policy::Topo)) {
+        if (auto c = place_candidate(state, off)) {
             const double sc = predicted_slowdown(*topo_, shape, idx_->model, use, *c);
             cands.push_back({std::move(*c), sc, "off shared uplinks"});
         }
@@ -275,6 +275,17 @@ Result<Placement> Placer::place(const ClusterState& state, const Request& req, P
                                           + state.fingerprint().substr(0, 12) + ", topology "
                                           + topo_->fingerprint().substr(0, 12) + ")");
     }
+    if (!req.excluded_groups.empty() && policy != Policy::Topo && policy != Policy::Cost) {
+        // the other policies read exclusions per host
+        Request r = req;
+        for (auto g : req.excluded_groups) {
+            if (!g.valid() || g.index() >= topo_->groups().size())
+                return fail(Errc::InvalidArgument, "excluded leaf group id out of range");
+            for (auto h : topo_->groups()[g.index()].hosts) r.excluded.push_back(h);
+        }
+        r.excluded_groups.clear();
+        return place(state, r, policy);
+    }
     if (policy == Policy::Cost) return place_by_cost(state, req);
     if (policy == Policy::Spread) return place_spread(*topo_, state, req);
     if (policy == Policy::Topo && req.avoid_degraded && state.degraded_count() > 0) {
@@ -294,7 +305,12 @@ std::string host_names(const Topology& t, const std::vector<HostId>& hosts) {
 
 }  // namespace
 
-Result<Placement> Placer::place_degraded(const ClusterState& state, const Request& req, Policy policy) const {
+Result<Placement> Placer::place_candidate(const ClusterState& state, const Request& req) const {
+    if (req.avoid_degraded && state.degraded_count() > 0) return place_degraded(state, req, Policy::Topo, false);
+    return place_one(state, req, Policy::Topo, nullptr, false);
+}
+
+Result<Placement> Placer::place_degraded(const ClusterState& state, const Request& req, Policy policy, bool why) const {
     // Issue 16 item 5: degraded hosts stay out of multi-node jobs while other hosts fit
     // (one slow rank slows every rank of a synchronous job) and go to one-node jobs first.
     const Topology& t = *topo_;
@@ -309,14 +325,14 @@ Result<Placement> Placer::place_degraded(const ClusterState& state, const Reques
         skip.push_back(static_cast<std::uint32_t>(h));
         degraded.emplace_back(static_cast<HostId::Rep>(h));
     }
-    if (degraded.empty()) return place_one(state, req, policy);
+    if (degraded.empty()) return place_one(state, req, policy, nullptr, why);
     Request first = req;
     if (!multi) {  // only the degraded hosts
         for (std::size_t h = 0; h < t.hosts().size(); ++h) {
             if (!briefs[h].degraded) first.excluded.emplace_back(static_cast<HostId::Rep>(h));
         }
     }
-    auto a = place_one(state, first, policy, multi ? &skip : nullptr);
+    auto a = place_one(state, first, policy, multi ? &skip : nullptr, why);
     if (a) {
         if (multi) {
             a->explanation += "\ndegraded: kept " + std::to_string(degraded.size()) + " degraded host(s) out ("
@@ -329,7 +345,7 @@ Result<Placement> Placer::place_degraded(const ClusterState& state, const Reques
         return a;
     }
     if (a.error().code != Errc::Busy && a.error().code != Errc::Unsatisfiable) return a;
-    if (!multi) return place_one(state, req, policy);
+    if (!multi) return place_one(state, req, policy, nullptr, why);
     // As few degraded hosts as fit, the least slow first: allow the k least slow, the
     // smallest k that fits (more hosts never make a fit impossible: binary search,
     // O(log degraded) decisions).
@@ -340,7 +356,7 @@ Result<Placement> Placer::place_degraded(const ClusterState& state, const Reques
     auto allowing = [&](std::size_t k) {
         Request r = req;
         for (std::size_t i = k; i < by_speed.size(); ++i) r.excluded.push_back(by_speed[i].second);
-        return place_one(state, r, policy);
+        return place_one(state, r, policy, nullptr, why);
     };
     auto b = allowing(by_speed.size());
     if (!b) return b;
@@ -367,7 +383,7 @@ Result<Placement> Placer::place_degraded(const ClusterState& state, const Reques
 }
 
 Result<Placement> Placer::place_one(const ClusterState& state, const Request& req, Policy policy,
-                                    const std::vector<std::uint32_t>* skip) const {
+                                    const std::vector<std::uint32_t>* skip, bool why) const {
     const Topology& t = *topo_;
     const Index& ix = *idx_;
     if (req.gpus_per_node < 0 || req.total_gpus < 0 || req.segment < 0 || req.max_leaves < 0
@@ -404,6 +420,21 @@ Result<Placement> Placer::place_one(const ClusterState& state, const Request& re
             return fail(Errc::InvalidArgument, "excluded host id out of range");
         }
         w.excluded[h.index()] = 1;
+    }
+    if (!req.excluded_groups.empty()) {
+        std::vector<std::uint8_t> skip_group(t.groups().size(), 0);
+        for (auto g : req.excluded_groups) {
+            if (!g.valid() || g.index() >= t.groups().size()) {
+                return fail(Errc::InvalidArgument, "excluded leaf group id out of range");
+            }
+            skip_group[g.index()] = 1;
+        }
+        w.skip_leaf.assign(static_cast<std::size_t>(ix.n_leaves), 0);
+        for (int l = 0; l < ix.n_leaves; ++l) {
+            const GroupId g = ix.sw[static_cast<std::size_t>(l)].group;
+            if (g.valid() && g.index() < skip_group.size())
+                w.skip_leaf[static_cast<std::size_t>(l)] = skip_group[g.index()];
+        }
     }
     if (gpu_units) {
         w.mode = UnitMode::Gpus;
@@ -477,6 +508,7 @@ Result<Placement> Placer::place_one(const ClusterState& state, const Request& re
             return p;
         }
     }
+    if (!why) return fail(Errc::Busy, "no fit now (reason not computed)");
     // Why not: never, or not now?
     w.nodes = nmin;
     w.demand = w.mode == UnitMode::Gpus ? req.total_gpus : w.mode == UnitMode::Segments ? nmin / w.seg : nmin;

@@ -185,6 +185,91 @@ TEST(Counts, PlacementFromCountsEqualsFullScan) {
     EXPECT_GT(compared, 400);
 }
 
+/// Request::excluded_groups decides as every host of those groups in Request::excluded (the
+/// cost policy's third candidate uses the former: topo keeps its count path), for every
+/// policy, with degraded hosts and health flags in the state, whole-node, shared, GPU-count,
+/// node-range and tier-limited requests. Only the explanation differs where the request
+/// can never fit (it counts groups instead of hosts).
+TEST(Counts, ExcludedGroupsDecideAsTheirHostsExcluded) {
+    const auto t = testing::rail_fabric(16, 8, 4, 4);
+    const Placer placer(*t);
+    Rng rng(11);
+    int compared = 0;
+    int placed = 0;
+    const auto ng = static_cast<std::uint32_t>(t->groups().size());
+    for (int st = 0; st < 30; ++st) {
+        ClusterState s(*t);
+        for (std::uint32_t h = 0; h < t->hosts().size(); ++h) {
+            const double x = static_cast<double>(rng() % 1000) / 1000.0;
+            if (x < 0.4) {
+                s.set_state(HostId{h}, NodeState::Alloc);
+            } else if (x < 0.55) {
+                s.set_state(HostId{h}, NodeState::Mixed);
+                s.set_free_gpus(HostId{h}, static_cast<int>(rng() % 8));
+            } else if (x > 0.99) {
+                s.set_unhealthy(HostId{h}, true);
+            } else if (x > 0.975) {
+                s.set_slowdown(HostId{h}, 1.2);
+            }
+        }
+        for (int probe = 0; probe < 12; ++probe) {
+            Request r;
+            r.nodes_min = 1 << (rng() % 6);
+            const unsigned kind = rng() % 5;
+            if (kind == 1) {
+                r.exclusive = false;
+                r.gpus_per_node = 1 + static_cast<int>(rng() % 8);
+                r.nodes_min = 1 + static_cast<int>(rng() % 16);
+            } else if (kind == 2) {
+                r.exclusive = false;
+                r.nodes_min = 1;
+                r.total_gpus = 1 + static_cast<int>(rng() % 24);
+            } else if (kind == 3) {
+                r.nodes_max = r.nodes_min + static_cast<int>(rng() % 16);
+            } else if (kind == 4) {
+                r.max_tier = static_cast<int>(rng() % 3);
+            }
+            Request by_hosts = r;
+            Request by_groups = r;
+            for (std::uint32_t g = 0; g < ng; ++g) {
+                if (rng() % 3 != 0) continue;
+                by_groups.excluded_groups.emplace_back(g);
+                for (auto h : t->groups()[g].hosts) by_hosts.excluded.push_back(h);
+            }
+            for (Policy pol : {Policy::Topo, Policy::Cost, Policy::SlurmTree, Policy::Linear, Policy::Spread}) {
+                auto a = placer.place(s, by_hosts, pol);
+                auto b = placer.place(s, by_groups, pol);
+                ASSERT_EQ(a.has_value(), b.has_value()) << policy_name(pol) << " state " << st << " probe " << probe
+                                                        << ": " << (a ? b.error().to_string() : a.error().to_string());
+                ++compared;
+                if (!a) {
+                    EXPECT_EQ(a.error().code, b.error().code) << policy_name(pol);
+                    continue;
+                }
+                ++placed;
+                EXPECT_EQ(a->hosts, b->hosts) << policy_name(pol) << " state " << st << " probe " << probe;
+                EXPECT_EQ(a->gpus, b->gpus) << policy_name(pol);
+                EXPECT_EQ(a->groups, b->groups) << policy_name(pol);
+                EXPECT_EQ(a->max_tier, b->max_tier) << policy_name(pol);
+                EXPECT_EQ(a->lower_bound_groups, b->lower_bound_groups) << policy_name(pol);
+                EXPECT_EQ(a->lower_bound_tier, b->lower_bound_tier) << policy_name(pol);
+                EXPECT_EQ(a->explanation, b->explanation) << policy_name(pol);
+            }
+        }
+    }
+    EXPECT_GT(placed, 600);
+    EXPECT_EQ(compared, 30 * 12 * 5);
+    // an id out of range is an invalid argument, not a crash
+    Request bad;
+    bad.nodes_min = 1;
+    bad.excluded_groups.emplace_back(ng);
+    for (Policy pol : {Policy::Topo, Policy::SlurmTree}) {
+        auto p = placer.place(ClusterState(*t), bad, pol);
+        ASSERT_FALSE(p);
+        EXPECT_EQ(p.error().code, Errc::InvalidArgument);
+    }
+}
+
 /// GPU indices handed out skip the busy ones: the Brief's busy flag and the list agree.
 TEST(Counts, PlacementSkipsBusyGpus) {
     const auto t = testing::three_level(1, 1, 2);

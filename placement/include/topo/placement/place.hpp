@@ -54,6 +54,10 @@ struct Request {
                                    ///< leaf group / NVLink domain (0 = no segments)
     bool rail_aligned = false;     ///< only hosts with a NIC on every rail
     std::vector<HostId> excluded;  ///< never choose these
+    /// Never choose hosts of these leaf groups: the same decision as every host of them in
+    /// `excluded`, but `topo` and `cost` keep deciding from the group counts (O(groups), no
+    /// per-host scan). The cost policy's third candidate (off shared uplinks) uses it.
+    std::vector<GroupId> excluded_groups;
     /// Optional end-time hints (topo only): the job's expected run time in seconds
     /// (Slurm: its time limit) and the current time on the clock of
     /// HostState::release_at. With them topo puts jobs that end together in the same
@@ -168,9 +172,15 @@ public:
 
 private:
     [[nodiscard]] Result<Placement> place_by_cost(const ClusterState& state, const Request& req) const;
-    [[nodiscard]] Result<Placement> place_degraded(const ClusterState& state, const Request& req, Policy policy) const;
+    /// `why`: on no fit, say why (never or not now: an idle-cluster run and a scan of the
+    /// state); false: Errc::Busy at once (the cost policy's candidates need no reason).
+    [[nodiscard]] Result<Placement> place_degraded(const ClusterState& state, const Request& req, Policy policy,
+                                                   bool why = true) const;
     [[nodiscard]] Result<Placement> place_one(const ClusterState& state, const Request& req, Policy policy,
-                                              const std::vector<std::uint32_t>* skip = nullptr) const;
+                                              const std::vector<std::uint32_t>* skip = nullptr, bool why = true) const;
+    /// topo for one of the cost policy's further candidates (degraded rule included; no reason
+    /// computed when it does not fit).
+    [[nodiscard]] Result<Placement> place_candidate(const ClusterState& state, const Request& req) const;
     const Topology* topo_;
     std::unique_ptr<Index> idx_;
 };
