@@ -11,7 +11,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <ctime>
 #include <map>
+#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
@@ -19,8 +22,6 @@
 #include <topo/builder.hpp>
 #include <topo/placement/place.hpp>
 #include <topo/placement/running.hpp>
-
-#include <time.h>
 
 namespace {
 
@@ -97,7 +98,7 @@ TopologyPtr build_fabric(bool variant = false) {
     auto t = std::move(b).freeze();
     if (!t) {
         std::fprintf(stderr, "fabric: %s\n", t.error().to_string().c_str());
-        std::exit(1);
+        std::exit(1);  // NOLINT(concurrency-mt-unsafe): the benchmark's setup, one thread
     }
     return *t;
 }
@@ -131,7 +132,8 @@ World& world() {
         x.index_build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         std::mt19937 rng(70);
         std::uniform_real_distribution<double> u(0, 1);
-        long busy = 0, total = 0;
+        long busy = 0;
+        long total = 0;
         for (int s = 0; s < 20; ++s) {
             ClusterState st(*x.topo);
             double level = 0.7;
@@ -190,9 +192,10 @@ World& world() {
                 c.req.gpus_per_node = 1 + static_cast<int>(rng() % 8);
                 c.req.nodes_min = 1 + static_cast<int>(rng() % 16);
             }
-            if (const char* only = std::getenv("BENCH_PLACE_ONLY_NODES")) {  // profiling: one class
+            // profiling: one class (setup, one thread)
+            if (const char* only = std::getenv("BENCH_PLACE_ONLY_NODES")) {  // NOLINT(concurrency-mt-unsafe)
                 c.req = Request{};
-                c.req.nodes_min = std::max(1, std::atoi(only));
+                c.req.nodes_min = std::max(1, static_cast<int>(std::strtol(only, nullptr, 10)));
             }
             x.cases.push_back(c);
         }
@@ -225,6 +228,8 @@ std::map<std::string, Figures> g_figures;
 enum class Variant { Plain, Degraded, Shared };
 void run_place(benchmark::State& state, Policy pol, bool hot, Variant v = Variant::Plain);
 
+// Google Benchmark's BM_ names
+// NOLINTBEGIN(readability-identifier-naming)
 void BM_PlaceDegraded(benchmark::State& state, Policy pol) {
     run_place(state, pol, false, Variant::Degraded);
 }
@@ -241,6 +246,8 @@ void BM_PlaceHot(benchmark::State& state, Policy pol) {
     run_place(state, pol, true);
 }
 
+// NOLINTEND(readability-identifier-naming)
+
 void run_place(benchmark::State& state, Policy pol, bool hot, Variant v) {
     World& w = world();
     std::vector<double> us;
@@ -250,9 +257,10 @@ void run_place(benchmark::State& state, Policy pol, bool hot, Variant v) {
     std::vector<std::pair<double, std::size_t>> by_case;  // cpu us, case index
     by_case.reserve(200000);
     std::size_t i = 0;
-    long placed = 0, failed = 0;
+    long placed = 0;
+    long failed = 0;
     double groups = 0;
-    for (auto _ : state) {
+    for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): Google Benchmark's loop
         const Case& c = w.cases[i % w.cases.size()];
         ++i;
         const double c0 = thread_cpu_us();
@@ -382,7 +390,7 @@ int dump(const char* path, int per_fabric) {
             for (std::uint32_t h = 0; h < n; ++h) {
                 if (h % kPerSu == 0) level = std::clamp(mean + 0.4 * (u(rng) - 0.5), 0.0, 1.0);
                 const HostId id{h};
-                const int total = topo->host(id).gpus.size() > 0 ? static_cast<int>(topo->host(id).gpus.size()) : 8;
+                const int total = !topo->host(id).gpus.empty() ? static_cast<int>(topo->host(id).gpus.size()) : 8;
                 if (u(rng) < 0.03) st.set_total_gpus(id, 4);
                 const int tot = st.total_gpus(*topo, id);
                 if (u(rng) < level) {
@@ -391,8 +399,8 @@ int dump(const char* path, int per_fabric) {
                         const int fr = static_cast<int>(rng() % static_cast<unsigned>(tot + 1));
                         st.set_free_gpus(id, fr);
                         if (u(rng) < 0.5) {  // which GPUs are busy
-                            std::vector<int> busy;
-                            for (int g = 0; g < tot; ++g) busy.push_back(g);
+                            std::vector<int> busy(static_cast<std::size_t>(tot));
+                            std::iota(busy.begin(), busy.end(), 0);
                             std::shuffle(busy.begin(), busy.end(), rng);
                             busy.resize(static_cast<std::size_t>(tot - fr));
                             std::sort(busy.begin(), busy.end());
@@ -450,7 +458,7 @@ int dump(const char* path, int per_fabric) {
                 if (r.segment > 0) r.nodes_min = std::max(1, r.nodes_min / r.segment) * r.segment;
             }
             if (rng() % 8 == 0) {
-                for (int e = 0; e < 50; ++e) r.excluded.push_back(HostId{static_cast<std::uint32_t>(rng() % n)});
+                for (int e = 0; e < 50; ++e) r.excluded.emplace_back(static_cast<std::uint32_t>(rng() % n));
             }
             for (Policy pol : {Policy::Topo, Policy::SlurmTree, Policy::Linear}) {
                 std::fprintf(f, "%d %d %s\n", variant, i, canon(placer.place(st, r, pol)).c_str());
@@ -470,7 +478,8 @@ int main(int argc, char** argv) {
         const std::string a = argv[i];
         if (a.rfind("--dump=", 0) == 0) {
             int per = 3000;
-            if (i + 1 < argc && std::string(argv[i + 1]).rfind("--dump-n=", 0) == 0) per = std::atoi(argv[i + 1] + 9);
+            if (i + 1 < argc && std::string(argv[i + 1]).rfind("--dump-n=", 0) == 0)
+                per = static_cast<int>(std::strtol(argv[i + 1] + 9, nullptr, 10));
             return dump(argv[i] + 7, per);
         }
     }
@@ -502,7 +511,7 @@ int main(int argc, char** argv) {
     // the cost policy and the degraded rule against the same slurm-tree run (issue 16 item 4:
     // decisions in microseconds, >= 10x faster than slurm-tree, p99 <= 200 us)
     for (const char* n : {"cost", "cost shared", "topo degraded"}) {
-        if (!g_figures.count(n) || !g_figures.count("slurm-tree")) continue;
+        if (!g_figures.contains(n) || !g_figures.contains("slurm-tree")) continue;
         const auto& a = g_figures[n];
         const auto& b = g_figures["slurm-tree"];
         std::printf(
@@ -514,10 +523,10 @@ int main(int argc, char** argv) {
     for (const char* sfx : {"", " hot"}) {
         const std::string ka = std::string("topo") + sfx;
         const std::string kb = std::string("slurm-tree") + sfx;
-        if (!g_figures.count(ka) || !g_figures.count(kb)) continue;
+        if (!g_figures.contains(ka) || !g_figures.contains(kb)) continue;
         const auto& a = g_figures[ka];
         const auto& b = g_figures[kb];
-        std::printf("%s:\n", *sfx ? "same state (hot)" : "20 states rotating (cold)");
+        std::printf("%s:\n", *sfx != '\0' ? "same state (hot)" : "20 states rotating (cold)");
         std::printf(
             "ratio slurm-tree/topo: wall p50 %.2fx, p99 %.2fx, mean %.2fx; cpu p50 %.2fx, p99 %.2fx "
             "(target >= 10x)\n",
