@@ -126,6 +126,28 @@ TEST(Counts, ParsedStatesAreConsistent) {
     EXPECT_EQ(s->group_hosts_fitting(t->group_of(HostId{4}), true, 9), 1);
 }
 
+/// A random request: whole hosts (1 << 0..max_shift-1 of them), shared hosts with some GPUs
+/// each, a GPU count on one host; with `kinds` 5 also a node range or a tier limit.
+Request random_request(Rng& rng, unsigned max_shift, unsigned kinds) {
+    Request r;
+    r.nodes_min = 1 << (rng() % max_shift);
+    const unsigned kind = rng() % kinds;
+    if (kind == 1) {
+        r.exclusive = false;
+        r.gpus_per_node = 1 + static_cast<int>(rng() % 8);
+        r.nodes_min = 1 + static_cast<int>(rng() % 16);
+    } else if (kind == 2) {
+        r.exclusive = false;
+        r.nodes_min = 1;
+        r.total_gpus = 1 + static_cast<int>(rng() % 24);
+    } else if (kind == 3) {
+        r.nodes_max = r.nodes_min + static_cast<int>(rng() % 16);
+    } else if (kind == 4) {
+        r.max_tier = static_cast<int>(rng() % 3);
+    }
+    return r;
+}
+
 /// The same decision whether leaf capacities come from the counts or from the per-host
 /// scan. Excluding a host that is not eligible anyway changes nothing but forces the
 /// scan (caps_from_counts_ok is false with exclusions).
@@ -152,18 +174,7 @@ TEST(Counts, PlacementFromCountsEqualsFullScan) {
         }
         ASSERT_TRUE(busy_host.valid());
         for (int probe = 0; probe < 20; ++probe) {
-            Request r;
-            r.nodes_min = 1 << (rng() % 7);
-            const unsigned kind = rng() % 3;
-            if (kind == 1) {
-                r.exclusive = false;
-                r.gpus_per_node = 1 + static_cast<int>(rng() % 8);
-                r.nodes_min = 1 + static_cast<int>(rng() % 16);
-            } else if (kind == 2) {
-                r.exclusive = false;
-                r.nodes_min = 1;
-                r.total_gpus = 1 + static_cast<int>(rng() % 24);
-            }
+            const Request r = random_request(rng, 7, 3);
             Request r2 = r;
             r2.excluded.push_back(busy_host);
             auto a = placer.place(s, r, Policy::Topo);
@@ -213,22 +224,7 @@ TEST(Counts, ExcludedGroupsDecideAsTheirHostsExcluded) {
             }
         }
         for (int probe = 0; probe < 12; ++probe) {
-            Request r;
-            r.nodes_min = 1 << (rng() % 6);
-            const unsigned kind = rng() % 5;
-            if (kind == 1) {
-                r.exclusive = false;
-                r.gpus_per_node = 1 + static_cast<int>(rng() % 8);
-                r.nodes_min = 1 + static_cast<int>(rng() % 16);
-            } else if (kind == 2) {
-                r.exclusive = false;
-                r.nodes_min = 1;
-                r.total_gpus = 1 + static_cast<int>(rng() % 24);
-            } else if (kind == 3) {
-                r.nodes_max = r.nodes_min + static_cast<int>(rng() % 16);
-            } else if (kind == 4) {
-                r.max_tier = static_cast<int>(rng() % 3);
-            }
+            const Request r = random_request(rng, 6, 5);
             Request by_hosts = r;
             Request by_groups = r;
             for (std::uint32_t g = 0; g < ng; ++g) {
