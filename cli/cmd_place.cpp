@@ -15,7 +15,6 @@
 #include <topo/health/flags.hpp>
 #include <topo/health/store.hpp>
 #include <topo/hostlist.hpp>
-#include <topo/perf/features.hpp>
 #include <topo/perf/model.hpp>
 #include <topo/placement/place.hpp>
 #include <topo/placement/running.hpp>
@@ -173,20 +172,17 @@ int run_place(const PlaceOptions& o) {
         if (!st) return report(st.error());
         state = std::move(*st);
     }
+    // the running jobs that span leaf groups share those groups' uplinks (the cost policy's third
+    // candidate keeps a spanning job off them); their hosts' states come from --state. Recorded
+    // once the Placer (and its fabric shape) is built.
+    std::vector<std::vector<HostId>> running;
     if (!o.jobs.empty()) {
-        // the running jobs that span leaf groups share those groups' uplinks (the cost policy's third
-        // candidate keeps a spanning job off them); their hosts' states come from --state
         auto text = read_text_file(o.jobs);
         if (!text) return report(text.error());
         auto jobs = placement::parse_scontrol_jobs(topo, *text, o.jobs, &warnings);
         if (!jobs) return report(jobs.error());
-        std::vector<std::vector<HostId>> hosts;
-        hosts.reserve(jobs->size());
-        for (auto& j : *jobs) hosts.push_back(std::move(j.hosts));
-        const int spanning = placement::record_running_uplinks(topo, perf::fabric_shape(topo), state, hosts);
-        if (*pol != placement::Policy::Cost)
-            warnings.push_back("--jobs is read by --policy cost only (" + std::to_string(spanning) + " of "
-                               + std::to_string(hosts.size()) + " running jobs span leaf groups)");
+        running.reserve(jobs->size());
+        for (auto& j : *jobs) running.push_back(std::move(j.hosts));
     }
     for (const auto& w : warnings) std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
     if (const int rc = apply_health(topo, o, state); rc != kOk) return rc;
@@ -241,6 +237,14 @@ int run_place(const PlaceOptions& o) {
         params = *m;
     }
     const placement::Placer placer(topo, params);
+    if (!o.jobs.empty()) {
+        const int spanning = placement::record_running_uplinks(placer, state, running);
+        if (*pol != placement::Policy::Cost)
+            std::fprintf(stderr,
+                         "topoplace: warning: --jobs is read by --policy cost only (%d of %zu running jobs span leaf "
+                         "groups)\n",
+                         spanning, running.size());
+    }
     auto p = placer.place(state, r, *pol);
     if (!p) {
         const auto& e = p.error();
