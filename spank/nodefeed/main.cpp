@@ -268,8 +268,9 @@ int run(int argc, char** argv) {
                 placer.reset();  // it points into the old model
                 topo = std::move(r->topo);
                 placer.emplace(*topo);
-                running.clear();
+                running.clear();  // host ids of the old model: read the job table again at once
                 jobs_update = 0;
+                jobs_read_at = {};
                 snap_id = id;
                 last_update = 0;  // a new model: read the whole table again
                 state.reset();
