@@ -19,6 +19,8 @@ PKGS=(
   lua5.1
   # lab helpers
   iproute2 util-linux procps graphviz jq
+  # the CLI tests' JSON checks, the lab's attacker (attack.py) and the what-if evaluation scripts
+  python3
   # simulated InfiniBand fabric for live libibnetdisc tests (ibsim + umad2sim preload)
   ibsim-utils libumad2sim0 infiniband-diags
   # the what-if HTML report is checked in headless Chromium
