@@ -460,7 +460,7 @@ int dump(const char* path, int per_fabric) {
             if (rng() % 8 == 0) {
                 for (int e = 0; e < 50; ++e) r.excluded.emplace_back(static_cast<std::uint32_t>(rng() % n));
             }
-            for (Policy pol : {Policy::Topo, Policy::SlurmTree, Policy::Linear}) {
+            for (Policy pol : {Policy::Topo, Policy::SlurmTree, Policy::Linear, Policy::Cost}) {
                 std::fprintf(f, "%d %d %s\n", variant, i, canon(placer.place(st, r, pol)).c_str());
                 ++lines;
             }
