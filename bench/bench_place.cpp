@@ -28,6 +28,7 @@ namespace {
 using namespace topo;
 using namespace topo::placement;
 
+constexpr int kIterations = 20000;  ///< per benchmark: each of the 2,000 cases 10 times
 constexpr int kSus = 128, kPerSu = 32, kRails = 8, kSusPerPod = 8, kSpinesPerRail = 2, kCoresPerRail = 2;
 
 std::string num(const char* p, int i, int w) {
@@ -215,6 +216,9 @@ struct Figures {
     std::string tail;                         ///< what the slowest 1 % of decisions asked for
     double p50 = 0, p99 = 0, max = 0, mean = 0;
     double cpu_p50 = 0, cpu_p99 = 0;
+    /// per case, the least of its timings (every case runs 10 times, the passes interleaved):
+    /// the decision's own cost without the machine's interruptions, p50/p99/max over cases
+    double case_p50 = 0, case_p99 = 0, case_max = 0;
     long placed = 0, failed = 0;
     double groups = 0;
 };
@@ -256,6 +260,7 @@ void run_place(benchmark::State& state, Policy pol, bool hot, Variant v) {
     cpu.reserve(200000);
     std::vector<std::pair<double, std::size_t>> by_case;  // cpu us, case index
     by_case.reserve(200000);
+    std::vector<double> least(w.cases.size(), 1e300);  // wall us, per case
     std::size_t i = 0;
     long placed = 0;
     long failed = 0;
@@ -275,6 +280,7 @@ void run_place(benchmark::State& state, Policy pol, bool hot, Variant v) {
         by_case.emplace_back(c1 - c0, (i - 1) % w.cases.size());
         benchmark::DoNotOptimize(p);
         us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+        least[(i - 1) % w.cases.size()] = std::min(least[(i - 1) % w.cases.size()], us.back());
         if (p) {
             ++placed;
             groups += static_cast<double>(p->groups.size());
@@ -310,6 +316,13 @@ void run_place(benchmark::State& state, Policy pol, bool hot, Variant v) {
     f.p50 = us[us.size() / 2];
     f.p99 = us[std::min(us.size() - 1, us.size() * 99 / 100)];
     f.max = us.back();
+    std::erase_if(least, [](double x) { return x >= 1e300; });  // cases not reached (fewer iterations)
+    std::sort(least.begin(), least.end());
+    if (!least.empty()) {
+        f.case_p50 = least[least.size() / 2];
+        f.case_p99 = least[std::min(least.size() - 1, least.size() * 99 / 100)];
+        f.case_max = least.back();
+    }
     double sum = 0;
     for (double x : us) sum += x;
     f.mean = sum / static_cast<double>(us.size());
@@ -321,6 +334,7 @@ void run_place(benchmark::State& state, Policy pol, bool hot, Variant v) {
     state.counters["max_us"] = f.max;
     state.counters["cpu_p50_us"] = f.cpu_p50;
     state.counters["cpu_p99_us"] = f.cpu_p99;
+    state.counters["case_p99_us"] = f.case_p99;
     state.counters["mean_groups"] = f.groups;
     g_figures[std::string(policy_name(pol)) + (hot ? " hot" : "")
               + (v == Variant::Degraded ? " degraded"
@@ -328,14 +342,14 @@ void run_place(benchmark::State& state, Policy pol, bool hot, Variant v) {
                                         : "")] = f;
 }
 
-BENCHMARK_CAPTURE(BM_Place, topo, Policy::Topo)->Iterations(20000)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_Place, slurm_tree, Policy::SlurmTree)->Iterations(20000)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_Place, linear, Policy::Linear)->Iterations(20000)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_Place, cost, Policy::Cost)->Iterations(20000)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_PlaceDegraded, topo, Policy::Topo)->Iterations(20000)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_PlaceShared, cost, Policy::Cost)->Iterations(20000)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_PlaceHot, topo, Policy::Topo)->Iterations(20000)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_PlaceHot, slurm_tree, Policy::SlurmTree)->Iterations(20000)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Place, topo, Policy::Topo)->Iterations(kIterations)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Place, slurm_tree, Policy::SlurmTree)->Iterations(kIterations)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Place, linear, Policy::Linear)->Iterations(kIterations)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Place, cost, Policy::Cost)->Iterations(kIterations)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_PlaceDegraded, topo, Policy::Topo)->Iterations(kIterations)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_PlaceShared, cost, Policy::Cost)->Iterations(kIterations)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_PlaceHot, topo, Policy::Topo)->Iterations(kIterations)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_PlaceHot, slurm_tree, Policy::SlurmTree)->Iterations(kIterations)->Unit(benchmark::kMicrosecond);
 
 // ------------------------------------------------------------------ --dump (equivalence)
 
@@ -507,6 +521,29 @@ int main(int argc, char** argv) {
         const auto& f = it->second;
         std::printf("%-14s %9.1f %9.1f %9.1f %9.1f %11.1f %11.1f %8ld %7ld %12.3f\n", n, f.p50, f.p99, f.max, f.mean,
                     f.cpu_p50, f.cpu_p99, f.placed, f.failed, f.groups);
+    }
+    // Per case, the least of its 10 timings: what the decision itself costs. On a shared or
+    // virtual machine an interrupt or a neighbour adds tens of microseconds to about 1 % of
+    // 5-10 us decisions, whatever they compute (the "hot" rows repeat one decision and still
+    // show it), so the raw p99 of a fast policy measures the machine; this one measures the
+    // slowest decisions.
+    std::printf("\nper case, the least of its %d timings (the cases' passes interleaved: same cache state as above)\n",
+                kIterations / static_cast<int>(w.cases.size()));
+    std::printf("%-14s %9s %9s %9s\n", "policy", "case_p50", "case_p99", "case_max");
+    for (const char* n : {"topo", "slurm-tree", "linear", "cost", "cost shared", "topo degraded"}) {
+        auto it = g_figures.find(n);
+        if (it == g_figures.end()) continue;
+        const auto& f = it->second;
+        std::printf("%-14s %9.1f %9.1f %9.1f\n", n, f.case_p50, f.case_p99, f.case_max);
+    }
+    for (const char* n : {"topo", "cost", "cost shared", "topo degraded"}) {
+        if (!g_figures.contains(n) || !g_figures.contains("slurm-tree")) continue;
+        const auto& a = g_figures[n];
+        const auto& b = g_figures["slurm-tree"];
+        std::printf(
+            "per case: ratio slurm-tree/%s p50 %.2fx, p99 %.2fx (target >= 10x: %s); %s p99 %.1f us (<= 200: %s)\n", n,
+            b.case_p50 / a.case_p50, b.case_p99 / a.case_p99, b.case_p99 >= 10 * a.case_p99 ? "met" : "NOT met", n,
+            a.case_p99, a.case_p99 <= 200 ? "met" : "NOT met");
     }
     // the cost policy and the degraded rule against the same slurm-tree run (issue 16 item 4:
     // decisions in microseconds, >= 10x faster than slurm-tree, p99 <= 200 us)

@@ -2,7 +2,6 @@
 // Placement -> model inputs (PERF-MODEL 6.1; docs/perf-model.md "Placement features").
 #include <algorithm>
 #include <numeric>
-#include <unordered_map>
 
 #include <topo/perf/features.hpp>
 
@@ -56,6 +55,14 @@ FabricShape fabric_shape(const Topology& t) {
     }
     s.pods = static_cast<int>(pod_ids.size());
     for (const auto& [p, n] : pod_hosts) s.max_pod_hosts = std::max(s.max_pod_hosts, n);
+    s.host_domain.resize(t.hosts().size());
+    s.host_group.resize(t.hosts().size());
+    for (std::size_t h = 0; h < t.hosts().size(); ++h) {
+        const HostId id(static_cast<HostId::Rep>(h));
+        s.host_domain[h] = domain_of(t, id);
+        const GroupId g = t.host(id).group;
+        s.host_group[h] = g.valid() ? static_cast<int>(g.index()) : -1;
+    }
     for (const auto& d : t.nvl_domains()) {
         if (!d.multi_node) continue;
         s.nvl72 = true;
@@ -81,11 +88,18 @@ Span span_of(const Topology& t, const FabricShape& shape, const std::vector<Host
     Span s;
     s.groups.reserve(hosts.size());
     s.pods.reserve(hosts.size());
+    const bool tabled = shape.host_group.size() == t.hosts().size();
     for (HostId h : hosts) {
-        const GroupId g = t.host(h).group;
-        if (!g.valid()) continue;
-        s.groups.push_back(g.index());
-        s.pods.push_back(g.index() < shape.pod_of_group.size() ? shape.pod_of_group[g.index()] : -1);
+        int g = -1;
+        if (tabled) {
+            g = shape.host_group[h.index()];
+        } else if (t.host(h).group.valid()) {
+            g = static_cast<int>(t.host(h).group.index());
+        }
+        if (g < 0) continue;
+        const auto gi = static_cast<std::size_t>(g);
+        s.groups.push_back(static_cast<std::uint32_t>(g));
+        s.pods.push_back(gi < shape.pod_of_group.size() ? shape.pod_of_group[gi] : -1);
     }
     std::sort(s.groups.begin(), s.groups.end());
     s.groups.erase(std::unique(s.groups.begin(), s.groups.end()), s.groups.end());
@@ -135,22 +149,37 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
         if (hosts <= shape.max_pod_hosts) return 2;
         return 3;
     };
-    // Tier between two hosts, cached by (group, group).
-    std::unordered_map<std::uint64_t, int> tier_cache;
-    auto tier = [&](HostId a, HostId b) {
-        if (a == b) return 0;
-        const GroupId ga = t.host(a).group;
-        const GroupId gb = t.host(b).group;
-        const int da = domain_of(t, a);
-        if (da >= 0 && da == domain_of(t, b)) return 0;
-        if (!ga.valid() || !gb.valid()) return 3;
-        const std::uint64_t key =
-            (std::uint64_t{std::min(ga.index(), gb.index())} << 32) | std::max(ga.index(), gb.index());
-        auto it = tier_cache.find(key);
-        if (it != tier_cache.end()) return it->second;
-        const int v = model_tier(t, shape, a, b);
-        tier_cache.emplace(key, v);
-        return v;
+    // Per host of the job, read once (not per member of every group): its multi-node NVLink
+    // domain (< 0: its own), leaf group and pod (< 0: none, then unique to the host).
+    std::vector<int> h_dom(static_cast<std::size_t>(n));
+    std::vector<int> h_grp(static_cast<std::size_t>(n));
+    std::vector<int> h_pod(static_cast<std::size_t>(n));
+    const bool tabled = shape.host_group.size() == t.hosts().size() && shape.host_domain.size() == t.hosts().size();
+    for (std::size_t i = 0; i < job.hosts.size(); ++i) {
+        const HostId h = job.hosts[i];
+        const int own = -1 - static_cast<int>(h.index());
+        int grp = -1;
+        if (tabled) {
+            h_dom[i] = shape.host_domain[h.index()];
+            grp = shape.host_group[h.index()];
+        } else {
+            h_dom[i] = domain_of(t, h);
+            const GroupId gid = t.host(h).group;
+            grp = gid.valid() ? static_cast<int>(gid.index()) : -1;
+        }
+        h_grp[i] = grp >= 0 ? grp : own;
+        h_pod[i] = grp < 0 ? own
+                   : static_cast<std::size_t>(grp) < shape.pod_of_group.size()
+                       ? shape.pod_of_group[static_cast<std::size_t>(grp)]
+                       : -1;
+    }
+    // Tier between the job's hosts i and j (model_tier() on their ids).
+    auto tier = [&](std::size_t i, std::size_t j) {
+        if (job.hosts[i] == job.hosts[j]) return 0;
+        if (h_dom[i] >= 0 && h_dom[i] == h_dom[j]) return 0;
+        if (h_grp[i] < 0 || h_grp[j] < 0) return 3;
+        if (h_grp[i] == h_grp[j]) return 1;
+        return h_pod[i] == h_pod[j] ? 2 : 3;
     };
 
     const int tp = std::max(1, prof.tp);
@@ -171,7 +200,6 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
                             {Comm::PP, pp, tp * cp},
                             {Comm::DP, dp, tp * cp * pp}};
     const int used = std::min(ranks, tp * cp * pp * dp);
-    auto host_of = [&](int r) { return job.hosts[static_cast<std::size_t>(r / g)]; };
     std::vector<std::uint32_t> hs;
     std::vector<int> doms;
     std::vector<int> pods;
@@ -182,53 +210,55 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
         // Every group inside one host (TP inside an HGX board): no group is worse than the
         // default (tier 0, one domain), as the walk below would find.
         const bool in_host = sh.stride * sh.size <= g && g % (sh.stride * sh.size) == 0;
-        for (int base = 0; !in_host && base < used; ++base) {
-            // first member of a group: its index in this dimension is 0
-            if ((base / sh.stride) % sh.size != 0) continue;
-            // with a stride that is a multiple of the GPUs per host, the groups starting on
-            // the other GPUs of base's host have the same hosts in the same order as the
-            // group starting on its first GPU: the same features (bench_place: the cost
-            // policy's p99 on 256-host jobs; PerfFeatures.ShortcutsMatchThePlainWalk...)
-            if (sh.stride % g == 0 && base % g != 0) continue;
-            if (base + (sh.size - 1) * sh.stride >= used) continue;
-            ClassFeatures cf;
-            // distinct hosts, domains (with their member counts), pods and leaf groups of
-            // the group: sorted scratch vectors, reused (no allocation per group)
-            hs.clear();
-            doms.clear();
-            pods.clear();
-            leaf_groups.clear();
-            const HostId first = host_of(base);
-            for (int k = 0; k < sh.size; ++k) {
-                const HostId h = host_of(base + k * sh.stride);
-                hs.push_back(h.index());
-                doms.push_back(domain_of(t, h));
-                const GroupId gid = t.host(h).group;
-                pods.push_back(gid.valid() ? shape.pod_of_group[gid.index()] : -1 - static_cast<int>(h.index()));
-                leaf_groups.push_back(gid.valid() ? static_cast<int>(gid.index()) : -1 - static_cast<int>(h.index()));
-                cf.tier = std::max(cf.tier, tier(first, h));
+        // The groups' first members (index 0 in this dimension): base = block start + an
+        // offset below the stride. With a stride that is a multiple of the GPUs per host, the
+        // groups starting on the other GPUs of a host have the same hosts in the same order as
+        // the group starting on its first GPU (the same features): only offsets that are
+        // multiples of g (bench_place: the cost policy on 64-256-host jobs;
+        // PerfFeatures.ShortcutsMatchThePlainWalk... compares with the walk over every rank).
+        const int block = sh.stride * sh.size;
+        const int step = sh.stride % g == 0 ? g : 1;
+        for (int b0 = 0; !in_host && b0 < used; b0 += block)
+            for (int off = 0; off < sh.stride && b0 + off < used; off += step) {
+                const int base = b0 + off;
+                if (base + (sh.size - 1) * sh.stride >= used) continue;
+                ClassFeatures cf;
+                // distinct hosts, domains (with their member counts), pods and leaf groups of
+                // the group: sorted scratch vectors, reused (no allocation per group)
+                hs.clear();
+                doms.clear();
+                pods.clear();
+                leaf_groups.clear();
+                const auto first = static_cast<std::size_t>(base / g);
+                for (int k = 0; k < sh.size; ++k) {
+                    const auto i = static_cast<std::size_t>((base + k * sh.stride) / g);
+                    hs.push_back(job.hosts[i].index());
+                    doms.push_back(h_dom[i]);
+                    pods.push_back(h_pod[i]);
+                    leaf_groups.push_back(h_grp[i]);
+                    cf.tier = std::max(cf.tier, tier(first, i));
+                }
+                cf.members = distinct(hs);
+                cf.pods = distinct(pods);
+                cf.groups = distinct(leaf_groups);
+                std::sort(doms.begin(), doms.end());
+                double out = 0;
+                cf.domains = 0;
+                for (std::size_t a = 0; a < doms.size();) {  // runs of one domain, ascending
+                    std::size_t b = a;
+                    while (b < doms.size() && doms[b] == doms[a]) ++b;
+                    const int c = static_cast<int>(b - a);
+                    ++cf.domains;
+                    cf.gpus_per_domain = std::max(cf.gpus_per_domain, c);
+                    out += static_cast<double>(c) * (sh.size - c);
+                    a = b;
+                }
+                if (sh.c == Comm::EP && sh.size > 1) cf.outside = out / (static_cast<double>(sh.size) * (sh.size - 1));
+                if (cf.tier > worst.tier || (cf.tier == worst.tier && cf.domains > worst.domains)
+                    || (cf.tier == worst.tier && cf.domains == worst.domains && cf.outside > worst.outside)) {
+                    worst = cf;
+                }
             }
-            cf.members = distinct(hs);
-            cf.pods = distinct(pods);
-            cf.groups = distinct(leaf_groups);
-            std::sort(doms.begin(), doms.end());
-            double out = 0;
-            cf.domains = 0;
-            for (std::size_t a = 0; a < doms.size();) {  // runs of one domain, ascending
-                std::size_t b = a;
-                while (b < doms.size() && doms[b] == doms[a]) ++b;
-                const int c = static_cast<int>(b - a);
-                ++cf.domains;
-                cf.gpus_per_domain = std::max(cf.gpus_per_domain, c);
-                out += static_cast<double>(c) * (sh.size - c);
-                a = b;
-            }
-            if (sh.c == Comm::EP && sh.size > 1) cf.outside = out / (static_cast<double>(sh.size) * (sh.size - 1));
-            if (cf.tier > worst.tier || (cf.tier == worst.tier && cf.domains > worst.domains)
-                || (cf.tier == worst.tier && cf.domains == worst.domains && cf.outside > worst.outside)) {
-                worst = cf;
-            }
-        }
         const int span = std::min(n, ((sh.size - 1) * sh.stride + g) / g);
         worst.ideal_tier = tier_needed(span);
         worst.ideal_domains = shape.nvl72 && span <= shape.max_domain_hosts ? 1 : std::max(1, span);

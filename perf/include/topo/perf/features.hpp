@@ -28,6 +28,11 @@ struct FabricShape {
     int max_pod_hosts = 0;
     int max_domain_hosts = 1;  ///< usable hosts of the largest multi-node NVLink domain (1: none)
     bool nvl72 = false;
+    /// per host id: its multi-node NVLink domain index (< 0: none, its own) and leaf group
+    /// index (-1: none), read once here instead of through Host and Gpu per model call
+    /// (empty in a hand-made shape: then features_of() reads the topology)
+    std::vector<int> host_domain;
+    std::vector<int> host_group;
 };
 
 [[nodiscard]] FabricShape fabric_shape(const Topology& t);
