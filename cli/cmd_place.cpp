@@ -2,7 +2,7 @@
 // topoplace place SNAPSHOT --nodes N [--nodes-max M] [--gpus-per-node G] [--total-gpus G]
 //     [--shared] [--max-tier T] [--max-leaves L] [--nvl] [--segment S] [--rail-aligned]
 //     [--exclude HOSTLIST] [--state FILE] [--health-store DIR [--health-fail open|closed]]
-//     [--policy topo|slurm-tree|linear|cost|spread] [--explain] [--json]
+//     [--policy cost|topo|slurm-tree|linear|spread] [--explain] [--json]
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
@@ -49,7 +49,7 @@ struct PlaceOptions {
     std::string jobs;  // `scontrol show jobs` text: running jobs' uplinks, for the cost policy
     std::string health_store;
     std::string health_fail = "closed";
-    std::string policy = "topo";
+    std::string policy = "cost";
     std::string model;  // the cost policy's performance model file
     bool explain = false;
     bool json = false;
@@ -314,9 +314,9 @@ Runner add_place(CLI::App& app) {
     sub->add_option("--model", o->model, "performance model file for --policy cost (default: the published defaults)");
     sub->add_option(
            "--policy", o->policy,
-           "topo (ours), slurm-tree (Slurm 22.05 topology/tree), linear, cost (topo, topo at the lowest tier or, with "
-           "--jobs, topo off shared uplinks: whichever the performance model predicts fastest), spread (round-robin "
-           "over leaf groups, as --topo=spread)")
+           "cost (the default: topo, topo at the lowest tier or, with --jobs, topo off shared uplinks: whichever the "
+           "performance model predicts fastest), topo (fewest leaf groups, then the lowest tier), slurm-tree (Slurm "
+           "22.05 topology/tree), linear, spread (round-robin over leaf groups, as --topo=spread)")
         ->check(CLI::IsMember({"topo", "slurm-tree", "linear", "cost", "spread"}))
         ->capture_default_str();
     sub->add_flag("--explain", o->explain, "print why these hosts (and the GPU indices)");

@@ -2,6 +2,7 @@
 // topoplace whatif SNAPSHOT (--trace FILE | --generate N [--load L]) [--policies P,...]
 //   [--failures FILE] [--checkpoint-interval S] [--restart-cost S] [--health-gate on|off|both]
 //   [--seed S] [--json] [--report DIR] [--progress]
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -24,40 +25,40 @@ namespace topo::cli {
 
 namespace {
 
-struct WhatifOptions {
+struct WhatifOptions {  // (members by size: no padding between them)
     std::string snapshot;
     std::string trace;
-    int generate = 0;
-    double load = 0.85;
     std::string durations;
-    int max_nodes = 0;
-    std::string policies = "topo,slurm-tree,linear";
+    std::string policies = "cost,topo,slurm-tree,linear";
     std::string failures;
+    std::string health_gate = "off";
+    std::string report;
+    std::string model;
+    std::string degraded_rule = "on";
+    std::string command_line;
+    std::uint64_t seed = 1;
+    double load = 0.85;
     double checkpoint_interval = 0;
     double restart_cost = 0;
     double repair_time = 4 * 3600.0;
-    std::string health_gate = "off";
     double gate_coverage = 0.5;
     double gate_window = 6 * 3600.0;
-    int backfill_depth = 100;
-    std::uint64_t seed = 1;
-    bool json = false;
-    std::string report;
-    bool progress = false;
-    std::string model;
-    bool no_model = false;
     double ideal_mfu = 0.5;
     double degraded = 0;
     double degraded_slowdown = 0;
-    std::string degraded_rule = "on";
-    std::string command_line;
+    int generate = 0;
+    int max_nodes = 0;
+    int backfill_depth = 100;
+    bool json = false;
+    bool progress = false;
+    bool no_model = false;
 };
 
 /// A one-line progress bar on stderr: "whatif [#########.........]  45%".
 class ProgressBar {
 public:
     void update(double f) {
-        const int pct = static_cast<int>(f * 100 + 0.5);
+        const int pct = static_cast<int>(std::lround(f * 100));
         if (pct == last_) return;
         last_ = pct;
         constexpr int kWidth = 30;
@@ -67,7 +68,7 @@ public:
         std::fflush(stderr);
     }
 
-    void done() {
+    void done() const {
         if (last_ >= 0) std::fprintf(stderr, "\n");
     }
 

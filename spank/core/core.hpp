@@ -40,9 +40,9 @@ struct Config {
                                        ///< not group/world-writable); empty = none (docs/spank.md "Cost")
     int state_feed_age = 3;            ///< seconds after its last slurmctld read that the feed is trusted
     std::string service;               ///< placement service socket (topoplace-nodefeed --socket); empty = none
-    /// policy=topo|cost: how pack jobs are placed (docs/spank.md "Policy"); spread jobs are
-    /// spread either way
-    placement::Policy policy = placement::Policy::Topo;
+    /// policy=cost|topo: how pack jobs are placed (docs/spank.md "Policy"; cost, the least
+    /// predicted slowdown, is the default); spread jobs are spread either way
+    placement::Policy policy = placement::Policy::Cost;
 };
 
 /// Parse plugstack arguments. Unknown keys, missing '=', empty or bad values and repeated

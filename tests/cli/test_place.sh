@@ -9,7 +9,7 @@ ST="$FX/placement/issue-example.scontrol.txt"
 jq_() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 
 # Issue #6: free per leaf [3 3 2 3|0 0 0 0|2 1 2 1|4 2 3 3], 6 nodes.
-expect_rc 0 "topo places 6 nodes" "$TP" place "$TMP/tree.json" --nodes 6 --state "$ST" --json
+expect_rc 0 "topo places 6 nodes" "$TP" place "$TMP/tree.json" --nodes 6 --state "$ST" --policy topo --json
 cp "$TMP/out" "$TMP/topo.json"
 eq "topo hosts" "$(jq_ "$TMP/topo.json" "','.join(d['hosts'])")" "n001,n002,n003,n005,n006,n007"
 eq "topo leaves" "$(jq_ "$TMP/topo.json" "len(d['leaves'])")" "2"
@@ -145,7 +145,7 @@ eq "cost without running jobs: topo's groups 1 and 3" "$(jq_ "$TMP/out" "','.joi
 expect_rc 0 "cost with --jobs" "$TP" place "$TMP/lab.json" -N 6 --state "$TMP/lab-nodes.txt" --policy cost --jobs "$TMP/lab-jobs.txt" --json
 eq "cost keeps off group 3's shared uplinks" "$(jq_ "$TMP/out" "','.join(d['groups'])")" "g001,g002"
 check "cost says why" grep -q 'cost: off shared uplinks' "$TMP/out"
-expect_rc 0 "topo with --jobs" "$TP" place "$TMP/lab.json" -N 6 --state "$TMP/lab-nodes.txt" --jobs "$TMP/lab-jobs.txt" --json
+expect_rc 0 "topo with --jobs" "$TP" place "$TMP/lab.json" -N 6 --state "$TMP/lab-nodes.txt" --jobs "$TMP/lab-jobs.txt" --policy topo --json
 eq "topo ignores the running jobs" "$(jq_ "$TMP/out" "','.join(d['groups'])")" "g001,g003"
 err_has "--jobs is read by --policy cost only (1 of 2 running jobs span leaf groups)"
 printf 'JobId=1 JobState=RUNNING NodeList=n001\nsomething else\n' > "$TMP/bad-jobs.txt"

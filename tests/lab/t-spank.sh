@@ -226,7 +226,7 @@ check "busy state: 35 nodes allocated, 29 idle" bash -c "[ \$(sinfo -h -N -t idl
 
 scontrol show nodes --oneliner > "$WORK/nodes.txt"
 read -r LPRED PREDC < <("$LABTOOL" place "$SNAP" 6 < "$WORK/nodes.txt")
-PRED=$("$TOPOPLACE" place "$SNAP" -N 6 --state "$WORK/nodes.txt" 2>"$WORK/place.err" | sed -n 's/^Policy=topo NodeList=\([^ ]*\) .*/\1/p')
+PRED=$("$TOPOPLACE" place "$SNAP" -N 6 --state "$WORK/nodes.txt" 2>"$WORK/place.err" | sed -n 's/^Policy=cost NodeList=\([^ ]*\) .*/\1/p')  # the default policy
 if [ -n "$PRED" ] && [ "$PRED" = "$LPRED" ]; then ok "topoplace place predicts $PRED (groups $(groups_of "$PRED"), spines $(spines_of "$PRED")); place() in the library agrees; plan constraint $PREDC"
 else bad "topoplace place predicts the same hosts as the library" "cli='$PRED' ($(cat "$WORK/place.err")) library='$LPRED'"; PRED=$LPRED; fi
 SPRED=$("$TOPOPLACE" place "$SNAP" -N 6 --state "$WORK/nodes.txt" --policy slurm-tree 2>/dev/null | sed -n 's/^Policy=slurm-tree NodeList=\([^ ]*\) .*/\1/p')
@@ -275,7 +275,7 @@ IFS='|' read -r st nodes _ <<<"$(wait_state "$j" RUNNING 30)"
 if [ "$st" = RUNNING ] && [ "$nodes" = "n[001,005,009,013]" ]; then ok "--topo=spread -N4: one node in each of 4 leaf groups ($nodes, $(groups_of "$nodes"))"
 else bad "--topo=spread -N4 spreads over leaf groups" "state=$st nodes=$nodes; $out"; fi
 clear_jobs
-# policy=cost (plugstack, issue 16): free nodes per leaf [2 2 2 0|4 0 0 0|0 ...], 6 nodes:
+# cost, the default policy (issue 16): free nodes per leaf [2 2 2 0|4 0 0 0|0 ...], 6 nodes:
 # topo takes 2 leaf groups under 2 spines; cost stays under one spine with 3 groups (the
 # performance model: a pipeline across pods costs more than a third group in one pod).
 FREEC=(2 2 2 0 4 0 0 0 0 0 0 0 0 0 0 0)
@@ -287,14 +287,21 @@ done
 for _ in $(seq 150); do [ "$(sinfo -h -N -t idle -o %N | sort -u | wc -l)" = 10 ] && break; sleep 0.2; done
 scontrol show nodes --oneliner > "$WORK/nodes-cost.txt"
 CPRED=$("$TOPOPLACE" place "$SNAP" -N 6 --state "$WORK/nodes-cost.txt" --policy cost 2>/dev/null | sed -n 's/^Policy=cost NodeList=\([^ ]*\) .*/\1/p')
-TPRED=$("$TOPOPLACE" place "$SNAP" -N 6 --state "$WORK/nodes-cost.txt" 2>/dev/null | sed -n 's/^Policy=topo NodeList=\([^ ]*\) .*/\1/p')
-conf=$(with_plugstack cost "$PLUGARGS policy=cost")
-out=$(SLURM_CONF="$conf" sbatch --parsable --exclusive --topo=pack --topo-explain -N6 -o /dev/null --wrap 'sleep 1200' 2>&1); j=$(tail -1 <<<"$out")
+TPRED=$("$TOPOPLACE" place "$SNAP" -N 6 --state "$WORK/nodes-cost.txt" --policy topo 2>/dev/null | sed -n 's/^Policy=topo NodeList=\([^ ]*\) .*/\1/p')
+# The plugin's default (no policy= in plugstack) is cost; policy=topo keeps the old placer.
+out=$(sbatch --parsable --exclusive --topo=pack --topo-explain -N6 -o /dev/null --wrap 'sleep 1200' 2>&1); j=$(tail -1 <<<"$out")
 IFS='|' read -r st nodes _ <<<"$(wait_state "$j" RUNNING 30)"
 if [ "$st" = RUNNING ] && [ -n "$CPRED" ] && [ "$CPRED" != "$TPRED" ] && [ "$nodes" = "$CPRED" ] \
    && [ "$(count "$(spines_of "$nodes")")" = 1 ] && [ "$(count "$(spines_of "$TPRED")")" = 2 ] && grep -q 'cost: ' <<<"$out"; then
-  ok "policy=cost: --topo=pack -N6 lands on $nodes ($(count "$(groups_of "$nodes")") leaf groups, 1 spine) where topo predicts $TPRED (2 spines)"
-else bad "policy=cost: --topo=pack lands on the cost policy's choice" "state=$st nodes=$nodes cost=$CPRED topo=$TPRED; $out"; fi
+  ok "default policy (cost): --topo=pack -N6 lands on $nodes ($(count "$(groups_of "$nodes")") leaf groups, 1 spine) where topo predicts $TPRED (2 spines)"
+else bad "default policy (cost): --topo=pack lands on the cost policy's choice" "state=$st nodes=$nodes cost=$CPRED topo=$TPRED; $out"; fi
+scancel "$j"; for _ in $(seq 100); do [ -z "$(squeue -h -j "$j" -t R,CG 2>/dev/null)" ] && break; sleep 0.2; done
+conf=$(with_plugstack topo "$PLUGARGS policy=topo")
+out=$(SLURM_CONF="$conf" sbatch --parsable --exclusive --topo=pack --topo-explain -N6 -o /dev/null --wrap 'sleep 1200' 2>&1); j=$(tail -1 <<<"$out")
+IFS='|' read -r st nodes _ <<<"$(wait_state "$j" RUNNING 30)"
+if [ "$st" = RUNNING ] && [ -n "$TPRED" ] && [ "$nodes" = "$TPRED" ] && ! grep -q 'cost: ' <<<"$out"; then
+  ok "policy=topo: --topo=pack -N6 lands on topo's choice $nodes (2 spines)"
+else bad "policy=topo: --topo=pack lands on topo's choice" "state=$st nodes=$nodes topo=$TPRED; $out"; fi
 clear_jobs
 # requests that can never fit are refused before submission, with the engine's reason
 for args in "--topo-max-tier=0 -N5" "--topo-nvl -N2"; do
@@ -491,7 +498,7 @@ if [ -n "$NODEFEED" ]; then
   for _ in $(seq 150); do [ "$(sinfo -h -N -t idle -o %N | sort -u | wc -l)" = 12 ] && break; sleep 0.2; done
   scontrol show nodes --oneliner > "$WORK/nodes-span.txt"; scontrol show jobs --oneliner > "$WORK/jobs-span.txt"
   SPRED=$("$TOPOPLACE" place "$SNAP" -N 6 --state "$WORK/nodes-span.txt" --jobs "$WORK/jobs-span.txt" --policy cost 2>/dev/null | sed -n 's/^Policy=cost NodeList=\([^ ]*\) .*/\1/p')
-  STPRED=$("$TOPOPLACE" place "$SNAP" -N 6 --state "$WORK/nodes-span.txt" 2>/dev/null | sed -n 's/^Policy=topo NodeList=\([^ ]*\) .*/\1/p')
+  STPRED=$("$TOPOPLACE" place "$SNAP" -N 6 --state "$WORK/nodes-span.txt" --policy topo 2>/dev/null | sed -n 's/^Policy=topo NodeList=\([^ ]*\) .*/\1/p')
   SVCC=$(with_plugstack svccost "snapshot=$SNAP health=$HEALTH on_error=warn default=off wait=120 service=$SOCK policy=cost")
   # the first cost request starts the daemon's job table reads (every second here)
   SLURM_CONF="$SVCC" sbatch --topo=pack --hold -N6 -o /dev/null --wrap true > /dev/null 2>&1; sleep 2.5

@@ -843,12 +843,16 @@ Status Engine::run(PolicyRun& out, int run_index, int runs) {
 std::string headline(const Replay& r) {
     if (!r.model || r.runs.size() < 2) return {};
     const PolicyRun& a = r.runs[0];
+    // against slurm-tree (what the site runs without topoplace) when it was replayed, else the
+    // next policy with the same health gate
     const PolicyRun* b = nullptr;
     for (const auto& x : r.runs) {
-        if (x.policy != a.policy && x.gate == a.gate) {
+        if (x.policy == a.policy || x.gate != a.gate) continue;
+        if (x.policy == placement::Policy::SlurmTree) {
             b = &x;
             break;
         }
+        if (b == nullptr) b = &x;
     }
     if (b == nullptr) return {};
     const double la = a.placement_gpu_hours + a.failure_gpu_hours;

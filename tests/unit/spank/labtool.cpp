@@ -3,7 +3,7 @@
 // lab test does not depend on the state of the CLI.
 //   topo_spank_labtool flag DIR NODE REASON     health store: mark NODE unhealthy
 //   topo_spank_labtool clear DIR NODE           health store: remove NODE's record
-//   topo_spank_labtool place SNAPSHOT N [GPN]   place() (pack) on `scontrol show nodes
+//   topo_spank_labtool place SNAPSHOT N [GPN]   place() (pack, the plugin's default policy) on `scontrol show nodes
 //                                               --oneliner` text from stdin; prints
 //                                               "<hostlist> <plan constraint>"
 //   topo_spank_labtool gate-bench DIR NODE N    time N launch-gate decisions (open + get +
@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
         r.nodes_min = std::atoi(a[2].c_str());
         if (a.size() == 4) r.gpus_per_node = std::atoi(a[3].c_str());
         r.exclusive = true;
-        auto p = placement::place(**topo, *st, r);
+        auto p = placement::place(**topo, *st, r, spank::Config{}.policy);  // the plugin's default policy
         if (!p) return die(p.error().to_string());
         auto plan = spank::make_plan(**topo, *p, spank::Mode::Pack, 300, {});
         std::printf("%s %s\n", compress_hostlist(plan.hosts).c_str(), spank::plan_constraint(plan).c_str());

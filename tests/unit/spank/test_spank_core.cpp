@@ -65,8 +65,8 @@ TEST(SpankConfig, DefaultsAndAllKeys) {
     EXPECT_EQ(d->wait, 60);
     EXPECT_FALSE(d->rail_env);
     EXPECT_FALSE(d->drain);
-    EXPECT_EQ(c->policy, placement::Policy::Topo);
-    EXPECT_EQ(d->policy, placement::Policy::Topo);
+    EXPECT_EQ(c->policy, placement::Policy::Cost);  // the default (issue 16)
+    EXPECT_EQ(d->policy, placement::Policy::Cost);
     auto p = parse_config({"policy=cost"});
     ASSERT_TRUE(p) << p.error().message;
     EXPECT_EQ(p->policy, placement::Policy::Cost);
