@@ -2,12 +2,17 @@
 // The per-user node-state cache of the SPANK plugin (see state_cache.hpp).
 //
 // File layout (native byte order; the file never leaves the host that wrote it):
-//   0  char magic[8] "TPSTATE1"
+//   0  char magic[8] "TPSTATE2"
 //   8  u32  fingerprint length F, then F bytes (the topology's fingerprint)
 //      i64  taken_ns (CLOCK_REALTIME when the state was read from slurmctld)
 //      u32  host count N (the topology's)
 //      N x { u8 state, i32 free_gpus, i32 total_gpus }
+//      u32  leaf group count G (the topology's)
+//      G x { i32 spanning, i32 multi_pod }   running jobs using the group's uplinks
+//                                            (ClusterState::uplink_users; the feed's come
+//                                            from slurmctld's job table, for policy=cost)
 //      u64  FNV-1a of everything before
+// ("TPSTATE1", without the group records, is refused by its size: the RPC is made.)
 #include "state_cache.hpp"
 
 #include <cerrno>
@@ -24,8 +29,13 @@ namespace topo::spank {
 
 namespace {
 
-constexpr char kMagic[8] = {'T', 'P', 'S', 'T', 'A', 'T', 'E', '1'};
+constexpr char kMagic[8] = {'T', 'P', 'S', 'T', 'A', 'T', 'E', '2'};
 constexpr std::size_t kHostBytes = 1 + 4 + 4;
+constexpr std::size_t kGroupBytes = 4 + 4;
+
+std::size_t file_size(std::size_t fingerprint, std::size_t hosts, std::size_t groups) {
+    return 8 + 4 + fingerprint + 8 + 4 + hosts * kHostBytes + 4 + groups * kGroupBytes + 8;
+}
 constexpr std::size_t kMaxFingerprint = 256;
 
 std::uint64_t fnv1a(const unsigned char* p, std::size_t n) {
@@ -131,7 +141,8 @@ Result<placement::ClusterState> read_state_file(const std::string& path, const T
     }
     const std::string& fp = topo.fingerprint();
     const std::size_t n = topo.hosts().size();
-    const std::size_t want = 8 + 4 + fp.size() + 8 + 4 + n * kHostBytes + 8;
+    const std::size_t ng = topo.groups().size();
+    const std::size_t want = file_size(fp.size(), n, ng);
     if (static_cast<std::size_t>(st.st_size) != want) {
         return fail(Errc::Parse, path + ": " + std::to_string(st.st_size) + " bytes, expected " + std::to_string(want)
                                      + " for this topology");
@@ -181,6 +192,17 @@ Result<placement::ClusterState> read_state_file(const std::string& path, const T
         hs.total_gpus = total_gpus;
         s.set(HostId{static_cast<std::uint32_t>(h)}, std::move(hs));
     }
+    if (get<std::uint32_t>(b.data() + at) != ng) return fail(Errc::StaleState, path + ": leaf group count differs");
+    at += 4;
+    for (std::size_t g = 0; g < ng; ++g, at += kGroupBytes) {
+        const auto spanning = get<std::int32_t>(b.data() + at);
+        const auto multi_pod = get<std::int32_t>(b.data() + at + 4);
+        // at most one job per host of the cluster uses a group's uplinks
+        if (spanning < 0 || multi_pod < 0 || multi_pod > spanning || static_cast<std::size_t>(spanning) > n) {
+            return fail(Errc::Parse, path + ": bad uplink record for leaf group " + std::to_string(g));
+        }
+        if (spanning > 0) s.add_uplink_users(GroupId{static_cast<std::uint32_t>(g)}, spanning, multi_pod);
+    }
     return s;
 }
 
@@ -229,8 +251,9 @@ Status write_state_file(const std::string& path, const Topology& topo, const pla
             }
         }
     }
+    const std::size_t ng = topo.groups().size();
     std::vector<unsigned char> b;
-    b.reserve(8 + 4 + fp.size() + 8 + 4 + n * kHostBytes + 8);
+    b.reserve(file_size(fp.size(), n, ng));
     b.insert(b.end(), kMagic, kMagic + sizeof kMagic);
     put<std::uint32_t>(b, static_cast<std::uint32_t>(fp.size()));
     b.insert(b.end(), fp.begin(), fp.end());
@@ -240,6 +263,12 @@ Status write_state_file(const std::string& path, const Topology& topo, const pla
         b.push_back(states[h]);
         put<std::int32_t>(b, fr[h]);
         put<std::int32_t>(b, to[h]);
+    }
+    put<std::uint32_t>(b, static_cast<std::uint32_t>(ng));
+    for (std::size_t g = 0; g < ng; ++g) {
+        const auto u = state.uplink_users(GroupId{static_cast<std::uint32_t>(g)});
+        put<std::int32_t>(b, u.spanning);
+        put<std::int32_t>(b, u.multi_pod);
     }
     put<std::uint64_t>(b, fnv1a(b.data(), b.size()));
 

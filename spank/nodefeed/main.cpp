@@ -9,10 +9,11 @@
 // asks slurmctld itself. The snapshot is reloaded when its file changes. With --socket it
 // also answers the plugin's placement requests (`service=`, service.hpp) from the model and
 // the node state it holds: many connections at once on one thread, each bounded in time and
-// size (ServiceServer), a busy answer's fresh read of slurmctld at most once a second. For
-// requests with policy=cost it also reads the job table (slurm_load_jobs, every --jobs-every
-// seconds, "no change" when nothing changed): the running jobs that span leaf groups share
-// those groups' uplinks, which the cost policy's third candidate keeps a job off (issue 16).
+// size (ServiceServer), a busy answer's fresh read of slurmctld at most once a second. It also
+// reads the job table (slurm_load_jobs, every --jobs-every seconds, "no change" when nothing
+// changed): the running jobs that span leaf groups share those groups' uplinks, which the
+// cost policy (the plugin's default) keeps a job off (issue 16). They go into the feed file
+// (its leaf-group records) and into the state the service decides cost requests on.
 // One thread, no child processes; SIGTERM/SIGINT end it after the current step.
 #include <CLI/CLI.hpp>
 
@@ -121,8 +122,9 @@ int run(int argc, char** argv) {
     app.add_option("--health", health, "health store the service excludes unhealthy hosts by (the plugin's health=)");
     double jobs_every = 10.0;
     app.add_option("--jobs-every", jobs_every,
-                   "with --socket: seconds between two reads of slurmctld's job table for policy=cost requests "
-                   "(which running jobs span leaf groups); 0 = never (cost then decides without uplink sharing)")
+                   "seconds between two reads of slurmctld's job table (which running jobs span leaf groups: the "
+                   "uplinks the cost policy keeps jobs off), for the feed file and the service; 0 = never (cost "
+                   "then decides without uplink sharing)")
         ->check(CLI::Range(0.0, 3600.0))
         ->capture_default_str();
     std::string metrics;
@@ -162,10 +164,10 @@ int run(int argc, char** argv) {
     std::int64_t last_full_ns = 0;
     std::optional<placement::ClusterState> state;
     std::string last_error;
-    // The running jobs on several hosts (policy=cost: uplink sharing), read once a cost request
-    // has come, then every jobs_every seconds; the job table's time for "no change" answers.
+    // The running jobs on several hosts (the cost policy's uplink sharing), read every
+    // jobs_every seconds; the job table's time for "no change" answers.
     std::vector<std::vector<HostId>> running;
-    bool jobs_wanted = false;
+    const bool jobs_wanted = jobs_every > 0;
     std::time_t jobs_update = 0;
     auto jobs_read_at = std::chrono::steady_clock::time_point{};
     long job_reads = 0;
@@ -176,6 +178,14 @@ int run(int argc, char** argv) {
             (void)placement::record_running_uplinks(*placer, st, running);
         }
         return st;
+    };
+    // the feed file: the node state with the running jobs' uplinks (for the plugin's cost
+    // policy deciding in-process from state_feed=)
+    auto write_feed = [&](const placement::ClusterState& st, std::int64_t at) {
+        if (running.empty()) return write_state_feed(output, *topo, st, at);
+        placement::ClusterState with = st;
+        (void)placement::record_running_uplinks(*placer, with, running);
+        return write_state_feed(output, *topo, with, at);
     };
     long writes = 0;
     long full_reads = 0;
@@ -219,11 +229,6 @@ int run(int argc, char** argv) {
             if (!bad) {
                 rep.message = "health store: " + bad.error().to_string();
             } else {
-                if (req->policy == placement::Policy::Cost && !jobs_wanted && jobs_every > 0) {
-                    jobs_wanted = true;  // from now on the cycle reads the job table too
-                    log("", "policy=cost requested: reading the job table every " + std::to_string(jobs_every)
-                                + " s (--jobs-every)");
-                }
                 fc.unhealthy = static_cast<int>(bad->unhealthy.size());
                 fc.degraded = static_cast<int>(bad->degraded.size());
                 // the state in memory, then (on a busy answer) one fresh read: the Decider's rule,
@@ -245,7 +250,7 @@ int run(int argc, char** argv) {
                                             last_full_ns = tf;
                                             ++full_reads;
                                             ++rereads;
-                                            if (write_state_feed(output, *topo, *state, tf)) ++writes;
+                                            if (write_feed(*state, tf)) ++writes;
                                             return SourcedState{for_request(std::move(*fresh), *req), "re-read", tf};
                                         }}});
                 auto decided = decider.decide(*placer, *req, *bad);
@@ -258,6 +263,12 @@ int run(int argc, char** argv) {
         ++fc.replies[reply_kind_name(rep.kind)];
         return encode_reply(rep);
     };
+    if (jobs_wanted) {
+        char every[32];
+        std::snprintf(every, sizeof every, "%g", jobs_every);
+        log("", std::string("reading the job table every ") + every
+                    + " s (--jobs-every): running jobs' uplinks for the cost policy");
+    }
     while (g_stop == 0) {
         if (const FileId id = file_id(snapshot); topo == nullptr || !(id == snap_id)) {
             auto r = load_snapshot_fast(snapshot, 0, BinCheck::Checksum);
@@ -299,7 +310,7 @@ int run(int argc, char** argv) {
             }
             fc.last_read_unix = t / 1'000'000'000;
             if (state) {
-                if (auto w = write_state_feed(output, *topo, *state, t); !w) {
+                if (auto w = write_feed(*state, t); !w) {
                     log("error: ", w.error().to_string());
                     if (once) return 73;
                 } else if (++writes == 1) {

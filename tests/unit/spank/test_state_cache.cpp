@@ -4,9 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
+#include <vector>
 
 #include <topo/builder.hpp>
 #include <topo/cluster_spec.hpp>
@@ -333,6 +336,68 @@ TEST_F(CacheFile, FeedRoundTripModeAndOwner) {
     // the plugin's default owner is root
     if (me != 0) {
         EXPECT_FALSE(read_state_feed(path, t, 3, now + kSec));
+    }
+}
+
+// The running jobs' uplinks (topoplace-nodefeed reads them from the job table for the cost
+// policy) travel in the file: a plugin deciding in-process from the feed sees the sharing the
+// service sees. A record that cannot be (negative, more multi-pod than spanning jobs, more
+// jobs than hosts) refuses the file.
+TEST_F(CacheFile, UplinkUsersTravelInTheFile) {
+    auto s = busy_state(t);
+    ASSERT_GE(t.groups().size(), 3U);
+    s.add_uplink_users(GroupId{0}, 2, 1);
+    s.add_uplink_users(GroupId{2}, 1, 0);
+    ASSERT_TRUE(write_state_feed(path, t, s, now));
+    auto r = read_state_feed(path, t, 3, now, nullptr, ::geteuid());
+    ASSERT_TRUE(r) << r.error().to_string();
+    EXPECT_EQ(r->groups_with_uplink_users(), 2);
+    for (std::uint32_t g = 0; g < t.groups().size(); ++g) {
+        EXPECT_EQ(r->uplink_users(GroupId{g}).spanning, s.uplink_users(GroupId{g}).spanning) << g;
+        EXPECT_EQ(r->uplink_users(GroupId{g}).multi_pod, s.uplink_users(GroupId{g}).multi_pod) << g;
+    }
+    placement::Request req;
+    req.nodes_min = 6;
+    const placement::Placer placer(t);
+    auto p1 = placer.place(s, req, placement::Policy::Cost);
+    auto p2 = placer.place(*r, req, placement::Policy::Cost);
+    ASSERT_TRUE(p1 && p2);
+    EXPECT_EQ(p1->hosts, p2->hosts);
+    EXPECT_EQ(p1->explanation, p2->explanation);
+
+    // a group record patched to an impossible value, with a valid checksum
+    auto fnv = [](const std::string& b, std::size_t n) {
+        std::uint64_t h = 1469598103934665603ULL;
+        for (std::size_t i = 0; i < n; ++i) {
+            h ^= static_cast<unsigned char>(b[i]);
+            h *= 1099511628211ULL;
+        }
+        return h;
+    };
+    const std::size_t ng = t.groups().size();
+    for (const auto& [spanning, multi_pod] : std::vector<std::pair<std::int32_t, std::int32_t>>{
+             {-1, 0}, {1, 2}, {static_cast<std::int32_t>(t.hosts().size()) + 1, 0}}) {
+        ASSERT_TRUE(write_state_feed(path, t, s, now));
+        std::string b;
+        {
+            std::ifstream f(path, std::ios::binary);
+            b.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+        }
+        const std::size_t at = b.size() - 8 - ng * 8;  // group 0's record
+        std::memcpy(b.data() + at, &spanning, 4);
+        std::memcpy(b.data() + at + 4, &multi_pod, 4);
+        const std::uint64_t h = fnv(b, b.size() - 8);
+        std::memcpy(b.data() + b.size() - 8, &h, 8);
+        {
+            std::ofstream f(path, std::ios::binary | std::ios::trunc);
+            f.write(b.data(), static_cast<std::streamsize>(b.size()));
+        }
+        ASSERT_EQ(::chmod(path.c_str(), 0644), 0);
+        auto bad = read_state_feed(path, t, 3, now, nullptr, ::geteuid());
+        ASSERT_FALSE(bad) << spanning << " " << multi_pod;
+        EXPECT_EQ(bad.error().code, Errc::Parse);
+        EXPECT_NE(bad.error().message.find("bad uplink record for leaf group 0"), std::string::npos)
+            << bad.error().message;
     }
 }
 
