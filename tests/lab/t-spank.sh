@@ -482,13 +482,13 @@ if [ -n "$NODEFEED" ]; then
   s4=$(SLURM_CONF="$OTHER" sbatch --topo=pack --topo-explain --hold -N2 -o /dev/null --wrap true 2>&1)
   if grep -q 'nodes [0-9.]* (rpc)' <<<"$s4" && ! grep -q 'ms: service' <<<"$s4"; then ok "service=: a service of another snapshot is not used (the plugin decides itself)"
   else bad "service=: another snapshot's service not used" "$s4"; fi
-  # service= with policy=cost (issue 16): the daemon reads the job table (slurm_load_jobs, as
-  # root) once a cost request has come, so its cost policy sees which leaf groups' uplinks a
-  # running multi-group job uses. Free nodes per leaf [4 4 2 2|0 ...], a running job on
-  # n[011-012,015-016] (leaf groups 3 and 4), -N6: topo takes groups 1 and 3 (n001-004 +
-  # n009-010); cost keeps off group 3's shared uplinks (groups 1 and 2), as `topoplace place
-  # --policy cost --jobs` predicts from the same scontrol output. The plugin itself never
-  # reads the job table.
+  # service= and state_feed= with the default policy, cost (issue 16): the daemon reads the
+  # job table (slurm_load_jobs, as root; every second here), so cost sees which leaf groups'
+  # uplinks a running multi-group job uses, through the service and from the feed file alike.
+  # Free nodes per leaf [4 4 2 2|0 ...], a running job on n[011-012,015-016] (leaf groups 3
+  # and 4), -N6: topo takes groups 1 and 3 (n001-004 + n009-010); cost keeps off group 3's
+  # shared uplinks (groups 1 and 2), as `topoplace place --policy cost --jobs` predicts from
+  # the same scontrol output. The plugin never reads the job table itself.
   clear_jobs
   jspan=$(SLURM_CONF=$NOPLUG sbatch --parsable --exclusive -N4 -w 'n[011-012,015-016]' -o /dev/null --wrap 'sleep 1200')
   SLURM_CONF=$NOPLUG sbatch --parsable --exclusive -N2 -w 'n[013-014]' -o /dev/null --wrap 'sleep 1200' > /dev/null
@@ -499,16 +499,19 @@ if [ -n "$NODEFEED" ]; then
   scontrol show nodes --oneliner > "$WORK/nodes-span.txt"; scontrol show jobs --oneliner > "$WORK/jobs-span.txt"
   SPRED=$("$TOPOPLACE" place "$SNAP" -N 6 --state "$WORK/nodes-span.txt" --jobs "$WORK/jobs-span.txt" --policy cost 2>/dev/null | sed -n 's/^Policy=cost NodeList=\([^ ]*\) .*/\1/p')
   STPRED=$("$TOPOPLACE" place "$SNAP" -N 6 --state "$WORK/nodes-span.txt" --policy topo 2>/dev/null | sed -n 's/^Policy=topo NodeList=\([^ ]*\) .*/\1/p')
-  SVCC=$(with_plugstack svccost "snapshot=$SNAP health=$HEALTH on_error=warn default=off wait=120 service=$SOCK policy=cost")
-  # the first cost request starts the daemon's job table reads (every second here)
-  SLURM_CONF="$SVCC" sbatch --topo=pack --hold -N6 -o /dev/null --wrap true > /dev/null 2>&1; sleep 2.5
-  sc=$(SLURM_CONF="$SVCC" sbatch --topo=pack --topo-explain --hold -N6 -o /dev/null --wrap true 2>&1)
+  sleep 2.5  # a job table read and a feed write after the jobs started
+  sc=$(SLURM_CONF="$SVC" sbatch --topo=pack --topo-explain --hold -N6 -o /dev/null --wrap true 2>&1)
   hc=$(grep -o 'pack: [^ ]*' <<<"$sc" | cut -d' ' -f2)
   if [ "$(squeue -h -j "$jspan" -o %T)" = RUNNING ] && grep -q 'ms: service' <<<"$sc" && [ -n "$SPRED" ] && [ "$hc" = "$SPRED" ] \
      && [ "$SPRED" != "$STPRED" ] && [ "$(groups_of "$hc")" = "$(groups_of 'n[001,005]')" ] && grep -q 'cost: off shared uplinks' <<<"$sc" \
      && grep -q 'reading the job table' "$WORK/feed.log"; then
-    ok "service= policy=cost: with job $jspan running on n[011-012,015-016], -N6 is planned on $hc (off the shared uplinks of $(groups_of 'n[011,015]')) where topo takes $STPRED; as 'place --jobs' predicts"
-  else bad "service= policy=cost sees the running jobs' uplinks" "span=$(squeue -h -j "$jspan" -o %T) cost=$SPRED topo=$STPRED plan=$hc; $sc; $(tail -3 "$WORK/feed.log")"; fi
+    ok "service= (default policy cost): with job $jspan running on n[011-012,015-016], -N6 is planned on $hc (off the shared uplinks of $(groups_of 'n[011,015]')) where topo takes $STPRED; as 'place --jobs' predicts"
+  else bad "service= (default policy cost) sees the running jobs' uplinks" "span=$(squeue -h -j "$jspan" -o %T) cost=$SPRED topo=$STPRED plan=$hc; $sc; $(tail -3 "$WORK/feed.log")"; fi
+  sf=$(SLURM_CONF="$FEED" sbatch --topo=pack --topo-explain --hold -N6 -o /dev/null --wrap true 2>&1)
+  hsf=$(grep -o 'pack: [^ ]*' <<<"$sf" | cut -d' ' -f2)
+  if grep -q 'nodes [0-9.]* (feed [0-9.]* s)' <<<"$sf" && [ -n "$SPRED" ] && [ "$hsf" = "$SPRED" ] && grep -q 'cost: off shared uplinks' <<<"$sf"; then
+    ok "state_feed= (in-process, default policy cost): the feed carries the running jobs' uplinks, -N6 planned on $hsf as through the service"
+  else bad "state_feed= carries the running jobs' uplinks to the in-process cost policy" "cost=$SPRED plan=$hsf; $sf"; fi
   clear_jobs
   # A health store that does not exist yet (the packaged snippet names one that only the first
   # `health check` used to create) means nothing flagged: with on_error=fail every --topo job
