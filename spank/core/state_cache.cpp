@@ -36,6 +36,7 @@ constexpr std::size_t kGroupBytes = 4 + 4;
 std::size_t file_size(std::size_t fingerprint, std::size_t hosts, std::size_t groups) {
     return 8 + 4 + fingerprint + 8 + 4 + hosts * kHostBytes + 4 + groups * kGroupBytes + 8;
 }
+
 constexpr std::size_t kMaxFingerprint = 256;
 
 std::uint64_t fnv1a(const unsigned char* p, std::size_t n) {
