@@ -20,6 +20,7 @@
 #include <vector>
 
 #include <topo/atomic_file.hpp>
+#include <topo/errno_text.hpp>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -67,7 +68,7 @@ bool private_dir(const std::string& d, uid_t uid, std::string* why) {
     struct stat st {};
 
     if (::lstat(d.c_str(), &st) != 0) {
-        if (why != nullptr) *why = d + ": " + std::strerror(errno);
+        if (why != nullptr) *why = d + ": " + errno_text(errno);
         return false;
     }
     if (!S_ISDIR(st.st_mode) || st.st_uid != uid || (st.st_mode & 077) != 0) {
@@ -92,12 +93,12 @@ std::string hex16(std::uint64_t v) {
 std::string state_cache_dir(uid_t uid, const char* xdg, const std::string& run_user, const std::string& tmp,
                             std::string* why) {
     if (xdg != nullptr && xdg[0] == '/' && private_dir(xdg, uid, nullptr)) return xdg;
-    if (const std::string r = run_user + "/" + std::to_string(uid); !run_user.empty() && private_dir(r, uid, nullptr)) {
+    if (std::string r = run_user + "/" + std::to_string(uid); !run_user.empty() && private_dir(r, uid, nullptr)) {
         return r;
     }
-    const std::string d = tmp + "/topoplace-" + std::to_string(uid);
+    std::string d = tmp + "/topoplace-" + std::to_string(uid);
     if (::mkdir(d.c_str(), 0700) != 0 && errno != EEXIST) {
-        if (why != nullptr) *why = d + ": " + std::strerror(errno);
+        if (why != nullptr) *why = d + ": " + errno_text(errno);
         return {};
     }
     if (!private_dir(d, uid, why)) return {};
@@ -125,7 +126,7 @@ Result<placement::ClusterState> read_state_file(const std::string& path, const T
     const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {
         const int e = errno;
-        return fail(e == ENOENT ? Errc::NotFound : Errc::Io, path + ": " + std::strerror(e));
+        return fail(e == ENOENT ? Errc::NotFound : Errc::Io, path + ": " + errno_text(e));
     }
 
     struct Closer {
@@ -136,7 +137,7 @@ Result<placement::ClusterState> read_state_file(const std::string& path, const T
 
     struct stat st {};
 
-    if (::fstat(fd, &st) != 0) return fail(Errc::Io, path + ": " + std::strerror(errno));
+    if (::fstat(fd, &st) != 0) return fail(Errc::Io, path + ": " + errno_text(errno));
     if (!S_ISREG(st.st_mode) || st.st_uid != rule.owner || (st.st_mode & rule.forbidden) != 0) {
         return fail(Errc::Io, path + ": not " + rule.kind + " of uid " + std::to_string(rule.owner));
     }

@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <iostream>
 #include <iterator>
 #include <string>
@@ -41,10 +42,26 @@ int die(const std::string& m) {
     std::fprintf(stderr, "labtool: %s\n", m.c_str());
     return 1;
 }
+
+/// A count argument: its leading decimal digits (0 when there are none), as the lab passes them.
+int count_arg(const std::string& s) {
+    return static_cast<int>(std::strtol(s.c_str(), nullptr, 10));
+}
+
+int run(const std::vector<std::string>& a);
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::vector<std::string> a(argv + 1, argv + argc);
+    try {
+        return run(std::vector<std::string>(argv + 1, argv + argc));
+    } catch (const std::exception& e) {
+        return die(e.what());
+    }
+}
+
+namespace {
+
+int run(const std::vector<std::string>& a) {
     if (a.size() == 4 && a[0] == "flag") {
         health::StoreOptions so;
         so.create = true;
@@ -72,8 +89,8 @@ int main(int argc, char** argv) {
         auto st = placement::parse_scontrol_nodes(**topo, text, "<stdin>");
         if (!st) return die(st.error().to_string());
         placement::Request r;
-        r.nodes_min = std::atoi(a[2].c_str());
-        if (a.size() == 4) r.gpus_per_node = std::atoi(a[3].c_str());
+        r.nodes_min = count_arg(a[2]);
+        if (a.size() == 4) r.gpus_per_node = count_arg(a[3]);
         r.exclusive = true;
         auto p = placement::place(**topo, *st, r, spank::Config{}.policy);  // the plugin's default policy
         if (!p) return die(p.error().to_string());
@@ -82,7 +99,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (a.size() == 4 && a[0] == "gate-bench") {
-        const int n = std::max(1, std::atoi(a[3].c_str()));
+        const int n = std::max(1, count_arg(a[3]));
         std::vector<double> us;
         bool allow = true;
         for (int i = 0; i < n; ++i) {
@@ -97,7 +114,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (a.size() == 5 && a[0] == "decision-bench") {
-        const int n = std::max(1, std::atoi(a[4].c_str()));
+        const int n = std::max(1, count_arg(a[4]));
         spank::ServiceRequest q;
         q.snapshot = a[1];
         q.health = a[2];
@@ -133,3 +150,5 @@ int main(int argc, char** argv) {
         "usage: flag DIR NODE REASON | clear DIR NODE | place SNAPSHOT N [GPN] | gate-bench DIR NODE N | "
         "decision-bench SNAPSHOT HEALTH SOCKET N");
 }
+
+}  // namespace
