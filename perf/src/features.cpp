@@ -18,6 +18,24 @@ int domain_of(const Topology& t, HostId h) {
     return -1 - static_cast<int>(h.index());  // its own
 }
 
+/// Host h's multi-node NVLink domain (domain_of()) and leaf group index (-1: none), from the
+/// shape's per-host tables when it has them (fabric_shape()), else from the topology.
+int domain_in(const Topology& t, const FabricShape& shape, HostId h) {
+    return shape.host_domain.size() == t.hosts().size() ? shape.host_domain[h.index()] : domain_of(t, h);
+}
+
+int group_in(const Topology& t, const FabricShape& shape, HostId h) {
+    if (shape.host_group.size() == t.hosts().size()) return shape.host_group[h.index()];
+    const GroupId g = t.host(h).group;
+    return g.valid() ? static_cast<int>(g.index()) : -1;
+}
+
+/// The pod of leaf group `g` (>= 0); -1 when the shape does not know it.
+int pod_in(const FabricShape& shape, int g) {
+    const auto gi = static_cast<std::size_t>(g);
+    return gi < shape.pod_of_group.size() ? shape.pod_of_group[gi] : -1;
+}
+
 /// Distinct values of `v` (sorts it).
 template <class T>
 int distinct(std::vector<T>& v) {
@@ -88,18 +106,11 @@ Span span_of(const Topology& t, const FabricShape& shape, const std::vector<Host
     Span s;
     s.groups.reserve(hosts.size());
     s.pods.reserve(hosts.size());
-    const bool tabled = shape.host_group.size() == t.hosts().size();
     for (HostId h : hosts) {
-        int g = -1;
-        if (tabled) {
-            g = shape.host_group[h.index()];
-        } else if (t.host(h).group.valid()) {
-            g = static_cast<int>(t.host(h).group.index());
-        }
+        const int g = group_in(t, shape, h);
         if (g < 0) continue;
-        const auto gi = static_cast<std::size_t>(g);
         s.groups.push_back(static_cast<std::uint32_t>(g));
-        s.pods.push_back(gi < shape.pod_of_group.size() ? shape.pod_of_group[gi] : -1);
+        s.pods.push_back(pod_in(shape, g));
     }
     std::sort(s.groups.begin(), s.groups.end());
     s.groups.erase(std::unique(s.groups.begin(), s.groups.end()), s.groups.end());
@@ -154,24 +165,13 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
     std::vector<int> h_dom(static_cast<std::size_t>(n));
     std::vector<int> h_grp(static_cast<std::size_t>(n));
     std::vector<int> h_pod(static_cast<std::size_t>(n));
-    const bool tabled = shape.host_group.size() == t.hosts().size() && shape.host_domain.size() == t.hosts().size();
     for (std::size_t i = 0; i < job.hosts.size(); ++i) {
         const HostId h = job.hosts[i];
         const int own = -1 - static_cast<int>(h.index());
-        int grp = -1;
-        if (tabled) {
-            h_dom[i] = shape.host_domain[h.index()];
-            grp = shape.host_group[h.index()];
-        } else {
-            h_dom[i] = domain_of(t, h);
-            const GroupId gid = t.host(h).group;
-            grp = gid.valid() ? static_cast<int>(gid.index()) : -1;
-        }
+        const int grp = group_in(t, shape, h);
+        h_dom[i] = domain_in(t, shape, h);
         h_grp[i] = grp >= 0 ? grp : own;
-        h_pod[i] = grp < 0 ? own
-                   : static_cast<std::size_t>(grp) < shape.pod_of_group.size()
-                       ? shape.pod_of_group[static_cast<std::size_t>(grp)]
-                       : -1;
+        h_pod[i] = grp >= 0 ? pod_in(shape, grp) : own;
     }
     // Tier between the job's hosts i and j (model_tier() on their ids).
     auto tier = [&](std::size_t i, std::size_t j) {
