@@ -172,20 +172,20 @@ int run(int argc, char** argv) {
     auto jobs_read_at = std::chrono::steady_clock::time_point{};
     long job_reads = 0;
     std::string jobs_error;
-    // the state a request is decided on: cost requests see the running jobs' uplinks
-    auto for_request = [&](placement::ClusterState st, const ServiceRequest& rq) {
-        if (rq.policy == placement::Policy::Cost && !running.empty()) {
-            (void)placement::record_running_uplinks(*placer, st, running);
-        }
+    // a node state with the running jobs' uplinks recorded (what the cost policy reads)
+    auto with_uplinks = [&](placement::ClusterState st) {
+        if (!running.empty()) (void)placement::record_running_uplinks(*placer, st, running);
         return st;
     };
-    // the feed file: the node state with the running jobs' uplinks (for the plugin's cost
-    // policy deciding in-process from state_feed=)
+    // the state a request is decided on: cost requests see the running jobs' uplinks
+    auto for_request = [&](placement::ClusterState st, const ServiceRequest& rq) {
+        if (rq.policy == placement::Policy::Cost) return with_uplinks(std::move(st));
+        return st;
+    };
+    // the feed file carries them too (the plugin's cost deciding in-process from state_feed=)
     auto write_feed = [&](const placement::ClusterState& st, std::int64_t at) {
-        if (running.empty()) return write_state_feed(output, *topo, st, at);
-        placement::ClusterState with = st;
-        (void)placement::record_running_uplinks(*placer, with, running);
-        return write_state_feed(output, *topo, with, at);
+        return running.empty() ? write_state_feed(output, *topo, st, at)
+                               : write_state_feed(output, *topo, with_uplinks(st), at);
     };
     long writes = 0;
     long full_reads = 0;
