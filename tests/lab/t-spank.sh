@@ -82,16 +82,18 @@ echo "required $SO $PLUGARGS" > "$WORK/plugstack.conf"
 if [ "$fail" != 0 ]; then echo "$pass passed, $fail failed"; exit 1; fi
 
 if ! LAB_TOPOLOGY_FILE="$WORK/topology.conf" LAB_FEATURES_FILE="$WORK/features.conf" \
+     LAB_SCHED_PARAMS="$LAB_SCHED_PARAMS,nohold_on_prolog_fail,bf_interval=5" \
      LAB_PLUGSTACK_FILE="$WORK/plugstack.conf" "$HERE/up.sh" > "$WORK/up.log" 2>&1; then
   bad "lab up (64 nodes, plugin in plugstack)" "$(tail -20 "$WORK/up.log"; tail -20 "$LAB_DIR/log/slurmctld.log" 2>/dev/null)"
   echo "$pass passed, $fail failed"; exit 1
 fi
 ok "lab up (64 nodes, 3-level topology, plugin in plugstack.conf): $(grep -o 'total [0-9.]*s' "$WORK/up.log")"
 cd /tmp || exit 1
-# up.sh has no knob for these (yet): append and reconfigure. job_submit.lua sits next to
-# slurm.conf; bf_interval only makes the lab's backfill react faster.
+# up.sh has no knob for this (yet): append and reconfigure. job_submit.lua sits next to
+# slurm.conf. (SchedulerParameters came from up.sh: bf_interval only makes the lab's
+# backfill react faster.)
 cp "$HERE/../../slurm-conf/lua/job_submit.lua" "$LAB_DIR/etc/job_submit.lua"
-printf 'JobSubmitPlugins=lua\nSchedulerParameters=nohold_on_prolog_fail,bf_interval=5\n' >> "$LAB_DIR/etc/slurm.conf"
+printf 'JobSubmitPlugins=lua\n' >> "$LAB_DIR/etc/slurm.conf"
 scontrol reconfigure
 for _ in $(seq 50); do grep -q 'JobSubmitPlugins *= lua' <<<"$(scontrol show config 2>/dev/null)" && break; sleep 0.2; done
 check "slurm.conf: JobSubmitPlugins=lua, nohold_on_prolog_fail, PrologFlags=Alloc" bash -c \

@@ -122,6 +122,7 @@ MinJobAge=600
 PlugStackConfig=$H/plugstack.conf
 EOF
 [ -n "$LAB_PROLOG_FLAGS" ] && echo "PrologFlags=$LAB_PROLOG_FLAGS" >> "$H/slurm.conf"
+[ -n "$LAB_SCHED_PARAMS" ] && echo "SchedulerParameters=$LAB_SCHED_PARAMS" >> "$H/slurm.conf"
 # multi mode: slurmd binds 127.0.0.1:<port> instead of 0.0.0.0:<port>
 [ "$LAB_MODE" = multi ] && echo "CommunicationParameters=NoInAddrAny" >> "$H/slurm.conf"
 echo "include $H/nodes.conf" >> "$H/slurm.conf"
