@@ -36,11 +36,21 @@ int pod_in(const FabricShape& shape, int g) {
     return gi < shape.pod_of_group.size() ? shape.pod_of_group[gi] : -1;
 }
 
-/// Distinct values of `v` (sorts it).
+/// Puts equal values of `v` next to each other: nothing to do when v is monotone (a
+/// group's members in rank order mostly are: hosts in id order), else a sort.
+template <class T>
+void bunch(std::vector<T>& v) {
+    if (std::is_sorted(v.begin(), v.end()) || std::is_sorted(v.begin(), v.end(), std::greater<>())) return;
+    std::sort(v.begin(), v.end());
+}
+
+/// Distinct values of `v` (reorders it).
 template <class T>
 int distinct(std::vector<T>& v) {
-    std::sort(v.begin(), v.end());
-    return static_cast<int>(std::unique(v.begin(), v.end()) - v.begin());
+    bunch(v);
+    int n = 0;
+    for (std::size_t i = 0; i < v.size(); ++i) n += i == 0 || v[i] != v[i - 1] ? 1 : 0;
+    return n;
 }
 
 }  // namespace
@@ -112,9 +122,10 @@ Span span_of(const Topology& t, const FabricShape& shape, const std::vector<Host
         s.groups.push_back(static_cast<std::uint32_t>(g));
         s.pods.push_back(pod_in(shape, g));
     }
-    std::sort(s.groups.begin(), s.groups.end());
+    // (hosts in id order mostly give them in order already: no sort then)
+    if (!std::is_sorted(s.groups.begin(), s.groups.end())) std::sort(s.groups.begin(), s.groups.end());
     s.groups.erase(std::unique(s.groups.begin(), s.groups.end()), s.groups.end());
-    std::sort(s.pods.begin(), s.pods.end());
+    if (!std::is_sorted(s.pods.begin(), s.pods.end())) std::sort(s.pods.begin(), s.pods.end());
     s.pods.erase(std::unique(s.pods.begin(), s.pods.end()), s.pods.end());
     return s;
 }
@@ -218,6 +229,8 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
         // PerfFeatures.ShortcutsMatchThePlainWalk... compares with the walk over every rank).
         const int block = sh.stride * sh.size;
         const int step = sh.stride % g == 0 ? g : 1;
+        const int stride_q = sh.stride / g;
+        const int stride_r = sh.stride % g;
         for (int b0 = 0; !in_host && b0 < used; b0 += block)
             for (int off = 0; off < sh.stride && b0 + off < used; off += step) {
                 const int base = b0 + off;
@@ -225,37 +238,50 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
                 ClassFeatures cf;
                 // distinct hosts, domains (with their member counts), pods and leaf groups of
                 // the group: sorted scratch vectors, reused (no allocation per group)
-                hs.clear();
-                doms.clear();
-                pods.clear();
-                leaf_groups.clear();
+                const auto m = static_cast<std::size_t>(sh.size);
+                hs.resize(m);
+                doms.resize(m);
+                pods.resize(m);
+                leaf_groups.resize(m);
                 const auto first = static_cast<std::size_t>(base / g);
-                for (int k = 0; k < sh.size; ++k) {
-                    const auto i = static_cast<std::size_t>((base + k * sh.stride) / g);
-                    hs.push_back(job.hosts[i].index());
-                    doms.push_back(h_dom[i]);
-                    pods.push_back(h_pod[i]);
-                    leaf_groups.push_back(h_grp[i]);
+                // member k's host (base + k stride) / g, stepped without a division per member
+                std::size_t i = first;
+                int rem = base % g;
+                for (std::size_t k = 0; k < m; ++k) {
+                    hs[k] = job.hosts[i].index();
+                    doms[k] = h_dom[i];
+                    pods[k] = h_pod[i];
+                    leaf_groups[k] = h_grp[i];
                     cf.tier = std::max(cf.tier, tier(first, i));
+                    i += static_cast<std::size_t>(stride_q);
+                    rem += stride_r;
+                    if (rem >= g) {
+                        rem -= g;
+                        ++i;
+                    }
                 }
-                cf.members = distinct(hs);
-                cf.pods = distinct(pods);
-                cf.groups = distinct(leaf_groups);
-                std::sort(doms.begin(), doms.end());
-                double out = 0;
+                // a group below the worst tier so far cannot be the worst (the rule below):
+                // its counts are not needed
+                if (cf.tier < worst.tier) continue;
+                bunch(doms);
+                long out = 0;  // (integers: summed exactly, in any order)
                 cf.domains = 0;
-                for (std::size_t a = 0; a < doms.size();) {  // runs of one domain, ascending
+                for (std::size_t a = 0; a < doms.size();) {  // runs of one domain
                     std::size_t b = a;
                     while (b < doms.size() && doms[b] == doms[a]) ++b;
                     const int c = static_cast<int>(b - a);
                     ++cf.domains;
                     cf.gpus_per_domain = std::max(cf.gpus_per_domain, c);
-                    out += static_cast<double>(c) * (sh.size - c);
+                    out += static_cast<long>(c) * (sh.size - c);
                     a = b;
                 }
-                if (sh.c == Comm::EP && sh.size > 1) cf.outside = out / (static_cast<double>(sh.size) * (sh.size - 1));
+                if (sh.c == Comm::EP && sh.size > 1)
+                    cf.outside = static_cast<double>(out) / (static_cast<double>(sh.size) * (sh.size - 1));
                 if (cf.tier > worst.tier || (cf.tier == worst.tier && cf.domains > worst.domains)
                     || (cf.tier == worst.tier && cf.domains == worst.domains && cf.outside > worst.outside)) {
+                    cf.members = distinct(hs);
+                    cf.pods = distinct(pods);
+                    cf.groups = distinct(leaf_groups);
                     worst = cf;
                 }
             }

@@ -38,16 +38,17 @@ int pick_gpu_indices(const Work& w, std::uint32_t h, int k, GpuLists& out) {
     return got;
 }
 
-/// Sort `v`. Policies append hosts leaf group by leaf group, each group's hosts in
-/// ascending order: merge those ascending runs (O(n log runs)) instead of sorting.
-void sort_runs(std::vector<std::uint64_t>& v) {
+}  // namespace
+
+template <class T>
+void sort_runs(std::vector<T>& v) {
     std::vector<std::size_t> bounds{0};  // run starts, then v.size()
     for (std::size_t i = 1; i < v.size(); ++i) {
         if (v[i] < v[i - 1]) bounds.push_back(i);
     }
     bounds.push_back(v.size());
     if (bounds.size() <= 2) return;  // one run: sorted
-    std::vector<std::uint64_t> buf(v.size());
+    std::vector<T> buf(v.size());
     {
         // Leaf groups usually hold disjoint id ranges: then the runs, ordered by their
         // first key, do not overlap and the answer is their concatenation (no merge).
@@ -85,7 +86,31 @@ void sort_runs(std::vector<std::uint64_t>& v) {
     }
 }
 
-}  // namespace
+template void sort_runs(std::vector<std::uint64_t>& v);
+template void sort_runs(std::vector<std::uint32_t>& v);
+
+int tier_of_leaves(const Placer::Index& ix, const std::vector<int>& used) {
+    // the level of the lowest switch covering every used leaf
+    if (used.size() <= 1) return 0;
+    // only the switches above the first used leaf can cover them all
+    for (int x : ix.above[static_cast<std::size_t>(used.front())]) {
+        const auto& s = ix.sw[static_cast<std::size_t>(x)];
+        if (s.leaves.size() < used.size()) continue;
+        if (std::includes(s.leaves.begin(), s.leaves.end(), used.begin(), used.end())) return s.level;
+    }
+    return ix.top_level + 1;  // not connected (linear policy)
+}
+
+int tier_of_choice(const Placer::Index& ix, const Choice& c, std::vector<int>& used) {
+    used.clear();
+    for (auto h : c.hosts) {  // hosts come leaf group by leaf group: skip the repeats in a row
+        const int l = ix.leaf_of_host[h];
+        if (used.empty() || used.back() != l) used.push_back(l);
+    }
+    std::sort(used.begin(), used.end());
+    used.erase(std::unique(used.begin(), used.end()), used.end());
+    return tier_of_leaves(ix, used);
+}
 
 Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
     const auto& ix = *w.ix;
@@ -111,7 +136,7 @@ Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
             k = std::min(k, gpus_left);
             gpus_left -= k;
         }
-        p.hosts.push_back(HostId{h});
+        p.hosts.emplace_back(h);
         p.total_gpus += pick_gpu_indices(w, h, k, p.gpus);
     }
     // leaves and groups
@@ -158,23 +183,9 @@ Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
     phys.erase(std::unique(phys.begin(), phys.end()), phys.end());
     std::sort(p.groups.begin(), p.groups.end());
     p.leaves.reserve(phys.size());
-    for (auto s : phys) p.leaves.push_back(SwitchId{s});
-    for (auto d : doms) p.nvl_domains.push_back(DomainId{d});
-    // highest tier crossed: level of the lowest switch covering every used leaf
-    p.max_tier = -1;
-    if (used.size() <= 1) {
-        p.max_tier = 0;
-    } else {
-        for (int x : ix.by_level_order) {
-            const auto& s = ix.sw[static_cast<std::size_t>(x)];
-            if (s.leaves.size() < used.size()) continue;
-            if (std::includes(s.leaves.begin(), s.leaves.end(), used.begin(), used.end())) {
-                p.max_tier = s.level;
-                break;
-            }
-        }
-        if (p.max_tier < 0) p.max_tier = ix.top_level + 1;  // not connected (linear policy)
-    }
+    for (auto s : phys) p.leaves.emplace_back(s);
+    for (auto d : doms) p.nvl_domains.emplace_back(d);
+    p.max_tier = tier_of_leaves(ix, used);
     // switches touched per level (along Slurm's parent chain)
     p.switches_per_level.assign(static_cast<std::size_t>(ix.top_level) + 1, 0);
     std::vector<bool> seen(ix.sw.size(), false);

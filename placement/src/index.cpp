@@ -102,6 +102,11 @@ Placer::Placer(const Topology& topo) : topo_(&topo), idx_(std::make_unique<Index
     std::stable_sort(ix.by_level_order.begin(), ix.by_level_order.end(), [&](int a, int b) {
         return ix.sw[static_cast<std::size_t>(a)].level < ix.sw[static_cast<std::size_t>(b)].level;
     });
+    // per leaf, the switches above it (those whose leaves include it), in by_level_order
+    ix.above.assign(static_cast<std::size_t>(ix.n_leaves), {});
+    for (int x : ix.by_level_order) {
+        for (int l : ix.sw[static_cast<std::size_t>(x)].leaves) ix.above[static_cast<std::size_t>(l)].push_back(x);
+    }
 
     // Rails: a host is rail-aligned when it has a NIC on every rail.
     const int rails = topo.rails();
@@ -156,7 +161,7 @@ Placer::Placer(const Topology& topo, const perf::Params& model) : Placer(topo) {
 }
 
 Placer::~Placer() = default;
-Placer::Placer(Placer&&) noexcept = default;
-Placer& Placer::operator=(Placer&&) noexcept = default;
+Placer::Placer(Placer&& other) noexcept = default;
+Placer& Placer::operator=(Placer&& other) noexcept = default;
 
 }  // namespace topo::placement

@@ -59,6 +59,8 @@ struct Placer::Index {
     std::vector<int> leaf_switch_count;                  ///< physical leaf switches of each leaf group
     std::vector<int> component;                          ///< per leaf: connected part
     std::vector<int> by_level_order;                     ///< switch indexes sorted by (level, index)
+    std::vector<std::vector<int>> above;                 ///< per leaf: the switches whose leaves
+                                                         ///< include it, in by_level_order
     std::vector<Domain> domains;                         ///< multi-node NVLink domains
     bool uniform_leaf_switches = true;
     bool all_rail_complete = true;  ///< every placeable host has a NIC on every rail
@@ -151,7 +153,10 @@ inline int unit_of(const Work& w, std::uint32_t h) {
 int take_from_leaf(const Work& w, int leaf, int units, Choice& c);
 
 /// Policies. Return false when the request cannot be placed on `w`.
-bool choose_topo(const Work& w, Choice& c);
+/// topo; with `low` (the cost policy), also the choice topo makes when held to the lowest
+/// tier that holds the job now (Request::max_tier = out.lb_tier), from the same scan, where
+/// that differs from `out` (out's tier is higher); low->hosts stays empty otherwise.
+bool choose_topo(const Work& w, Choice& out, Choice* low = nullptr);
 bool choose_slurm_tree(const Work& w, Choice& c);
 bool choose_linear(const Work& w, Choice& c);
 
@@ -164,6 +169,19 @@ struct Bounds {
 };
 
 Bounds lower_bounds(const Work& w);
+
+/// Sort `v` (std::uint64_t or std::uint32_t). Policies append hosts leaf group by leaf
+/// group, each group's hosts in ascending order: merge those ascending runs (O(n log runs))
+/// instead of sorting.
+template <class T>
+void sort_runs(std::vector<T>& v);
+
+/// The highest tier a placement on the leaves `used` (sorted, distinct) crosses: the level
+/// of the lowest switch above them all (0 for one leaf; top_level + 1 when none is).
+int tier_of_leaves(const Placer::Index& ix, const std::vector<int>& used);
+/// tier_of_leaves() of the choice's leaves, which it leaves in `used` (finish()'s max_tier;
+/// used.size() is its number of leaf groups).
+int tier_of_choice(const Placer::Index& ix, const Choice& c, std::vector<int>& used);
 
 /// The common finishing of every policy's choice `c` (finish.cpp): hosts in id order with
 /// their GPUs, the metrics, the explanation against the bounds.

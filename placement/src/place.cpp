@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -164,17 +165,15 @@ std::string unsatisfiable_reason(const Work& w) {
 
 namespace {
 
-/// The model's slowdown of `p` (the Placer's parameters, the default layout of its GPUs),
-/// next to the running jobs' uplink use `use`.
-double predicted_slowdown(const Topology& t, const perf::FabricShape& shape, const perf::Params& params,
-                          const perf::UplinkUse& use, const Placement& p) {
-    if (p.hosts.size() < 2) return 1.0;
-    int gph = 0;
-    for (auto h : p.hosts) gph = std::max(gph, static_cast<int>(t.host(h).gpus.size()));
+/// The model's slowdown of `hosts` in id order (the Placer's parameters, the default layout
+/// of its GPUs), next to the running jobs' uplink use `use`.
+double predicted_slowdown(const Placer::Index& ix, const Topology& t, const perf::FabricShape& shape,
+                          const perf::Params& params, const perf::UplinkUse& use, perf::JobPlacement& jp) {
+    if (jp.hosts.size() < 2) return 1.0;
+    int gph = 0;  // (the index's per-host counts: the hosts' records are not read)
+    for (auto h : jp.hosts) gph = std::max(gph, ix.host_gpus[h.index()]);
     if (gph == 0) gph = 8;  // PERF-MODEL 6.1: HGX, 8 GPUs per host
-    perf::JobPlacement jp;
-    jp.hosts = p.hosts;
-    const perf::Profile prof = perf::default_layout({}, static_cast<int>(p.hosts.size()) * gph, gph);
+    const perf::Profile prof = perf::default_layout({}, static_cast<int>(jp.hosts.size()) * gph, gph);
     return perf::slowdown(params, prof, perf::features_of(t, shape, jp, prof, gph, use)).s_job;
 }
 
@@ -202,6 +201,166 @@ const perf::FabricShape& Placer::fabric_shape() const {
     return idx_->shape;
 }
 
+namespace {
+
+/// A request read for one policy: place_one's checks passed, its Work (no caps yet), the
+/// node counts to try (nmax down to nmin by step) and the request parts the policy ignores.
+struct Prepared {
+    Work w;
+    int nmin = 1;
+    int nmax = 1;
+    int step = 1;
+    std::vector<std::string> ignored;
+};
+
+Status prepare(const Topology& t, const Placer::Index& ix, const ClusterState& state, const Request& req, Policy policy,
+               const std::vector<std::uint32_t>* skip, Prepared& out) {
+    Work& w = out.w;
+    if (req.gpus_per_node < 0 || req.total_gpus < 0 || req.segment < 0 || req.max_leaves < 0
+        || (req.max_tier && *req.max_tier < 0)) {
+        return fail(Errc::InvalidArgument, "negative GPU, segment, tier or leaf count in the request");
+    }
+    w.topo = &t;
+    w.ix = &ix;
+    w.state = &state;
+    w.briefs = state.briefs();
+    w.skip = skip;
+    w.req = req;
+    w.gpn = req.gpus_per_node;
+    const bool gpu_units = req.total_gpus > 0 && req.gpus_per_node == 0 && !req.exclusive && req.nodes_min <= 1
+                           && req.nodes_max <= 1 && req.segment == 0;
+    if (!gpu_units && req.nodes_min < 1) return fail(Errc::InvalidArgument, "node count must be at least 1");
+    int nmax = req.nodes_max == 0 ? req.nodes_min : req.nodes_max;
+    if (nmax < req.nodes_min) return fail(Errc::InvalidArgument, "node range max is below min");
+    if (req.gpus_per_node > 0 && req.total_gpus > 0 && req.total_gpus != req.gpus_per_node * req.nodes_min) {
+        return fail(Errc::InvalidArgument,
+                    "give GPUs per node or total GPUs, not both (unless total = per node x nodes)");
+    }
+    if (req.segment > 0) {
+        if (req.nodes_min % req.segment != 0 || nmax % req.segment != 0) {
+            return fail(Errc::InvalidArgument, "node count " + std::to_string(req.nodes_min)
+                                                   + " is not a multiple of the segment size "
+                                                   + std::to_string(req.segment));
+        }
+    }
+    if (!req.excluded.empty()) w.excluded.assign(t.hosts().size(), 0);
+    for (auto h : req.excluded) {
+        if (!h.valid() || h.index() >= t.hosts().size()) {
+            return fail(Errc::InvalidArgument, "excluded host id out of range");
+        }
+        w.excluded[h.index()] = 1;
+    }
+    if (!req.excluded_groups.empty()) {
+        std::vector<std::uint8_t> skip_group(t.groups().size(), 0);
+        for (auto g : req.excluded_groups) {
+            if (!g.valid() || g.index() >= t.groups().size()) {
+                return fail(Errc::InvalidArgument, "excluded leaf group id out of range");
+            }
+            skip_group[g.index()] = 1;
+        }
+        w.skip_leaf.assign(static_cast<std::size_t>(ix.n_leaves), 0);
+        for (int l = 0; l < ix.n_leaves; ++l) {
+            const GroupId g = ix.sw[static_cast<std::size_t>(l)].group;
+            if (g.valid() && g.index() < skip_group.size())
+                w.skip_leaf[static_cast<std::size_t>(l)] = skip_group[g.index()];
+        }
+    }
+    if (gpu_units) {
+        w.mode = UnitMode::Gpus;
+        w.nodes = 1;
+        w.demand = req.total_gpus;
+        nmax = 1;
+    } else if (req.total_gpus > 0 && req.gpus_per_node == 0) {
+        w.gpn = (req.total_gpus + req.nodes_min - 1) / req.nodes_min;  // even split over the nodes
+    }
+    if (req.segment > 0 && w.mode != UnitMode::Gpus) {
+        w.mode = UnitMode::Segments;
+        w.seg = req.segment;
+    }
+    const int nmin = w.mode == UnitMode::Gpus ? 1 : req.nodes_min;
+    const int step = w.mode == UnitMode::Segments ? w.seg : 1;
+    std::vector<std::string>& ignored = out.ignored;
+    if (policy != Policy::Topo) {
+        if (req.one_nvl_domain) ignored.emplace_back("one_nvl_domain");
+        if (req.segment > 0) ignored.emplace_back("segment");
+        if (req.max_tier) ignored.emplace_back("max_tier");
+        if (policy == Policy::Linear && req.max_leaves > 0) ignored.emplace_back("max_leaves");
+    }
+    if (w.mode != UnitMode::Gpus && nmax > nmin) {
+        // Bounded work (issue 17): a range such as 1-1000000 scans down from the most hosts
+        // that could fit now (the free units of the whole cluster under the request's
+        // constraints), not from its max; larger counts could not fit, so the decision is the
+        // same and the scan is at most one pass per host.
+        w.nodes = nmin;
+        w.demand = w.mode == UnitMode::Segments ? nmin / w.seg : nmin;
+        caps_now(w);
+        long cap = 0;
+        for (int c : w.leaf_cap) cap += c;
+        if (w.mode == UnitMode::Segments) cap *= w.seg;
+        // slurm-tree and linear ignore segments: only the host count bounds them there
+        if (w.mode == UnitMode::Segments && policy != Policy::Topo) cap = static_cast<long>(t.hosts().size());
+        cap = std::min<long>(cap, static_cast<long>(t.hosts().size()));
+        if (cap < nmax) nmax = std::max(nmin, static_cast<int>(cap - (cap - nmin) % step));
+        w.host_units.clear();  // as before: the policies compute (or not) their own
+        w.leaf_cap.clear();
+    }
+    out.nmin = nmin;
+    out.nmax = nmax;
+    out.step = step;
+    return Ok{};
+}
+
+/// finish() of a policy's choice with the bounds on the caps the policy saw: the whole
+/// cluster under the request's constraints (topo with --nvl: inside the chosen NVLink
+/// domain), and the request parts the policy ignored.
+Placement finish_with_bounds(const Work& w, Choice& c, Policy policy, const std::vector<std::string>& ignored) {
+    const auto& ix = *w.ix;
+    Bounds b;
+    if (c.lb_groups >= 0 && ix.uniform_leaf_switches) {
+        b.groups = c.lb_groups;
+        b.tier = c.lb_tier;
+        b.leaf_switches = c.lb_groups * (ix.leaf_switch_count.empty() ? 1 : ix.leaf_switch_count.front());
+    } else {
+        b = lower_bounds(w);
+    }
+    Placement p = finish(w, c, policy, b);
+    p.ignored = ignored;
+    if (!ignored.empty()) {
+        std::string s;
+        for (const auto& i : ignored) s += (s.empty() ? "" : ",") + i;
+        p.explanation += " Ignored (not expressible in this policy): " + s + ".";
+    }
+    return p;
+}
+
+}  // namespace
+
+namespace {
+
+/// One of the cost policy's candidates: a finished placement, or (the two that come from
+/// one topo scan) a choice finished only if it wins.
+struct CostCand {
+    const char* what = "";
+    double s = 1.0;  ///< predicted slowdown
+    int tier = 0;
+    std::size_t groups = 0;
+    std::optional<Placement> p;   ///< finished
+    Choice c;                     ///< unfinished: the policy's choice
+    std::optional<int> max_tier;  ///< unfinished: the Request::max_tier it was chosen under
+};
+
+/// Hosts of a choice in id order (finish()'s order, which the model's rank layout follows).
+std::vector<HostId> hosts_in_order(const Choice& c) {
+    std::vector<std::uint32_t> ids(c.hosts);
+    sort_runs(ids);
+    std::vector<HostId> out;
+    out.reserve(ids.size());
+    for (auto h : ids) out.emplace_back(h);
+    return out;
+}
+
+}  // namespace
+
 Result<Placement> Placer::place_by_cost(const ClusterState& state, const Request& req) const {
     // Candidates, each a topo placement under one more constraint; the least predicted
     // slowdown wins, ties to the earlier (topo's own choice keeps its hole-keeping order):
@@ -209,60 +368,153 @@ Result<Placement> Placer::place_by_cost(const ClusterState& state, const Request
     //  b: the job held to the lowest tier any placement could stay under now;
     //  c: a multi-group job kept off the leaf groups whose uplinks running multi-group jobs
     //     use (the model's M_share and M_over; only where the state records those jobs).
-    auto a = place(state, req, Policy::Topo);
-    if (!a) return a;
-    a->policy = Policy::Cost;
-    if (a->hosts.size() < 2) return a;
-    const bool lower = a->max_tier > a->lower_bound_tier;
-    const bool shared = a->groups.size() > 1 && state.groups_with_uplink_users() > 0;
-    if (!lower && !shared) return a;
+    // a and b come from one scan of the switches (choose_topo with `low`) and only the
+    // winner is finished, for a fixed node count without NVLink domain or degraded hosts to
+    // keep out; otherwise each candidate is placed in full (the same decisions).
+    const Index& ix = *idx_;
+    std::vector<CostCand> cands;
+    const bool one_scan = (req.nodes_max == 0 || req.nodes_max == req.nodes_min) && !req.one_nvl_domain
+                          && !(req.avoid_degraded && state.degraded_count() > 0);
+    Prepared pr;
+    if (one_scan) {
+        if (auto ok = prepare(*topo_, ix, state, req, Policy::Topo, nullptr, pr); !ok)
+            return fail(std::move(ok).error());
+    }
+    Work& w = pr.w;
+    Choice ca;
+    Choice cb;
+    bool scanned = false;
+    int ca_lb_tier = -1;  // a's scan's lower bound on the tier
+    if (one_scan) {
+        if (w.mode != UnitMode::Gpus) {
+            w.nodes = pr.nmax;
+            w.demand = w.mode == UnitMode::Segments ? pr.nmax / w.seg : pr.nmax;
+        }
+        if (caps_from_counts_ok(w)) {
+            compute_caps_from_counts(w);
+        } else {
+            compute_caps(w);
+        }
+        scanned = choose_topo(w, ca, &cb);
+    }
+    if (scanned) {
+        if (ca.hosts.size() < 2) {
+            Placement p = finish_with_bounds(w, ca, Policy::Topo, pr.ignored);
+            p.policy = Policy::Cost;
+            return p;
+        }
+        std::vector<int> used;
+        const int tier = tier_of_choice(ix, ca, used);
+        ca_lb_tier = ca.lb_groups >= 0 ? ca.lb_tier : -1;
+        CostCand a;
+        a.what = "topo's choice";
+        a.tier = tier;
+        a.groups = used.size();
+        a.c = std::move(ca);
+        a.max_tier = req.max_tier;
+        cands.push_back(std::move(a));
+    } else {
+        auto a = place(state, req, Policy::Topo);  // the error, or the full placement
+        if (!a) return a;
+        a->policy = Policy::Cost;
+        if (a->hosts.size() < 2) return a;
+        CostCand c;
+        c.what = "topo's choice";
+        c.tier = a->max_tier;
+        c.groups = a->groups.size();
+        c.p = std::move(*a);
+        cands.push_back(std::move(c));
+    }
+    // a crosses a higher tier than the lowest that holds the job (b, when it fits)
+    bool lower = false;
+    if (scanned) {
+        const int lbt = ca_lb_tier >= 0 && ix.uniform_leaf_switches ? ca_lb_tier : lower_bounds(w).tier;
+        lower = cands[0].tier > lbt;
+    } else {
+        lower = cands[0].p->max_tier > cands[0].p->lower_bound_tier;
+    }
+    const bool shared = cands[0].groups > 1 && state.groups_with_uplink_users() > 0;
+    if (!lower && !shared) {
+        if (cands[0].p) return std::move(*cands[0].p);
+        Placement p = finish_with_bounds(w, cands[0].c, Policy::Topo, pr.ignored);
+        p.policy = Policy::Cost;
+        return p;
+    }
     const perf::FabricShape& shape = fabric_shape();
     const perf::UplinkUse use = shared ? uplink_use_of(*topo_, shape, state) : perf::UplinkUse{};
-
-    struct Cand {
-        Placement p;
-        double s;
-        const char* what;
+    auto slowdown_of = [&](const CostCand& k) {
+        perf::JobPlacement jp;
+        jp.hosts = k.p ? k.p->hosts : hosts_in_order(k.c);
+        return predicted_slowdown(ix, *topo_, shape, ix.model, use, jp);
     };
-
-    std::vector<Cand> cands;
-    cands.push_back({std::move(*a), 0.0, "topo's choice"});
-    cands.back().s = predicted_slowdown(*topo_, shape, idx_->model, use, cands.back().p);
-    if (lower) {
+    cands[0].s = slowdown_of(cands[0]);
+    if (lower && scanned && !cb.hosts.empty()) {
+        CostCand b;
+        b.what = "held to the lowest tier";
+        std::vector<int> used;
+        b.tier = tier_of_choice(ix, cb, used);
+        b.groups = used.size();
+        b.max_tier = cb.lb_tier;
+        b.c = std::move(cb);
+        b.s = slowdown_of(b);
+        cands.push_back(std::move(b));
+    } else if (lower && !scanned) {
         Request low = req;
         low.max_tier =
-            req.max_tier ? std::min(*req.max_tier, cands[0].p.lower_bound_tier) : cands[0].p.lower_bound_tier;
-        if (auto b = place_candidate(state, low)) {
-            const double sb = predicted_slowdown(*topo_, shape, idx_->model, use, *b);
-            cands.push_back({std::move(*b), sb, "held to the lowest tier"});
+            req.max_tier ? std::min(*req.max_tier, cands[0].p->lower_bound_tier) : cands[0].p->lower_bound_tier;
+        if (auto p = place_candidate(state, low)) {
+            CostCand b;
+            b.what = "held to the lowest tier";
+            b.tier = p->max_tier;
+            b.groups = p->groups.size();
+            b.p = std::move(*p);
+            b.s = slowdown_of(b);
+            cands.push_back(std::move(b));
         }
     }
     bool touches = false;
-    for (auto g : cands[0].p.groups)
-        touches = touches || (g.index() < use.busy_group.size() && use.busy_group[g.index()] != 0);
+    if (shared) {
+        auto busy = [&](GroupId g) { return g.index() < use.busy_group.size() && use.busy_group[g.index()] != 0; };
+        if (cands[0].p) {
+            for (auto g : cands[0].p->groups) touches = touches || busy(g);
+        } else {
+            for (auto h : cands[0].c.hosts)
+                touches = touches || busy(ix.sw[static_cast<std::size_t>(ix.leaf_of_host[h])].group);
+        }
+    }
     if (shared && touches) {
         Request off = req;
         for (std::size_t g = 0; g < use.busy_group.size(); ++g) {
             if (use.busy_group[g] != 0) off.excluded_groups.emplace_back(static_cast<std::uint32_t>(g));
         }
-        if (auto c = place_candidate(state, off)) {
-            const double sc = predicted_slowdown(*topo_, shape, idx_->model, use, *c);
-            cands.push_back({std::move(*c), sc, "off shared uplinks"});
+        if (auto p = place_candidate(state, off)) {
+            CostCand c;
+            c.what = "off shared uplinks";
+            c.tier = p->max_tier;
+            c.groups = p->groups.size();
+            c.p = std::move(*p);
+            c.s = slowdown_of(c);
+            cands.push_back(std::move(c));
         }
     }
     std::size_t best = 0;
     for (std::size_t i = 1; i < cands.size(); ++i)
         if (cands[i].s < cands[best].s - 1e-9) best = i;
-    Placement out = std::move(cands[best].p);
+    CostCand& win = cands[best];
+    if (!win.p) {
+        w.req.max_tier = win.max_tier;  // the bounds of the tier it was held to
+        win.p = finish_with_bounds(w, win.c, Policy::Topo, pr.ignored);
+    }
+    Placement out = std::move(*win.p);
     out.policy = Policy::Cost;
     char buf[160];
-    std::snprintf(buf, sizeof buf, "\ncost: %s, tier %d, %zu group(s), predicted %.4f", cands[best].what, out.max_tier,
-                  out.groups.size(), cands[best].s);
+    std::snprintf(buf, sizeof buf, "\ncost: %s, tier %d, %zu group(s), predicted %.4f", win.what, out.max_tier,
+                  out.groups.size(), win.s);
     out.explanation += buf;
     for (std::size_t i = 0; i < cands.size(); ++i) {
         if (i == best) continue;
-        std::snprintf(buf, sizeof buf, "; %s: tier %d, %zu group(s), %.4f", cands[i].what, cands[i].p.max_tier,
-                      cands[i].p.groups.size(), cands[i].s);
+        std::snprintf(buf, sizeof buf, "; %s: tier %d, %zu group(s), %.4f", cands[i].what, cands[i].tier,
+                      cands[i].groups, cands[i].s);
         out.explanation += buf;
     }
     return out;
@@ -386,95 +638,13 @@ Result<Placement> Placer::place_one(const ClusterState& state, const Request& re
                                     const std::vector<std::uint32_t>* skip, bool why) const {
     const Topology& t = *topo_;
     const Index& ix = *idx_;
-    if (req.gpus_per_node < 0 || req.total_gpus < 0 || req.segment < 0 || req.max_leaves < 0
-        || (req.max_tier && *req.max_tier < 0)) {
-        return fail(Errc::InvalidArgument, "negative GPU, segment, tier or leaf count in the request");
-    }
-    Work w;
-    w.topo = &t;
-    w.ix = &ix;
-    w.state = &state;
-    w.briefs = state.briefs();
-    w.skip = skip;
-    w.req = req;
-    w.gpn = req.gpus_per_node;
-    const bool gpu_units = req.total_gpus > 0 && req.gpus_per_node == 0 && !req.exclusive && req.nodes_min <= 1
-                           && req.nodes_max <= 1 && req.segment == 0;
-    if (!gpu_units && req.nodes_min < 1) return fail(Errc::InvalidArgument, "node count must be at least 1");
-    int nmax = req.nodes_max == 0 ? req.nodes_min : req.nodes_max;
-    if (nmax < req.nodes_min) return fail(Errc::InvalidArgument, "node range max is below min");
-    if (req.gpus_per_node > 0 && req.total_gpus > 0 && req.total_gpus != req.gpus_per_node * req.nodes_min) {
-        return fail(Errc::InvalidArgument,
-                    "give GPUs per node or total GPUs, not both (unless total = per node x nodes)");
-    }
-    if (req.segment > 0) {
-        if (req.nodes_min % req.segment != 0 || nmax % req.segment != 0) {
-            return fail(Errc::InvalidArgument, "node count " + std::to_string(req.nodes_min)
-                                                   + " is not a multiple of the segment size "
-                                                   + std::to_string(req.segment));
-        }
-    }
-    if (!req.excluded.empty()) w.excluded.assign(t.hosts().size(), 0);
-    for (auto h : req.excluded) {
-        if (!h.valid() || h.index() >= t.hosts().size()) {
-            return fail(Errc::InvalidArgument, "excluded host id out of range");
-        }
-        w.excluded[h.index()] = 1;
-    }
-    if (!req.excluded_groups.empty()) {
-        std::vector<std::uint8_t> skip_group(t.groups().size(), 0);
-        for (auto g : req.excluded_groups) {
-            if (!g.valid() || g.index() >= t.groups().size()) {
-                return fail(Errc::InvalidArgument, "excluded leaf group id out of range");
-            }
-            skip_group[g.index()] = 1;
-        }
-        w.skip_leaf.assign(static_cast<std::size_t>(ix.n_leaves), 0);
-        for (int l = 0; l < ix.n_leaves; ++l) {
-            const GroupId g = ix.sw[static_cast<std::size_t>(l)].group;
-            if (g.valid() && g.index() < skip_group.size())
-                w.skip_leaf[static_cast<std::size_t>(l)] = skip_group[g.index()];
-        }
-    }
-    if (gpu_units) {
-        w.mode = UnitMode::Gpus;
-        w.nodes = 1;
-        w.demand = req.total_gpus;
-        nmax = 1;
-    } else if (req.total_gpus > 0 && req.gpus_per_node == 0) {
-        w.gpn = (req.total_gpus + req.nodes_min - 1) / req.nodes_min;  // even split over the nodes
-    }
-    if (req.segment > 0 && w.mode != UnitMode::Gpus) {
-        w.mode = UnitMode::Segments;
-        w.seg = req.segment;
-    }
-    const int nmin = w.mode == UnitMode::Gpus ? 1 : req.nodes_min;
-    const int step = w.mode == UnitMode::Segments ? w.seg : 1;
-    std::vector<std::string> ignored;
-    if (policy != Policy::Topo) {
-        if (req.one_nvl_domain) ignored.emplace_back("one_nvl_domain");
-        if (req.segment > 0) ignored.emplace_back("segment");
-        if (req.max_tier) ignored.emplace_back("max_tier");
-        if (policy == Policy::Linear && req.max_leaves > 0) ignored.emplace_back("max_leaves");
-    }
-    if (w.mode != UnitMode::Gpus && nmax > nmin) {
-        // Bounded work (issue 17): a range such as 1-1000000 scans down from the most hosts
-        // that could fit now (the free units of the whole cluster under the request's
-        // constraints), not from its max; larger counts could not fit, so the decision is the
-        // same and the scan is at most one pass per host.
-        w.nodes = nmin;
-        w.demand = w.mode == UnitMode::Segments ? nmin / w.seg : nmin;
-        caps_now(w);
-        long cap = 0;
-        for (int c : w.leaf_cap) cap += c;
-        if (w.mode == UnitMode::Segments) cap *= w.seg;
-        // slurm-tree and linear ignore segments: only the host count bounds them there
-        if (w.mode == UnitMode::Segments && policy != Policy::Topo) cap = static_cast<long>(t.hosts().size());
-        cap = std::min<long>(cap, static_cast<long>(t.hosts().size()));
-        if (cap < nmax) nmax = std::max(nmin, static_cast<int>(cap - (cap - nmin) % step));
-        w.host_units.clear();  // as before: the policies compute (or not) their own
-        w.leaf_cap.clear();
-    }
+    Prepared pr;
+    if (auto ok = prepare(t, ix, state, req, policy, skip, pr); !ok) return fail(std::move(ok).error());
+    Work& w = pr.w;
+    const int nmin = pr.nmin;
+    const int nmax = pr.nmax;
+    const int step = pr.step;
+    const std::vector<std::string>& ignored = pr.ignored;
     for (int n = nmax; n >= nmin; n -= step) {
         if (w.mode != UnitMode::Gpus) {
             w.nodes = n;
@@ -487,26 +657,7 @@ Result<Placement> Placer::place_one(const ClusterState& state, const Request& re
             c.hosts.reserve(static_cast<std::size_t>(w.nodes));
             c.gpus_per_host.reserve(static_cast<std::size_t>(w.nodes));
         }
-        if (run_policy(w, policy, c)) {
-            // Bounds on the caps the policy saw: the whole cluster under the request's
-            // constraints (topo with --nvl: inside the chosen NVLink domain).
-            Bounds b;
-            if (c.lb_groups >= 0 && ix.uniform_leaf_switches) {
-                b.groups = c.lb_groups;
-                b.tier = c.lb_tier;
-                b.leaf_switches = c.lb_groups * (ix.leaf_switch_count.empty() ? 1 : ix.leaf_switch_count.front());
-            } else {
-                b = lower_bounds(w);
-            }
-            Placement p = finish(w, c, policy, b);
-            p.ignored = ignored;
-            if (!ignored.empty()) {
-                std::string s;
-                for (const auto& i : ignored) s += (s.empty() ? "" : ",") + i;
-                p.explanation += " Ignored (not expressible in this policy): " + s + ".";
-            }
-            return p;
-        }
+        if (run_policy(w, policy, c)) return finish_with_bounds(w, c, policy, ignored);
     }
     if (!why) return fail(Errc::Busy, "no fit now (reason not computed)");
     // Why not: never, or not now?

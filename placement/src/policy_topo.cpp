@@ -131,7 +131,7 @@ void fewest_children(const Work& w, const Placer::Index::Sw& s, int groups, Cand
     const auto& ix = *w.ix;
     const auto& ch = s.children;
     if (ch.size() <= 10) {
-        const unsigned n = static_cast<unsigned>(ch.size());
+        const auto n = static_cast<unsigned>(ch.size());
         // Children with disjoint leaf sets (a tree): a subset's pool is the union of its
         // children's leaves, so its free units are the sum of theirs and its top-k
         // capacities a merge of their sorted capacities (no pool built per subset).
@@ -350,37 +350,51 @@ bool one_shared_host(const Work& w, Choice& out) {
     return true;
 }
 
+bool take_pool(const Work& w, const Cand& best, int candidates_at_best, Scratch& sc, Choice& out);
+
 }  // namespace
 
-bool choose_topo(const Work& w, Choice& out) {
+bool choose_topo(const Work& w, Choice& out, Choice* low) {
     const auto& ix = *w.ix;
-    const int D = w.demand;
-    if (D <= 0) return false;
+    const int demand = w.demand;
+    if (demand <= 0) return false;
     if (w.mode == UnitMode::Nodes && w.nodes == 1 && w.gpn > 0 && !w.req.exclusive && !w.ideal)
         return one_shared_host(w, out);
     Cand best;
     int candidates_at_best = 0;
+    // `low`: the scan as it stands when it first passes the lowest tier that holds the job
+    // (out.lb_tier): what a scan held to that tier (Request::max_tier) ends with
+    Cand low_best;
+    int low_at_best = 0;
+    int low_lb_groups = -1;
+    bool low_taken = false;
     Scratch sc;
     sc.w = &w;
     std::vector<int> caps;
     caps.reserve(static_cast<std::size_t>(ix.n_leaves));
     for (int x : ix.by_level_order) {
         const auto& s = ix.sw[static_cast<std::size_t>(x)];
+        if (low != nullptr && !low_taken && out.lb_tier >= 0 && s.level > out.lb_tier) {
+            low_taken = true;
+            low_best = best;
+            low_at_best = candidates_at_best;
+            low_lb_groups = out.lb_groups;
+        }
         if (w.req.max_tier && s.level > *w.req.max_tier && s.level > 0) continue;
         long total = 0;
         int mg = -1;
         if (s.level == 0) {  // a leaf: itself
             total = std::max(0, w.leaf_cap[static_cast<std::size_t>(x)]);
-            if (total < D) continue;
+            if (total < demand) continue;
             mg = 1;
         } else if (static_cast<int>(s.leaves.size()) == ix.n_leaves) {
             // every leaf: the capacity order is this switch's sorted capacities
             for (int l : sc.order()) total += w.leaf_cap[static_cast<std::size_t>(l)];
-            if (total < D) continue;
+            if (total < demand) continue;
             long acc = 0;
             mg = 0;
             for (int l : sc.order()) {
-                if (acc >= D) break;
+                if (acc >= demand) break;
                 acc += w.leaf_cap[static_cast<std::size_t>(l)];
                 ++mg;
             }
@@ -393,8 +407,8 @@ bool choose_topo(const Work& w, Choice& out) {
                     total += cp;
                 }
             }
-            if (total < D) continue;
-            mg = min_groups(caps, D);
+            if (total < demand) continue;
+            mg = min_groups(caps, demand);
         }
         if (mg < 0) continue;
         // the lower bounds come for free from this scan (same as lower_bounds())
@@ -424,7 +438,24 @@ bool choose_topo(const Work& w, Choice& out) {
         if (std::tie(mg, s.level) == std::tie(best.groups, best.level)) ++candidates_at_best;
     }
     if (best.sw < 0) return false;
+    if (low != nullptr && low_taken && low_best.sw >= 0 && best.level > out.lb_tier) {
+        low->lb_groups = low_lb_groups;
+        low->lb_tier = out.lb_tier;
+        if (!take_pool(w, low_best, low_at_best, sc, *low)) {
+            low->hosts.clear();
+            low->gpus_per_host.clear();
+        }
+    }
+    return take_pool(w, best, candidates_at_best, sc, out);
+}
 
+namespace {
+
+/// choose_topo's second half: inside the chosen switch's pool, the job's footprint in the
+/// fewest, fullest pieces (below), and the explanation.
+bool take_pool(const Work& w, const Cand& best, int candidates_at_best, Scratch& sc, Choice& out) {
+    const auto& ix = *w.ix;
+    const int demand = w.demand;
     // Inside the chosen pool: the job's footprint in the fewest, fullest pieces. Each
     // piece is the tightest group that holds the rest of the job, else the largest
     // group (taken whole). Largest-first reaches the fewest groups (`best.groups`), and
@@ -469,7 +500,7 @@ bool choose_topo(const Work& w, Choice& out) {
             };
             return leaf_before(key(a), key(b));
         });
-    int r = D;
+    int r = demand;
     while (r > 0 && !avail.empty()) {
         // the last group with cap >= r is the tightest that holds the rest; among equal
         // capacities the first in order
@@ -525,5 +556,7 @@ bool choose_topo(const Work& w, Choice& out) {
     why += ".";
     return true;
 }
+
+}  // namespace
 
 }  // namespace topo::placement

@@ -151,8 +151,8 @@ public:
     /// constructor uses the published defaults (perf::Params{}).
     Placer(const Topology& topo, const perf::Params& model);
     ~Placer();
-    Placer(Placer&&) noexcept;
-    Placer& operator=(Placer&&) noexcept;
+    Placer(Placer&& other) noexcept;
+    Placer& operator=(Placer&& other) noexcept;
     Placer(const Placer&) = delete;
     Placer& operator=(const Placer&) = delete;
 
