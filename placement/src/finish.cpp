@@ -2,6 +2,7 @@
 // place(): the common finishing of every policy's choice: hosts and GPUs in order, metrics, explanation (see
 // internal.hpp).
 #include <algorithm>
+#include <array>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -19,11 +20,21 @@ namespace {
 
 /// Append host h's first k free GPU indices to `out` as its next list; returns how many.
 int pick_gpu_indices(const Work& w, std::uint32_t h, int k, GpuLists& out) {
+    // 0, 1, 2, ...: the list of a host with no busy GPU listed, copied (hosts of up to 64 GPUs)
+    static constexpr auto kFirst = [] {
+        std::array<int, 64> a{};
+        for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<int>(i);
+        return a;
+    }();
     const int total = w.briefs[h].total;
     const int n = std::max(0, std::min(k, total));
+    if (!w.briefs[h].busy_listed && n <= static_cast<int>(kFirst.size())) {  // the first n of 0..total-1
+        out.push_host(kFirst.data(), kFirst.data() + n);
+        return n;
+    }
     int* dst = out.open_host(static_cast<std::size_t>(n));
     if (n == 0) return 0;
-    if (!w.briefs[h].busy_listed) {  // the first n of 0..total-1
+    if (!w.briefs[h].busy_listed) {
         for (int g = 0; g < n; ++g) dst[g] = g;
         return n;
     }

@@ -102,6 +102,13 @@ public:
         return idx_.data() + at;
     }
 
+    /// Append the next host's list, the indices [first, last) (no zero-filled room first).
+    void push_host(const int* first, const int* last) {
+        if (begin_.empty()) begin_.push_back(0);
+        idx_.insert(idx_.end(), first, last);
+        begin_.push_back(static_cast<std::uint32_t>(idx_.size()));
+    }
+
     /// Give back the last `k` places of the last host's list (fewer were written).
     void trim_last(std::size_t k) {
         idx_.resize(idx_.size() - k);
