@@ -349,6 +349,28 @@ struct CostCand {
     std::optional<int> max_tier;  ///< unfinished: the Request::max_tier it was chosen under
 };
 
+/// A finished candidate.
+CostCand placed(Placement&& p, const char* what) {
+    CostCand k;
+    k.what = what;
+    k.tier = p.max_tier;
+    k.groups = p.groups.size();
+    k.p = std::move(p);
+    return k;
+}
+
+/// An unfinished candidate: choice `c`, chosen under Request::max_tier `max_tier`.
+CostCand chosen(const Placer::Index& ix, Choice&& c, std::optional<int> max_tier, const char* what) {
+    CostCand k;
+    k.what = what;
+    std::vector<int> used;
+    k.tier = tier_of_choice(ix, c, used);
+    k.groups = used.size();
+    k.max_tier = max_tier;
+    k.c = std::move(c);
+    return k;
+}
+
 /// Hosts of a choice in id order (finish()'s order, which the model's rank layout follows).
 std::vector<HostId> hosts_in_order(const Choice& c) {
     std::vector<std::uint32_t> ids(c.hosts);
@@ -403,27 +425,14 @@ Result<Placement> Placer::place_by_cost(const ClusterState& state, const Request
             p.policy = Policy::Cost;
             return p;
         }
-        std::vector<int> used;
-        const int tier = tier_of_choice(ix, ca, used);
         ca_lb_tier = ca.lb_groups >= 0 ? ca.lb_tier : -1;
-        CostCand a;
-        a.what = "topo's choice";
-        a.tier = tier;
-        a.groups = used.size();
-        a.c = std::move(ca);
-        a.max_tier = req.max_tier;
-        cands.push_back(std::move(a));
+        cands.push_back(chosen(ix, std::move(ca), req.max_tier, "topo's choice"));
     } else {
         auto a = place(state, req, Policy::Topo);  // the error, or the full placement
         if (!a) return a;
         a->policy = Policy::Cost;
         if (a->hosts.size() < 2) return a;
-        CostCand c;
-        c.what = "topo's choice";
-        c.tier = a->max_tier;
-        c.groups = a->groups.size();
-        c.p = std::move(*a);
-        cands.push_back(std::move(c));
+        cands.push_back(placed(std::move(*a), "topo's choice"));
     }
     // a crosses a higher tier than the lowest that holds the job (b, when it fits)
     bool lower = false;
@@ -448,28 +457,18 @@ Result<Placement> Placer::place_by_cost(const ClusterState& state, const Request
         return predicted_slowdown(ix, *topo_, shape, ix.model, use, jp);
     };
     cands[0].s = slowdown_of(cands[0]);
+    const char* const held = "held to the lowest tier";
     if (lower && scanned && !cb.hosts.empty()) {
-        CostCand b;
-        b.what = "held to the lowest tier";
-        std::vector<int> used;
-        b.tier = tier_of_choice(ix, cb, used);
-        b.groups = used.size();
-        b.max_tier = cb.lb_tier;
-        b.c = std::move(cb);
-        b.s = slowdown_of(b);
-        cands.push_back(std::move(b));
+        const int tier = cb.lb_tier;
+        cands.push_back(chosen(ix, std::move(cb), tier, held));
+        cands.back().s = slowdown_of(cands.back());
     } else if (lower && !scanned) {
         Request low = req;
         low.max_tier =
             req.max_tier ? std::min(*req.max_tier, cands[0].p->lower_bound_tier) : cands[0].p->lower_bound_tier;
         if (auto p = place_candidate(state, low)) {
-            CostCand b;
-            b.what = "held to the lowest tier";
-            b.tier = p->max_tier;
-            b.groups = p->groups.size();
-            b.p = std::move(*p);
-            b.s = slowdown_of(b);
-            cands.push_back(std::move(b));
+            cands.push_back(placed(std::move(*p), held));
+            cands.back().s = slowdown_of(cands.back());
         }
     }
     bool touches = false;
@@ -488,13 +487,8 @@ Result<Placement> Placer::place_by_cost(const ClusterState& state, const Request
             if (use.busy_group[g] != 0) off.excluded_groups.emplace_back(static_cast<std::uint32_t>(g));
         }
         if (auto p = place_candidate(state, off)) {
-            CostCand c;
-            c.what = "off shared uplinks";
-            c.tier = p->max_tier;
-            c.groups = p->groups.size();
-            c.p = std::move(*p);
-            c.s = slowdown_of(c);
-            cands.push_back(std::move(c));
+            cands.push_back(placed(std::move(*p), "off shared uplinks"));
+            cands.back().s = slowdown_of(cands.back());
         }
     }
     std::size_t best = 0;
