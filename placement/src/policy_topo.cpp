@@ -373,6 +373,8 @@ bool choose_topo(const Work& w, Choice& out, Choice* low) {
     std::vector<int> caps;
     caps.reserve(static_cast<std::size_t>(ix.n_leaves));
     for (int x : ix.by_level_order) {
+        // a leaf (sw[0..n_leaves)) too small for the job: skipped without reading its record
+        if (x < ix.n_leaves && w.leaf_cap[static_cast<std::size_t>(x)] < demand) continue;
         const auto& s = ix.sw[static_cast<std::size_t>(x)];
         if (low != nullptr && !low_taken && out.lb_tier >= 0 && s.level > out.lb_tier) {
             low_taken = true;
