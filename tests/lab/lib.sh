@@ -80,7 +80,7 @@ ctld_log_clean() { # LABEL [BAD_LABEL]
 }
 
 LAB_JOB_SLEEP=${LAB_JOB_SLEEP:-300}   # seconds a test job sleeps (they are cancelled long before)
-sub() { sbatch --parsable --exclusive -o /dev/null "$@" --wrap "sleep $LAB_JOB_SLEEP"; }
+sub() { sbatch --parsable --exclusive -o /dev/null "$@" --wrap "exec sleep $LAB_JOB_SLEEP"; }   # exec: no shell whose child could outlive a cancel
 wait_running() { # jobid [seconds] -> "STATE|NODES|REASON"
   local j=$1 s=${2:-15}
   for _ in $(seq $((s * 5))); do [ "$(squeue -h -j "$j" -o %T 2>/dev/null)" = RUNNING ] && break; sleep 0.2; done
