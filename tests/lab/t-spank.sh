@@ -82,7 +82,7 @@ echo "required $SO $PLUGARGS" > "$WORK/plugstack.conf"
 if [ "$fail" != 0 ]; then echo "$pass passed, $fail failed"; exit 1; fi
 
 if ! LAB_TOPOLOGY_FILE="$WORK/topology.conf" LAB_FEATURES_FILE="$WORK/features.conf" \
-     LAB_SCHED_PARAMS="$LAB_SCHED_PARAMS,nohold_on_prolog_fail,bf_interval=5" \
+     LAB_SCHED_PARAMS="${LAB_SCHED_PARAMS:+$LAB_SCHED_PARAMS,}nohold_on_prolog_fail,bf_interval=5" \
      LAB_PLUGSTACK_FILE="$WORK/plugstack.conf" "$HERE/up.sh" > "$WORK/up.log" 2>&1; then
   bad "lab up (64 nodes, plugin in plugstack)" "$(tail -20 "$WORK/up.log"; tail -20 "$LAB_DIR/log/slurmctld.log" 2>/dev/null)"
   echo "$pass passed, $fail failed"; exit 1
