@@ -100,17 +100,31 @@ void caps_now(Work& w) {
     compute_caps(w);
 }
 
+/// The request sized to `n` hosts (n / segment units with segments; a GPU request keeps its
+/// one host and its GPUs).
+void size_for(Work& w, int n) {
+    if (w.mode == UnitMode::Gpus) return;
+    w.nodes = n;
+    w.demand = w.mode == UnitMode::Segments ? n / w.seg : n;
+}
+
+/// topo's unit capacities: from the group counts where they describe the request, else
+/// per host.
+void topo_caps(Work& w) {
+    if (caps_from_counts_ok(w)) {
+        compute_caps_from_counts(w);
+    } else {
+        compute_caps(w);
+    }
+}
+
 bool run_policy(Work& w, Policy policy, Choice& c) {
     const bool nvl = w.req.one_nvl_domain && w.nodes > 1 && w.mode != UnitMode::Gpus;
     switch (policy) {
         case Policy::Cost:  // Placer::place() runs topo for it
         case Policy::Topo:
             if (nvl) return choose_topo_nvl(w, c);
-            if (caps_from_counts_ok(w)) {
-                compute_caps_from_counts(w);
-            } else {
-                compute_caps(w);
-            }
+            topo_caps(w);
             return choose_topo(w, c);
         case Policy::SlurmTree: compute_caps(w); return choose_slurm_tree(w, c);
         case Policy::Linear: compute_caps(w); return choose_linear(w, c);
@@ -291,8 +305,7 @@ Status prepare(const Topology& t, const Placer::Index& ix, const ClusterState& s
         // that could fit now (the free units of the whole cluster under the request's
         // constraints), not from its max; larger counts could not fit, so the decision is the
         // same and the scan is at most one pass per host.
-        w.nodes = nmin;
-        w.demand = w.mode == UnitMode::Segments ? nmin / w.seg : nmin;
+        size_for(w, nmin);
         caps_now(w);
         long cap = 0;
         for (int c : w.leaf_cap) cap += c;
@@ -310,20 +323,23 @@ Status prepare(const Topology& t, const Placer::Index& ix, const ClusterState& s
     return Ok{};
 }
 
-/// finish() of a policy's choice with the bounds on the caps the policy saw: the whole
-/// cluster under the request's constraints (topo with --nvl: inside the chosen NVLink
-/// domain), and the request parts the policy ignored.
-Placement finish_with_bounds(const Work& w, Choice& c, Policy policy, const std::vector<std::string>& ignored) {
+/// The bounds on the caps a policy saw: the whole cluster under the request's constraints
+/// (topo with --nvl: inside the chosen NVLink domain); topo's scan found them, other
+/// policies (and leaf groups of unequal leaf switches) pay lower_bounds().
+Bounds bounds_of(const Work& w, const Choice& c) {
     const auto& ix = *w.ix;
+    if (c.lb_groups < 0 || !ix.uniform_leaf_switches) return lower_bounds(w);
     Bounds b;
-    if (c.lb_groups >= 0 && ix.uniform_leaf_switches) {
-        b.groups = c.lb_groups;
-        b.tier = c.lb_tier;
-        b.leaf_switches = c.lb_groups * (ix.leaf_switch_count.empty() ? 1 : ix.leaf_switch_count.front());
-    } else {
-        b = lower_bounds(w);
-    }
-    Placement p = finish(w, c, policy, b);
+    b.groups = c.lb_groups;
+    b.tier = c.lb_tier;
+    b.leaf_switches = c.lb_groups * (ix.leaf_switch_count.empty() ? 1 : ix.leaf_switch_count.front());
+    return b;
+}
+
+/// finish() of a policy's choice with bounds_of() it, and the request parts the policy
+/// ignored.
+Placement finish_with_bounds(const Work& w, Choice& c, Policy policy, const std::vector<std::string>& ignored) {
+    Placement p = finish(w, c, policy, bounds_of(w, c));
     p.ignored = ignored;
     if (!ignored.empty()) {
         std::string s;
@@ -406,17 +422,10 @@ Result<Placement> Placer::place_by_cost(const ClusterState& state, const Request
     Choice ca;
     Choice cb;
     bool scanned = false;
-    int ca_lb_tier = -1;  // a's scan's lower bound on the tier
+    int lbt = -1;  // the lowest tier that holds the job (a's bound)
     if (one_scan) {
-        if (w.mode != UnitMode::Gpus) {
-            w.nodes = pr.nmax;
-            w.demand = w.mode == UnitMode::Segments ? pr.nmax / w.seg : pr.nmax;
-        }
-        if (caps_from_counts_ok(w)) {
-            compute_caps_from_counts(w);
-        } else {
-            compute_caps(w);
-        }
+        size_for(w, pr.nmax);
+        topo_caps(w);
         scanned = choose_topo(w, ca, &cb);
     }
     if (scanned) {
@@ -425,7 +434,7 @@ Result<Placement> Placer::place_by_cost(const ClusterState& state, const Request
             p.policy = Policy::Cost;
             return p;
         }
-        ca_lb_tier = ca.lb_groups >= 0 ? ca.lb_tier : -1;
+        lbt = bounds_of(w, ca).tier;
         cands.push_back(chosen(ix, std::move(ca), req.max_tier, "topo's choice"));
     } else {
         auto a = place(state, req, Policy::Topo);  // the error, or the full placement
@@ -435,13 +444,7 @@ Result<Placement> Placer::place_by_cost(const ClusterState& state, const Request
         cands.push_back(placed(std::move(*a), "topo's choice"));
     }
     // a crosses a higher tier than the lowest that holds the job (b, when it fits)
-    bool lower = false;
-    if (scanned) {
-        const int lbt = ca_lb_tier >= 0 && ix.uniform_leaf_switches ? ca_lb_tier : lower_bounds(w).tier;
-        lower = cands[0].tier > lbt;
-    } else {
-        lower = cands[0].p->max_tier > cands[0].p->lower_bound_tier;
-    }
+    const bool lower = scanned ? cands[0].tier > lbt : cands[0].p->max_tier > cands[0].p->lower_bound_tier;
     const bool shared = cands[0].groups > 1 && state.groups_with_uplink_users() > 0;
     if (!lower && !shared) {
         if (cands[0].p) return std::move(*cands[0].p);
@@ -640,10 +643,7 @@ Result<Placement> Placer::place_one(const ClusterState& state, const Request& re
     const int step = pr.step;
     const std::vector<std::string>& ignored = pr.ignored;
     for (int n = nmax; n >= nmin; n -= step) {
-        if (w.mode != UnitMode::Gpus) {
-            w.nodes = n;
-            w.demand = w.mode == UnitMode::Segments ? n / w.seg : n;
-        }
+        size_for(w, n);
         w.ideal = false;
         w.restrict_domain = -1;
         Choice c;
