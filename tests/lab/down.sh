@@ -28,8 +28,12 @@ for d in /proc/[0-9]*; do
   p=${d#/proc/}
   [ "$p" = $$ ] && continue
   grep -qzx -- "$LAB_TAG" "$d/environ" 2>/dev/null || continue
+  # slurm*: a daemon that re-execs itself (24.05+ on `scontrol reconfigure`) runs under its
+  # file's real name, slurmctld-wlm / slurmd-wlm on Debian 12, 13 and sid. In CI (stop 26)
+  # one such slurmctld-wlm outlived release.24.11.native (its PID was not the one recorded)
+  # and held the port of the next lab of that name; the marker alone now decides.
   case "$(cat "$d/comm" 2>/dev/null)" in
-    slurmd|slurmctld|slurmstepd|slurmscriptd|munged) tagged+=("$p") ;;
+    slurm*|munged) tagged+=("$p") ;;
   esac
 done
 # Snapshot descendants (job tasks) before parents die and they get reparented.
@@ -40,6 +44,13 @@ for f in "$PIDS"/*; do
   grep -qzx -- "$LAB_TAG" "/proc/$p/environ" 2>/dev/null && victims+=("$p")
 done
 victims+=("${tagged[@]}")
+# The recorded slurmctld gone but a marked one running (a re-exec whose PID we missed):
+# stop that one first, as below.
+if ! pid_alive "$ctld_pid"; then
+  for p in "${tagged[@]}"; do
+    case "$(cat "/proc/$p/comm" 2>/dev/null)" in slurmctld*) ctld_pid=$p; break ;; esac
+  done
+fi
 all=()
 for p in "${victims[@]}"; do
   pid_alive "$p" || continue
