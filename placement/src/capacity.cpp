@@ -2,6 +2,7 @@
 // place(): the units of a request each host and leaf group can hold now, and taking them from a leaf (see
 // internal.hpp).
 #include <algorithm>
+#include <bit>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -109,6 +110,27 @@ int take_from_leaf(const Work& w, int leaf, int units, Choice& c) {
                 // the same as below when the caps came from the group counts (no
                 // exclusions, domain or rail filter: caps_from_counts_ok): eligible =
                 // idle, healthy, enough GPUs; the Brief alone decides
+                if (w.idle_bits != nullptr && ix.leaf_contiguous[static_cast<std::size_t>(leaf)] != 0) {
+                    // the group's hosts are the ids a..e-1: walk its idle, healthy ones
+                    // (the set bits, ascending = config order) instead of every Brief
+                    const std::uint32_t a = hs.front();
+                    const std::uint32_t e = hs.back() + 1;
+                    for (std::uint32_t wd = a / 64; wd <= (e - 1) / 64 && taken < units; ++wd) {
+                        std::uint64_t m = w.idle_bits[wd];
+                        if (wd == a / 64) m &= ~std::uint64_t{0} << (a % 64);
+                        if (wd == (e - 1) / 64 && e % 64 != 0) m &= (std::uint64_t{1} << (e % 64)) - 1;
+                        while (m != 0 && taken < units) {
+                            const auto h = static_cast<std::uint32_t>(wd * 64 + static_cast<unsigned>(std::countr_zero(m)));
+                            m &= m - 1;
+                            const ClusterState::Brief& b = w.briefs[h];
+                            if (w.gpn > b.total || (w.skip != nullptr && b.degraded)) continue;
+                            c.hosts.push_back(h);
+                            c.gpus_per_host.push_back(w.gpn > 0 ? w.gpn : b.total);
+                            ++taken;
+                        }
+                    }
+                    break;
+                }
                 for (auto h : hs) {
                     if (taken == units) break;
                     const ClusterState::Brief& b = w.briefs[h];

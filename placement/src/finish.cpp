@@ -3,6 +3,7 @@
 // internal.hpp).
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -130,37 +131,55 @@ Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
     p.policy = policy;
     // hosts in natural (= id) order, GPUs with them: one key per host (id, GPUs), ids
     // are distinct, so a plain sort of the keys is the order
-    std::vector<std::uint64_t> order(c.hosts.size());
-    for (std::size_t i = 0; i < order.size(); ++i)
-        order[i] = (std::uint64_t{c.hosts[i]} << 32U) | static_cast<std::uint32_t>(c.gpus_per_host[i]);
-    sort_runs(order);
-    int gpus_left = w.req.total_gpus > 0 ? w.req.total_gpus : -1;
-    p.hosts.reserve(order.size());
+    const std::size_t n = c.hosts.size();
+    std::vector<std::uint64_t> order(n);
     std::size_t gpu_hint = 0;
-    for (auto key : order) gpu_hint += static_cast<std::uint32_t>(key);
-    p.gpus.reserve(order.size(), gpu_hint);
-    for (auto key : order) {
-        const auto h = static_cast<std::uint32_t>(key >> 32U);
-        int k = static_cast<int>(static_cast<std::uint32_t>(key));
-        p.degraded_hosts += w.briefs[h].degraded ? 1 : 0;
-        if (gpus_left >= 0) {
-            k = std::min(k, gpus_left);
-            gpus_left -= k;
-        }
-        p.hosts.emplace_back(h);
-        p.total_gpus += pick_gpu_indices(w, h, k, p.gpus);
+    const int k0 = n > 0 ? c.gpus_per_host[0] : 0;
+    bool uniform = true;  // every host gets the same GPU count (a whole-node job: usually)
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto k = static_cast<std::uint32_t>(c.gpus_per_host[i]);
+        uniform = uniform && c.gpus_per_host[i] == k0;
+        gpu_hint += k;
     }
-    // leaves and groups
+    std::size_t at = 0;
+    if (uniform && n >= 16 && static_cast<std::size_t>(ix.n_words) <= 4 * n) {
+        // the ids as bits, read back ascending: the order without a sort (O(n + words))
+        std::vector<std::uint64_t> bits(static_cast<std::size_t>(ix.n_words), 0);
+        for (auto h : c.hosts) bits[h / 64] |= std::uint64_t{1} << (h % 64);
+        const auto k = static_cast<std::uint32_t>(k0);
+        for (std::size_t wd = 0; wd < bits.size(); ++wd) {
+            for (std::uint64_t m = bits[wd]; m != 0; m &= m - 1)
+                order[at++] = (std::uint64_t{wd * 64 + static_cast<unsigned>(std::countr_zero(m))} << 32U) | k;
+        }
+    }
+    if (at != n) {  // (a host listed twice, which no policy does, falls back here too)
+        for (std::size_t i = 0; i < n; ++i)
+            order[i] = (std::uint64_t{c.hosts[i]} << 32U) | static_cast<std::uint32_t>(c.gpus_per_host[i]);
+        sort_runs(order);
+    }
+    int gpus_left = w.req.total_gpus > 0 ? w.req.total_gpus : -1;
+    p.hosts.resize(order.size());
+    p.gpus.reserve(order.size(), gpu_hint);
+    // leaves and groups: hosts are in id order, so a leaf group's hosts are mostly
+    // consecutive: count runs in a register instead of an increment in memory per host
     std::vector<int> count(static_cast<std::size_t>(ix.n_leaves), 0);
-    std::vector<std::uint32_t> phys;  // sorted + unique below (no node allocations)
-    std::vector<std::uint32_t> doms;
     {
-        // hosts are in id order, so a leaf group's hosts are mostly consecutive: count
-        // runs in a register instead of an increment in memory per host
+        int degraded = 0;
+        int gpus = 0;
         int cur = -1;
         int run = 0;
-        for (auto h : p.hosts) {
-            const int l = ix.leaf_of_host[h.index()];
+        HostId* out = p.hosts.data();
+        for (auto key : order) {
+            const auto h = static_cast<std::uint32_t>(key >> 32U);
+            int k = static_cast<int>(static_cast<std::uint32_t>(key));
+            degraded += w.briefs[h].degraded ? 1 : 0;
+            if (gpus_left >= 0) {
+                k = std::min(k, gpus_left);
+                gpus_left -= k;
+            }
+            *out++ = HostId{h};
+            gpus += pick_gpu_indices(w, h, k, p.gpus);
+            const int l = ix.leaf_of_host[h];
             if (l != cur) {
                 if (cur >= 0) count[static_cast<std::size_t>(cur)] += run;
                 cur = l;
@@ -169,7 +188,11 @@ Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
             ++run;
         }
         if (cur >= 0) count[static_cast<std::size_t>(cur)] += run;
+        p.degraded_hosts = degraded;
+        p.total_gpus = gpus;
     }
+    std::vector<std::uint32_t> phys;  // sorted + unique below (no node allocations)
+    std::vector<std::uint32_t> doms;
     if (!ix.domains.empty()) {
         for (auto h : p.hosts) {
             const int d = ix.domain_of_host[h.index()];

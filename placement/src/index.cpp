@@ -47,6 +47,8 @@ Placer::Placer(const Topology& topo) : topo_(&topo), idx_(std::make_unique<Index
                 hs.push_back(h.index());
                 ix.leaf_of_host[h.index()] = static_cast<int>(i);
             }
+            ix.leaf_contiguous.push_back(
+                !hs.empty() && std::is_sorted(hs.begin(), hs.end()) && hs.back() - hs.front() + 1 == hs.size() ? 1 : 0);
             ix.leaf_hosts.push_back(std::move(hs));
             ix.leaf_switch_count.push_back(static_cast<int>(v.physical.size()));
         } else if (v.synthetic) {

@@ -56,6 +56,7 @@ struct Placer::Index {
     std::vector<std::uint8_t> all_rails;                 ///< host has a NIC on every rail
     std::vector<int> host_gpus;                          ///< GPUs the topology knows per host
     std::vector<std::vector<std::uint32_t>> leaf_hosts;  ///< placeable hosts per leaf, id order
+    std::vector<std::uint8_t> leaf_contiguous;           ///< per leaf: its hosts are the ids front()..back()
     std::vector<int> leaf_switch_count;                  ///< physical leaf switches of each leaf group
     std::vector<int> component;                          ///< per leaf: connected part
     std::vector<int> by_level_order;                     ///< switch indexes sorted by (level, index)
@@ -85,6 +86,7 @@ struct Work {
     const Placer::Index* ix = nullptr;
     const ClusterState* state = nullptr;
     const ClusterState::Brief* briefs = nullptr;  ///< state->briefs(): per host, packed
+    const std::uint64_t* idle_bits = nullptr;     ///< state->idle_bits(): idle, healthy hosts
     Request req;
     UnitMode mode = UnitMode::Nodes;
     int nodes = 0;                        ///< hosts wanted (Nodes/Segments modes)

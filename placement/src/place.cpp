@@ -238,6 +238,7 @@ Status prepare(const Topology& t, const Placer::Index& ix, const ClusterState& s
     w.ix = &ix;
     w.state = &state;
     w.briefs = state.briefs();
+    w.idle_bits = state.idle_bits();
     w.skip = skip;
     w.req = req;
     w.gpn = req.gpus_per_node;

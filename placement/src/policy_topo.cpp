@@ -226,9 +226,13 @@ void fewest_children(const Work& w, const Placer::Index::Sw& s, int groups, Cand
     auto top_sum = [&](std::vector<int>& caps) {
         const auto kk = std::min<std::size_t>(static_cast<std::size_t>(std::max(groups, 0)), caps.size());
         if (kk == 0) return 0L;
+        long acc = 0;
+        if (kk == caps.size()) {  // all of them: no selection
+            for (int x : caps) acc += x;
+            return acc;
+        }
         std::nth_element(caps.begin(), caps.begin() + static_cast<std::ptrdiff_t>(kk - 1), caps.end(),
                          std::greater<>());
-        long acc = 0;
         for (std::size_t j = 0; j < kk; ++j) acc += caps[j];
         return acc;
     };
@@ -502,6 +506,13 @@ bool take_pool(const Work& w, const Cand& best, int candidates_at_best, Scratch&
             };
             return leaf_before(key(a), key(b));
         });
+    {
+        // at most this many hosts join (a GPU unit: at most one host each)
+        const auto hosts = static_cast<std::size_t>(
+            std::min<long>(w.mode == UnitMode::Segments ? static_cast<long>(demand) * w.seg : demand, ix.n_hosts));
+        out.hosts.reserve(out.hosts.size() + hosts);
+        out.gpus_per_host.reserve(out.gpus_per_host.size() + hosts);
+    }
     int r = demand;
     while (r > 0 && !avail.empty()) {
         // the last group with cap >= r is the tightest that holds the rest; among equal

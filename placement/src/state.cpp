@@ -56,6 +56,7 @@ ClusterState::ClusterState(const Topology& topo) : hosts_(topo.hosts().size()), 
     free_sum_.assign(ng, 0);
     idle_hosts_.assign(ng, 0);
     briefs_.resize(hosts_.size());
+    idle_bits_.assign((hosts_.size() + 63) / 64, 0);
     for (std::size_t h = 0; h < hosts_.size(); ++h) {
         add(h, +1);
         brief_host(h);
@@ -74,6 +75,11 @@ void ClusterState::brief_host(std::size_t h) {
     const bool deg = hs.slowdown > 1.0;  // NaN compares false: not degraded
     if (deg != static_cast<bool>(b.degraded)) degraded_ += deg ? 1 : -1;
     b.degraded = deg;
+    const std::uint64_t bit = std::uint64_t{1} << (h % 64);
+    if (hs.state == NodeState::Idle && !hs.unhealthy)
+        idle_bits_[h / 64] |= bit;
+    else
+        idle_bits_[h / 64] &= ~bit;
 }
 
 int ClusterState::degraded_count() const {
