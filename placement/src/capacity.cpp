@@ -120,7 +120,8 @@ int take_from_leaf(const Work& w, int leaf, int units, Choice& c) {
                         if (wd == a / 64) m &= ~std::uint64_t{0} << (a % 64);
                         if (wd == (e - 1) / 64 && e % 64 != 0) m &= (std::uint64_t{1} << (e % 64)) - 1;
                         while (m != 0 && taken < units) {
-                            const auto h = static_cast<std::uint32_t>(wd * 64 + static_cast<unsigned>(std::countr_zero(m)));
+                            const auto h =
+                                static_cast<std::uint32_t>(wd * 64 + static_cast<unsigned>(std::countr_zero(m)));
                             m &= m - 1;
                             const ClusterState::Brief& b = w.briefs[h];
                             if (w.gpn > b.total || (w.skip != nullptr && b.degraded)) continue;

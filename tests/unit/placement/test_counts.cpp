@@ -4,7 +4,7 @@
 // random sequences of mutations through the set_*() mutators and through at(), for the
 // state, its copies and states read from scontrol text, the counts equal a recount from
 // scratch and each placeable host's Brief equals its HostState (resolved total / free
-// GPUs, state, health, busy list present); a placement read from the counts is the same
+// GPUs, state, health, busy list present, the idle-host bit); a placement read from the counts is the same
 // as one computed by the full per-host scan.
 #include <gtest/gtest.h>
 
@@ -41,6 +41,9 @@ void expect_counts_consistent(const Topology& t, const ClusterState& s, const ch
             ASSERT_EQ(x.state, hs.state) << when << ": " << t.host(h).name;
             ASSERT_EQ(x.unhealthy, hs.unhealthy) << when << ": " << t.host(h).name;
             ASSERT_EQ(x.busy_listed, !hs.busy_gpus.empty()) << when << ": " << t.host(h).name;
+            // the idle-host bit (a whole-node job's walk of a group): idle and healthy
+            const bool bit = ((s.idle_bits()[h.index() / 64] >> (h.index() % 64)) & 1U) != 0;
+            ASSERT_EQ(bit, hs.state == NodeState::Idle && !hs.unhealthy) << when << ": " << t.host(h).name;
         }
     }
 }

@@ -127,6 +127,7 @@ public:
     [[nodiscard]] const Brief* briefs() const;
     /// Hosts with slowdown > 1. O(1).
     [[nodiscard]] int degraded_count() const;
+
     /// Bit h (word h / 64, bit h % 64) set when host h is idle and healthy (its Brief's state
     /// Idle, unhealthy false): the hosts a whole-node job may take, for a walk of a leaf
     /// group's idle hosts without reading every Brief. Valid until the next mutation.
@@ -173,14 +174,14 @@ private:
     std::vector<int> idle_by_total_;
     std::vector<int> avail_by_free_;
     std::vector<long> free_sum_;
-    std::vector<int> idle_hosts_;      ///< per group: idle healthy hosts (the sum of its
-                                       ///< idle_by_total_ row, kept apart for the common
-                                       ///< whole-node read)
-    std::vector<Brief> briefs_;        ///< per host
+    std::vector<int> idle_hosts_;           ///< per group: idle healthy hosts (the sum of its
+                                            ///< idle_by_total_ row, kept apart for the common
+                                            ///< whole-node read)
+    std::vector<Brief> briefs_;             ///< per host
     std::vector<std::uint64_t> idle_bits_;  ///< per host, one bit: see idle_bits()
-    int degraded_ = 0;                 ///< briefs_ with degraded set
-    std::vector<UplinkUsers> uplink_;  ///< per group (empty until the first add_uplink_users)
-    int uplink_groups_ = 0;            ///< groups with spanning > 0
+    int degraded_ = 0;                      ///< briefs_ with degraded set
+    std::vector<UplinkUsers> uplink_;       ///< per group (empty until the first add_uplink_users)
+    int uplink_groups_ = 0;                 ///< groups with spanning > 0
 };
 
 }  // namespace topo::placement
