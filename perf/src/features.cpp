@@ -53,6 +53,15 @@ int distinct(std::vector<T>& v) {
     return n;
 }
 
+/// A Span's lists sorted and without repeats (hosts in id order mostly give them in order
+/// already: no sort then).
+void sorted_unique(Span& s) {
+    if (!std::is_sorted(s.groups.begin(), s.groups.end())) std::sort(s.groups.begin(), s.groups.end());
+    s.groups.erase(std::unique(s.groups.begin(), s.groups.end()), s.groups.end());
+    if (!std::is_sorted(s.pods.begin(), s.pods.end())) std::sort(s.pods.begin(), s.pods.end());
+    s.pods.erase(std::unique(s.pods.begin(), s.pods.end()), s.pods.end());
+}
+
 }  // namespace
 
 FabricShape fabric_shape(const Topology& t) {
@@ -122,11 +131,7 @@ Span span_of(const Topology& t, const FabricShape& shape, const std::vector<Host
         s.groups.push_back(static_cast<std::uint32_t>(g));
         s.pods.push_back(pod_in(shape, g));
     }
-    // (hosts in id order mostly give them in order already: no sort then)
-    if (!std::is_sorted(s.groups.begin(), s.groups.end())) std::sort(s.groups.begin(), s.groups.end());
-    s.groups.erase(std::unique(s.groups.begin(), s.groups.end()), s.groups.end());
-    if (!std::is_sorted(s.pods.begin(), s.pods.end())) std::sort(s.pods.begin(), s.pods.end());
-    s.pods.erase(std::unique(s.pods.begin(), s.pods.end()), s.pods.end());
+    sorted_unique(s);
     return s;
 }
 
@@ -171,26 +176,35 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
         if (hosts <= shape.max_pod_hosts) return 2;
         return 3;
     };
+
     // Per host of the job, read once (not per member of every group): its multi-node NVLink
     // domain (< 0: its own), leaf group and pod (< 0: none, then unique to the host).
-    std::vector<int> h_dom(static_cast<std::size_t>(n));
-    std::vector<int> h_grp(static_cast<std::size_t>(n));
-    std::vector<int> h_pod(static_cast<std::size_t>(n));
+    struct Where {
+        int dom, grp, pod;
+    };
+
+    std::vector<Where> at(static_cast<std::size_t>(n));
+    const std::size_t n_topo = t.hosts().size();
+    const bool tables = shape.host_domain.size() == n_topo && shape.host_group.size() == n_topo;
     for (std::size_t i = 0; i < job.hosts.size(); ++i) {
         const HostId h = job.hosts[i];
         const int own = -1 - static_cast<int>(h.index());
-        const int grp = group_in(t, shape, h);
-        h_dom[i] = domain_in(t, shape, h);
-        h_grp[i] = grp >= 0 ? grp : own;
-        h_pod[i] = grp >= 0 ? pod_in(shape, grp) : own;
+        // (the shape's per-host tables when it has them: domain_in() and group_in() without
+        // their checks per host)
+        const int grp = tables ? shape.host_group[h.index()] : group_in(t, shape, h);
+        at[i].dom = tables ? shape.host_domain[h.index()] : domain_in(t, shape, h);
+        at[i].grp = grp >= 0 ? grp : own;
+        at[i].pod = grp >= 0 ? pod_in(shape, grp) : own;
     }
     // Tier between the job's hosts i and j (model_tier() on their ids).
     auto tier = [&](std::size_t i, std::size_t j) {
         if (job.hosts[i] == job.hosts[j]) return 0;
-        if (h_dom[i] >= 0 && h_dom[i] == h_dom[j]) return 0;
-        if (h_grp[i] < 0 || h_grp[j] < 0) return 3;
-        if (h_grp[i] == h_grp[j]) return 1;
-        return h_pod[i] == h_pod[j] ? 2 : 3;
+        const Where& a = at[i];
+        const Where& b = at[j];
+        if (a.dom >= 0 && a.dom == b.dom) return 0;
+        if (a.grp < 0 || b.grp < 0) return 3;
+        if (a.grp == b.grp) return 1;
+        return a.pod == b.pod ? 2 : 3;
     };
 
     const int tp = std::max(1, prof.tp);
@@ -247,11 +261,15 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
                 // member k's host (base + k stride) / g, stepped without a division per member
                 std::size_t i = first;
                 int rem = base % g;
+                // every member on its own host (ids rising) and no host in a multi-node
+                // domain: as many domains as members, one member each (the runs below)
+                bool apart = true;
                 for (std::size_t k = 0; k < m; ++k) {
                     hs[k] = job.hosts[i].index();
-                    doms[k] = h_dom[i];
-                    pods[k] = h_pod[i];
-                    leaf_groups[k] = h_grp[i];
+                    apart = apart && at[i].dom < 0 && (k == 0 || hs[k] > hs[k - 1]);
+                    doms[k] = at[i].dom;
+                    pods[k] = at[i].pod;
+                    leaf_groups[k] = at[i].grp;
                     cf.tier = std::max(cf.tier, tier(first, i));
                     i += static_cast<std::size_t>(stride_q);
                     rem += stride_r;
@@ -263,10 +281,16 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
                 // a group below the worst tier so far cannot be the worst (the rule below):
                 // its counts are not needed
                 if (cf.tier < worst.tier) continue;
-                bunch(doms);
                 long out = 0;  // (integers: summed exactly, in any order)
                 cf.domains = 0;
-                for (std::size_t a = 0; a < doms.size();) {  // runs of one domain
+                if (apart) {
+                    cf.domains = sh.size;
+                    cf.gpus_per_domain = 1;
+                    out = static_cast<long>(sh.size) * (sh.size - 1);
+                } else {
+                    bunch(doms);
+                }
+                for (std::size_t a = 0; !apart && a < doms.size();) {  // runs of one domain
                     std::size_t b = a;
                     while (b < doms.size() && doms[b] == doms[a]) ++b;
                     const int c = static_cast<int>(b - a);
@@ -279,7 +303,7 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
                     cf.outside = static_cast<double>(out) / (static_cast<double>(sh.size) * (sh.size - 1));
                 if (cf.tier > worst.tier || (cf.tier == worst.tier && cf.domains > worst.domains)
                     || (cf.tier == worst.tier && cf.domains == worst.domains && cf.outside > worst.outside)) {
-                    cf.members = distinct(hs);
+                    cf.members = apart ? sh.size : distinct(hs);
                     cf.pods = distinct(pods);
                     cf.groups = distinct(leaf_groups);
                     worst = cf;
@@ -291,7 +315,16 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
         f.by_class[static_cast<std::size_t>(sh.c)] = worst;
     }
     // Fragmented: more leaf groups than the job's size needs.
-    const Span span = span_of(t, shape, job.hosts);
+    // (span_of(t, shape, job.hosts) from the per-host reads above)
+    Span span;
+    span.groups.reserve(at.size());
+    span.pods.reserve(at.size());
+    for (const Where& x : at) {
+        if (x.grp < 0) continue;
+        span.groups.push_back(static_cast<std::uint32_t>(x.grp));
+        span.pods.push_back(x.pod);
+    }
+    sorted_unique(span);
     const auto& groups = span.groups;
     const auto& job_pods = span.pods;
     const int need = shape.max_group_hosts > 0 ? (n + shape.max_group_hosts - 1) / shape.max_group_hosts : 1;

@@ -101,6 +101,34 @@ void sort_runs(std::vector<T>& v) {
 template void sort_runs(std::vector<std::uint64_t>& v);
 template void sort_runs(std::vector<std::uint32_t>& v);
 
+void ids_ascending(const std::vector<std::uint32_t>& ids, int n_words, std::vector<std::uint32_t>& out) {
+    const std::size_t n = ids.size();
+    out.resize(n);
+    std::size_t at = 0;
+    if (n >= 16 && static_cast<std::size_t>(n_words) <= 4 * n) {
+        std::vector<std::uint64_t> bits(static_cast<std::size_t>(n_words), 0);
+        // ids come leaf group by leaf group, ascending: OR a word's bits in a register
+        std::size_t cur = ids[0] / 64;
+        std::uint64_t acc = 0;
+        for (auto h : ids) {
+            if (h / 64 != cur) {
+                bits[cur] |= acc;
+                cur = h / 64;
+                acc = 0;
+            }
+            acc |= std::uint64_t{1} << (h % 64);
+        }
+        bits[cur] |= acc;
+        for (std::size_t wd = 0; wd < bits.size(); ++wd) {
+            for (std::uint64_t m = bits[wd]; m != 0; m &= m - 1)
+                out[at++] = static_cast<std::uint32_t>(wd * 64 + static_cast<unsigned>(std::countr_zero(m)));
+        }
+        if (at == n) return;  // (else a repeated id: sorted below)
+    }
+    std::copy(ids.begin(), ids.end(), out.begin());
+    sort_runs(out);
+}
+
 int tier_of_leaves(const Placer::Index& ix, const std::vector<int>& used) {
     // the level of the lowest switch covering every used leaf
     if (used.size() <= 1) return 0;
@@ -108,6 +136,7 @@ int tier_of_leaves(const Placer::Index& ix, const std::vector<int>& used) {
     for (int x : ix.above[static_cast<std::size_t>(used.front())]) {
         const auto& s = ix.sw[static_cast<std::size_t>(x)];
         if (s.leaves.size() < used.size()) continue;
+        if (static_cast<int>(s.leaves.size()) == ix.n_leaves) return s.level;  // holds every leaf
         if (std::includes(s.leaves.begin(), s.leaves.end(), used.begin(), used.end())) return s.level;
     }
     return ix.top_level + 1;  // not connected (linear policy)
@@ -141,18 +170,13 @@ Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
         uniform = uniform && c.gpus_per_host[i] == k0;
         gpu_hint += k;
     }
-    std::size_t at = 0;
-    if (uniform && n >= 16 && static_cast<std::size_t>(ix.n_words) <= 4 * n) {
-        // the ids as bits, read back ascending: the order without a sort (O(n + words))
-        std::vector<std::uint64_t> bits(static_cast<std::size_t>(ix.n_words), 0);
-        for (auto h : c.hosts) bits[h / 64] |= std::uint64_t{1} << (h % 64);
+    if (uniform) {
+        // one GPU count: the ids alone in order (a bitmap of them, read back ascending)
+        std::vector<std::uint32_t> ids;
+        ids_ascending(c.hosts, ix.n_words, ids);
         const auto k = static_cast<std::uint32_t>(k0);
-        for (std::size_t wd = 0; wd < bits.size(); ++wd) {
-            for (std::uint64_t m = bits[wd]; m != 0; m &= m - 1)
-                order[at++] = (std::uint64_t{wd * 64 + static_cast<unsigned>(std::countr_zero(m))} << 32U) | k;
-        }
-    }
-    if (at != n) {  // (a host listed twice, which no policy does, falls back here too)
+        for (std::size_t i = 0; i < n; ++i) order[i] = (std::uint64_t{ids[i]} << 32U) | k;
+    } else {
         for (std::size_t i = 0; i < n; ++i)
             order[i] = (std::uint64_t{c.hosts[i]} << 32U) | static_cast<std::uint32_t>(c.gpus_per_host[i]);
         sort_runs(order);

@@ -178,6 +178,11 @@ Bounds lower_bounds(const Work& w);
 template <class T>
 void sort_runs(std::vector<T>& v);
 
+/// Distinct host ids `ids` in ascending order into `out` (resized to ids.size()): read back
+/// from a bitmap of `n_words` words when that is cheaper than sort_runs() (O(ids + words)),
+/// else sorted. `ids` must be distinct.
+void ids_ascending(const std::vector<std::uint32_t>& ids, int n_words, std::vector<std::uint32_t>& out);
+
 /// The highest tier a placement on the leaves `used` (sorted, distinct) crosses: the level
 /// of the lowest switch above them all (0 for one leaf; top_level + 1 when none is).
 int tier_of_leaves(const Placer::Index& ix, const std::vector<int>& used);

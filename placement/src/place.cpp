@@ -389,9 +389,9 @@ CostCand chosen(const Placer::Index& ix, Choice&& c, std::optional<int> max_tier
 }
 
 /// Hosts of a choice in id order (finish()'s order, which the model's rank layout follows).
-std::vector<HostId> hosts_in_order(const Choice& c) {
-    std::vector<std::uint32_t> ids(c.hosts);
-    sort_runs(ids);
+std::vector<HostId> hosts_in_order(const Placer::Index& ix, const Choice& c) {
+    std::vector<std::uint32_t> ids;
+    ids_ascending(c.hosts, ix.n_words, ids);
     std::vector<HostId> out;
     out.reserve(ids.size());
     for (auto h : ids) out.emplace_back(h);
@@ -457,7 +457,7 @@ Result<Placement> Placer::place_by_cost(const ClusterState& state, const Request
     const perf::UplinkUse use = shared ? uplink_use_of(*topo_, shape, state) : perf::UplinkUse{};
     auto slowdown_of = [&](const CostCand& k) {
         perf::JobPlacement jp;
-        jp.hosts = k.p ? k.p->hosts : hosts_in_order(k.c);
+        jp.hosts = k.p ? k.p->hosts : hosts_in_order(ix, k.c);
         return predicted_slowdown(ix, *topo_, shape, ix.model, use, jp);
     };
     cands[0].s = slowdown_of(cands[0]);

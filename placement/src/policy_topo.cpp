@@ -335,9 +335,10 @@ bool one_shared_host(const Work& w, Choice& out) {
         const int cap = w.leaf_cap[static_cast<std::size_t>(l)];
         for (auto h : ix.leaf_hosts[static_cast<std::size_t>(l)]) {
             if (unit_of(w, h) <= 0) continue;
-            const int f = w.state->free_gpus(*w.topo, HostId{h});
+            const int f = w.briefs[h].free;  // = ClusterState::free_gpus(), packed
             if (want >= 0 && f != want) continue;
-            const double ext = extension(w, w.state->at(HostId{h}).release_at);
+            // (the HostState read only with a time limit: extension() is 0 without one)
+            const double ext = w.req.time_limit > 0 ? extension(w, w.state->at(HostId{h}).release_at) : 0.0;
             if (best_free < 0 || std::tie(f, ext, cap, h) < std::tie(best_free, best_ext, best_cap, best_host)) {
                 best_ext = ext;
                 best_free = f;
