@@ -173,9 +173,10 @@ Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
     if (uniform) {
         // one GPU count: the ids alone in order (a bitmap of them, read back ascending)
         std::vector<std::uint32_t> ids;
-        ids_ascending(c.hosts, ix.n_words, ids);
+        if (c.sorted.size() != n) ids_ascending(c.hosts, ix.n_words, ids);
+        const std::vector<std::uint32_t>& in_order = c.sorted.size() == n ? c.sorted : ids;
         const auto k = static_cast<std::uint32_t>(k0);
-        for (std::size_t i = 0; i < n; ++i) order[i] = (std::uint64_t{ids[i]} << 32U) | k;
+        for (std::size_t i = 0; i < n; ++i) order[i] = (std::uint64_t{in_order[i]} << 32U) | k;
     } else {
         for (std::size_t i = 0; i < n; ++i)
             order[i] = (std::uint64_t{c.hosts[i]} << 32U) | static_cast<std::uint32_t>(c.gpus_per_host[i]);

@@ -110,7 +110,10 @@ struct Choice {
     std::vector<std::uint32_t> hosts;
     std::vector<int> gpus_per_host;  ///< parallel to hosts: GPUs to give (0 = none)
     std::string why;                 ///< policy-specific part of the explanation
-    int lb_groups = -1;              ///< topo: lower bounds found while searching (-1 = not set)
+    /// `hosts` in id order, when a caller already sorted them (the cost policy, for its
+    /// model); empty = not known. finish() uses it instead of sorting again.
+    std::vector<std::uint32_t> sorted;
+    int lb_groups = -1;  ///< topo: lower bounds found while searching (-1 = not set)
     int lb_tier = -1;
 };
 

@@ -3,7 +3,7 @@
 // distinction. Unit capacities: capacity.cpp; lower bounds: bounds.cpp; the finishing of
 // every choice: finish.cpp; the policies: policy_*.cpp.
 #include <algorithm>
-#include <cstdio>
+#include <charconv>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -388,13 +388,13 @@ CostCand chosen(const Placer::Index& ix, Choice&& c, std::optional<int> max_tier
     return k;
 }
 
-/// Hosts of a choice in id order (finish()'s order, which the model's rank layout follows).
-std::vector<HostId> hosts_in_order(const Placer::Index& ix, const Choice& c) {
-    std::vector<std::uint32_t> ids;
-    ids_ascending(c.hosts, ix.n_words, ids);
+/// Hosts of a choice in id order (finish()'s order, which the model's rank layout follows);
+/// kept in c.sorted for finish().
+std::vector<HostId> hosts_in_order(const Placer::Index& ix, Choice& c) {
+    ids_ascending(c.hosts, ix.n_words, c.sorted);
     std::vector<HostId> out;
-    out.reserve(ids.size());
-    for (auto h : ids) out.emplace_back(h);
+    out.reserve(c.sorted.size());
+    for (auto h : c.sorted) out.emplace_back(h);
     return out;
 }
 
@@ -455,7 +455,7 @@ Result<Placement> Placer::place_by_cost(const ClusterState& state, const Request
     }
     const perf::FabricShape& shape = fabric_shape();
     const perf::UplinkUse use = shared ? uplink_use_of(*topo_, shape, state) : perf::UplinkUse{};
-    auto slowdown_of = [&](const CostCand& k) {
+    auto slowdown_of = [&](CostCand& k) {
         perf::JobPlacement jp;
         jp.hosts = k.p ? k.p->hosts : hosts_in_order(ix, k.c);
         return predicted_slowdown(ix, *topo_, shape, ix.model, use, jp);
@@ -505,15 +505,35 @@ Result<Placement> Placer::place_by_cost(const ClusterState& state, const Request
     }
     Placement out = std::move(*win.p);
     out.policy = Policy::Cost;
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "\ncost: %s, tier %d, %zu group(s), predicted %.4f", win.what, out.max_tier,
-                  out.groups.size(), win.s);
-    out.explanation += buf;
+    // "\ncost: WHAT, tier T, G group(s), predicted S; WHAT: tier T, G group(s), S; ..." with S as
+    // printf's %.4f (std::to_chars: the same digits, without printf's cost, 6 % of a decision)
+    std::string& e = out.explanation;
+    auto num = [&e](auto v) {
+        char b[32];
+        e.append(b, std::to_chars(b, b + sizeof b, v).ptr);
+    };
+    auto fixed4 = [&e](double v) {
+        char b[64];
+        const auto r = std::to_chars(b, b + sizeof b, v, std::chars_format::fixed, 4);
+        e.append(b, r.ec == std::errc{} ? r.ptr : b);
+    };
+    auto cand = [&](const CostCand& k, const char* after, int tier, std::size_t groups, const char* sep) {
+        e += k.what;
+        e += after;
+        e += "tier ";
+        num(tier);
+        e += ", ";
+        num(groups);
+        e += " group(s), ";
+        e += sep;
+        fixed4(k.s);
+    };
+    e += "\ncost: ";
+    cand(win, ", ", out.max_tier, out.groups.size(), "predicted ");
     for (std::size_t i = 0; i < cands.size(); ++i) {
         if (i == best) continue;
-        std::snprintf(buf, sizeof buf, "; %s: tier %d, %zu group(s), %.4f", cands[i].what, cands[i].tier,
-                      cands[i].groups, cands[i].s);
-        out.explanation += buf;
+        e += "; ";
+        cand(cands[i], ": ", cands[i].tier, cands[i].groups, "");
     }
     return out;
 }
