@@ -377,6 +377,22 @@ bool choose_topo(const Work& w, Choice& out, Choice* low) {
     sc.w = &w;
     std::vector<int> caps;
     caps.reserve(static_cast<std::size_t>(ix.n_leaves));
+    // The fewest leaves of all that hold the job (-1: none do; -2: not computed yet): no
+    // switch's candidate has fewer groups.
+    int fewest_of_all = -2;
+    auto fewest = [&] {
+        if (fewest_of_all == -2) {
+            long acc = 0;
+            int k = 0;
+            for (int l : sc.order()) {
+                if (acc >= demand) break;
+                acc += w.leaf_cap[static_cast<std::size_t>(l)];
+                ++k;
+            }
+            fewest_of_all = acc >= demand ? k : -1;
+        }
+        return fewest_of_all;
+    };
     for (int x : ix.by_level_order) {
         // a leaf (sw[0..n_leaves)) too small for the job: skipped without reading its record
         if (x < ix.n_leaves && w.leaf_cap[static_cast<std::size_t>(x)] < demand) continue;
@@ -387,6 +403,11 @@ bool choose_topo(const Work& w, Choice& out, Choice* low) {
             low_at_best = candidates_at_best;
             low_lb_groups = out.lb_groups;
         }
+        // Switches come level by level: once past the best's level, a later one wins only
+        // with fewer groups, and the best already has the fewest any switch can have (1, or
+        // the fewest of all leaves). Its bounds are final too: lb_groups is the best's
+        // groups, lb_tier was set at a level no higher.
+        if (best.sw >= 0 && s.level > best.level && (best.groups == 1 || best.groups == fewest())) break;
         if (w.req.max_tier && s.level > *w.req.max_tier && s.level > 0) continue;
         long total = 0;
         int mg = -1;
