@@ -186,6 +186,8 @@ World& world() {
         for (int i = 0; i < 2000; ++i) {
             Case c;
             c.state = static_cast<int>(rng() % x.states.size());
+            if (const char* st = std::getenv("BENCH_PLACE_ONLY_STATE"))  // NOLINT(concurrency-mt-unsafe)
+                c.state = static_cast<int>(std::strtol(st, nullptr, 10));
             const int k = static_cast<int>(rng() % 9);  // 1..256 hosts, powers of two
             c.req.nodes_min = 1 << k;
             if (rng() % 5 == 0) {
@@ -330,6 +332,18 @@ void run_place(benchmark::State& state, Policy pol, bool hot, Variant v) {
         }
         for (const auto& [kind, n] : ck)
             f.case_tail += (f.case_tail.empty() ? "" : ", ") + kind + " x" + std::to_string(n);
+        // profiling: what the slowest cases decided (setup, one thread)
+        if (std::getenv("BENCH_PLACE_EXPLAIN_SLOW") != nullptr) {  // NOLINT(concurrency-mt-unsafe)
+            for (std::size_t k = 0; k < slow.size() / 100; ++k) {
+                const Case& c = w.cases[slow[k].second];
+                const auto& states = v == Variant::Degraded ? w.degraded_states
+                                     : v == Variant::Shared ? w.shared_states
+                                                            : w.states;
+                auto p = w.placer->place(states[hot ? 0U : static_cast<std::size_t>(c.state)], c.req, pol);
+                std::fprintf(stderr, "slow %.1f us, case %zu, state %d: %s\n", slow[k].first, slow[k].second, c.state,
+                             p ? p->explanation.c_str() : p.error().to_string().c_str());
+            }
+        }
     }
     std::erase_if(least, [](double x) { return x >= 1e300; });  // cases not reached (fewer iterations)
     std::sort(least.begin(), least.end());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Placement -> model inputs (PERF-MODEL 6.1; docs/perf-model.md "Placement features").
 #include <algorithm>
+#include <cstdint>
 #include <numeric>
 
 #include <topo/perf/features.hpp>
@@ -197,14 +198,19 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
         at[i].pod = grp >= 0 ? pod_in(shape, grp) : own;
     }
     // Tier between the job's hosts i and j (model_tier() on their ids).
+    // (without branches: which of them holds varies member by member, and a mispredicted
+    // branch per member was most of this function's time on a 128-host job)
     auto tier = [&](std::size_t i, std::size_t j) {
-        if (job.hosts[i] == job.hosts[j]) return 0;
         const Where& a = at[i];
         const Where& b = at[j];
-        if (a.dom >= 0 && a.dom == b.dom) return 0;
-        if (a.grp < 0 || b.grp < 0) return 3;
-        if (a.grp == b.grp) return 1;
-        return a.pod == b.pod ? 2 : 3;
+        const bool zero = (job.hosts[i] == job.hosts[j]) | ((a.dom >= 0) & (a.dom == b.dom));
+        const bool grouped = (a.grp >= 0) & (b.grp >= 0);
+        const bool same_grp = a.grp == b.grp;
+        const bool same_pod = a.pod == b.pod;
+        // 3, less 2 in one group, less 1 in one pod; 0 on one host or NVLink domain
+        const int apart_tier =
+            3 - static_cast<int>(grouped) * (2 * static_cast<int>(same_grp) + static_cast<int>(!same_grp & same_pod));
+        return static_cast<int>(!zero) * apart_tier;
     };
 
     const int tp = std::max(1, prof.tp);
@@ -229,9 +235,29 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
     std::vector<int> doms;
     std::vector<int> pods;
     std::vector<int> leaf_groups;
+    // The highest tier any two of the job's hosts are apart: no group of any class is worse.
+    int tier_cap = 3;
+    {
+        bool grouped = true;
+        bool one_grp = true;
+        bool one_pod = true;
+        for (const Where& x : at) {
+            grouped = grouped && x.grp >= 0;
+            one_grp = one_grp && x.grp == at.front().grp;
+            one_pod = one_pod && x.pod == at.front().pod;
+        }
+        if (grouped && one_grp)
+            tier_cap = 1;
+        else if (grouped && one_pod)
+            tier_cap = 2;
+    }
     for (const auto& sh : shapes) {
         if (sh.size <= 1) continue;
         ClassFeatures worst;
+        // Once a group is as bad as any can be (the job's highest tier, a domain per member,
+        // and for EP all of its traffic outside), no later group replaces it (the rule below
+        // takes a later one only when strictly worse): the walk stops.
+        bool worst_possible = false;
         // Every group inside one host (TP inside an HGX board): no group is worse than the
         // default (tier 0, one domain), as the walk below would find.
         const bool in_host = sh.stride * sh.size <= g && g % (sh.stride * sh.size) == 0;
@@ -245,8 +271,8 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
         const int step = sh.stride % g == 0 ? g : 1;
         const int stride_q = sh.stride / g;
         const int stride_r = sh.stride % g;
-        for (int b0 = 0; !in_host && b0 < used; b0 += block)
-            for (int off = 0; off < sh.stride && b0 + off < used; off += step) {
+        for (int b0 = 0; !in_host && !worst_possible && b0 < used; b0 += block)
+            for (int off = 0; !worst_possible && off < sh.stride && b0 + off < used; off += step) {
                 const int base = b0 + off;
                 if (base + (sh.size - 1) * sh.stride >= used) continue;
                 ClassFeatures cf;
@@ -264,9 +290,12 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
                 // every member on its own host (ids rising) and no host in a multi-node
                 // domain: as many domains as members, one member each (the runs below)
                 bool apart = true;
+                std::int64_t prev = -1;
                 for (std::size_t k = 0; k < m; ++k) {
-                    hs[k] = job.hosts[i].index();
-                    apart = apart && at[i].dom < 0 && (k == 0 || hs[k] > hs[k - 1]);
+                    const std::uint32_t id = job.hosts[i].index();
+                    hs[k] = id;
+                    apart = apart & (at[i].dom < 0) & (static_cast<std::int64_t>(id) > prev);
+                    prev = id;
                     doms[k] = at[i].dom;
                     pods[k] = at[i].pod;
                     leaf_groups[k] = at[i].grp;
@@ -307,6 +336,8 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
                     cf.pods = distinct(pods);
                     cf.groups = distinct(leaf_groups);
                     worst = cf;
+                    worst_possible = worst.tier >= tier_cap && worst.domains >= sh.size
+                                     && (sh.c != Comm::EP || worst.outside >= 1.0);
                 }
             }
         const int span = std::min(n, ((sh.size - 1) * sh.stride + g) / g);
