@@ -509,6 +509,53 @@ int dump(const char* path, int per_fabric) {
             }
         }
     }
+    {
+        // "2": degraded hosts (1 %, slowdown 1.1: the rule's paths) and end-time hints (the
+        // time-limit tie-breaks), on the first fabric; topo and cost (the policies with both)
+        const auto topo = build_fabric(false);
+        const Placer placer(*topo);
+        const auto n = static_cast<std::uint32_t>(topo->hosts().size());
+        std::mt19937 rng(4321);
+        std::uniform_real_distribution<double> u(0, 1);
+        std::vector<ClusterState> states;
+        for (int s = 0; s < 20; ++s) {
+            ClusterState st(*topo);
+            const double busy = 0.3 + 0.6 * u(rng);
+            for (std::uint32_t h = 0; h < n; ++h) {
+                const HostId id{h};
+                if (u(rng) < busy) {
+                    st.set_state(id, NodeState::Alloc);
+                    st.set_free_gpus(id, 0);
+                    st.set_release_at(id, 1000.0 + 3600.0 * u(rng));
+                } else if (u(rng) < 0.1) {
+                    st.set_state(id, NodeState::Mixed);
+                    st.set_free_gpus(id, 1 + static_cast<int>(rng() % 7));
+                    st.set_release_at(id, 1000.0 + 3600.0 * u(rng));
+                }
+                if (u(rng) < 0.01) st.set_slowdown(id, 1.1);
+            }
+            states.push_back(std::move(st));
+        }
+        for (int i = 0; i < per_fabric; ++i) {
+            const auto& st = states[rng() % states.size()];
+            Request r;
+            r.nodes_min = 1 << (rng() % 9);  // 1..256
+            if (rng() % 4 == 0) {
+                r.exclusive = false;
+                r.gpus_per_node = 1 + static_cast<int>(rng() % 8);
+                r.nodes_min = 1 + static_cast<int>(rng() % 16);
+            }
+            if (rng() % 2 == 0) {
+                r.now = 1000;
+                r.time_limit = 600.0 * static_cast<double>(1 + rng() % 12);
+            }
+            if (rng() % 8 == 0) r.avoid_degraded = false;
+            for (Policy pol : {Policy::Topo, Policy::Cost}) {
+                std::fprintf(f, "2 %d %s\n", i, canon(placer.place(st, r, pol)).c_str());
+                ++lines;
+            }
+        }
+    }
     std::fclose(f);
     std::printf("dump: %ld decisions written to %s\n", lines, path);
     return 0;
