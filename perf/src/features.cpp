@@ -198,19 +198,14 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
         at[i].pod = grp >= 0 ? pod_in(shape, grp) : own;
     }
     // Tier between the job's hosts i and j (model_tier() on their ids).
-    // (without branches: which of them holds varies member by member, and a mispredicted
-    // branch per member was most of this function's time on a 128-host job)
     auto tier = [&](std::size_t i, std::size_t j) {
+        if (job.hosts[i] == job.hosts[j]) return 0;
         const Where& a = at[i];
         const Where& b = at[j];
-        const bool zero = (job.hosts[i] == job.hosts[j]) | ((a.dom >= 0) & (a.dom == b.dom));
-        const bool grouped = (a.grp >= 0) & (b.grp >= 0);
-        const bool same_grp = a.grp == b.grp;
-        const bool same_pod = a.pod == b.pod;
-        // 3, less 2 in one group, less 1 in one pod; 0 on one host or NVLink domain
-        const int apart_tier =
-            3 - static_cast<int>(grouped) * (2 * static_cast<int>(same_grp) + static_cast<int>(!same_grp & same_pod));
-        return static_cast<int>(!zero) * apart_tier;
+        if (a.dom >= 0 && a.dom == b.dom) return 0;
+        if (a.grp < 0 || b.grp < 0) return 3;
+        if (a.grp == b.grp) return 1;
+        return a.pod == b.pod ? 2 : 3;
     };
 
     const int tp = std::max(1, prof.tp);
@@ -294,7 +289,7 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
                 for (std::size_t k = 0; k < m; ++k) {
                     const std::uint32_t id = job.hosts[i].index();
                     hs[k] = id;
-                    apart = apart & (at[i].dom < 0) & (static_cast<std::int64_t>(id) > prev);
+                    apart = apart && at[i].dom < 0 && static_cast<std::int64_t>(id) > prev;
                     prev = id;
                     doms[k] = at[i].dom;
                     pods[k] = at[i].pod;

@@ -176,7 +176,8 @@ TEST(PerfAnchors, YoungInterval) {
     const auto r = reliability(p, 2048, 0);  // 0: Young's interval
     EXPECT_DOUBLE_EQ(r.checkpoint_interval_s, young_interval_s(20, r.mtti_s));
     double best = 0;
-    for (double tau = 30; tau < 7200; tau *= 1.05) best = std::max(best, reliability(p, 2048, tau).ettr);
+    for (int k = 0; k <= 112; ++k)  // intervals of 30 s to 2 h (30 x 1.05^112 = 7,105 s), 5 % apart
+        best = std::max(best, reliability(p, 2048, 30 * std::pow(1.05, k)).ettr);
     EXPECT_GE(r.ettr, best - 0.002);
     EXPECT_DOUBLE_EQ(daly_interval_s(20, r.mtti_s, 600), std::sqrt(2 * 20 * (r.mtti_s + 600)) - 20);
 }
@@ -416,7 +417,8 @@ ClassFeatures ref_class(const topo::Topology& t, const FabricShape& shape, const
         ClassFeatures cf;
         std::set<std::uint32_t> hs;
         std::map<int, int> per_domain;
-        std::set<int> pods, groups;
+        std::set<int> pods;
+        std::set<int> groups;
         const auto first = hosts[static_cast<std::size_t>(base / g)];
         for (int k = 0; k < size; ++k) {
             const auto h = hosts[static_cast<std::size_t>((base + k * stride) / g)];
