@@ -187,16 +187,32 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
     std::vector<Where> at(static_cast<std::size_t>(n));
     const std::size_t n_topo = t.hosts().size();
     const bool tables = shape.host_domain.size() == n_topo && shape.host_group.size() == n_topo;
+    // In the same pass: the job's leaf groups and pods (span_of(t, shape, job.hosts); repeats
+    // in a row dropped here, sorted below only if they did not come in order) and whether
+    // every host is in one group or one pod (the highest tier two of them are apart).
+    Span job_span;
+    bool grouped = true;
+    bool one_grp = true;
+    bool one_pod = true;
     for (std::size_t i = 0; i < job.hosts.size(); ++i) {
         const HostId h = job.hosts[i];
         const int own = -1 - static_cast<int>(h.index());
         // (the shape's per-host tables when it has them: domain_in() and group_in() without
         // their checks per host)
         const int grp = tables ? shape.host_group[h.index()] : group_in(t, shape, h);
-        at[i].dom = tables ? shape.host_domain[h.index()] : domain_in(t, shape, h);
-        at[i].grp = grp >= 0 ? grp : own;
-        at[i].pod = grp >= 0 ? pod_in(shape, grp) : own;
+        Where& x = at[i];
+        x.dom = tables ? shape.host_domain[h.index()] : domain_in(t, shape, h);
+        x.grp = grp >= 0 ? grp : own;
+        x.pod = grp >= 0 ? pod_in(shape, grp) : own;
+        grouped = grouped && grp >= 0;
+        one_grp = one_grp && x.grp == at.front().grp;
+        one_pod = one_pod && x.pod == at.front().pod;
+        if (grp < 0) continue;
+        if (job_span.groups.empty() || job_span.groups.back() != static_cast<std::uint32_t>(grp))
+            job_span.groups.push_back(static_cast<std::uint32_t>(grp));
+        if (job_span.pods.empty() || job_span.pods.back() != x.pod) job_span.pods.push_back(x.pod);
     }
+    sorted_unique(job_span);
     // Tier between the job's hosts i and j (model_tier() on their ids).
     auto tier = [&](std::size_t i, std::size_t j) {
         if (job.hosts[i] == job.hosts[j]) return 0;
@@ -231,21 +247,7 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
     std::vector<int> pods;
     std::vector<int> leaf_groups;
     // The highest tier any two of the job's hosts are apart: no group of any class is worse.
-    int tier_cap = 3;
-    {
-        bool grouped = true;
-        bool one_grp = true;
-        bool one_pod = true;
-        for (const Where& x : at) {
-            grouped = grouped && x.grp >= 0;
-            one_grp = one_grp && x.grp == at.front().grp;
-            one_pod = one_pod && x.pod == at.front().pod;
-        }
-        if (grouped && one_grp)
-            tier_cap = 1;
-        else if (grouped && one_pod)
-            tier_cap = 2;
-    }
+    const int tier_cap = grouped && one_grp ? 1 : grouped && one_pod ? 2 : 3;
     for (const auto& sh : shapes) {
         if (sh.size <= 1) continue;
         ClassFeatures worst;
@@ -341,18 +343,8 @@ Features features_of(const Topology& t, const FabricShape& shape, const JobPlace
         f.by_class[static_cast<std::size_t>(sh.c)] = worst;
     }
     // Fragmented: more leaf groups than the job's size needs.
-    // (span_of(t, shape, job.hosts) from the per-host reads above)
-    Span span;
-    span.groups.reserve(at.size());
-    span.pods.reserve(at.size());
-    for (const Where& x : at) {
-        if (x.grp < 0) continue;
-        span.groups.push_back(static_cast<std::uint32_t>(x.grp));
-        span.pods.push_back(x.pod);
-    }
-    sorted_unique(span);
-    const auto& groups = span.groups;
-    const auto& job_pods = span.pods;
+    const auto& groups = job_span.groups;
+    const auto& job_pods = job_span.pods;
     const int need = shape.max_group_hosts > 0 ? (n + shape.max_group_hosts - 1) / shape.max_group_hosts : 1;
     f.fragmented = static_cast<int>(groups.size()) > need;
     // u_k: share of the job's leaf groups (pods) whose uplinks another multi-group
