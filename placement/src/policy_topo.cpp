@@ -536,21 +536,24 @@ bool take_pool(const Work& w, const Cand& best, int candidates_at_best, Scratch&
         out.gpus_per_host.reserve(out.gpus_per_host.size() + hosts);
     }
     int r = demand;
-    while (r > 0 && !avail.empty()) {
+    // avail[head..) are the groups not taken yet: taking the largest (the first) moves head
+    // instead of erasing the vector's front (a memmove of the rest per group taken)
+    std::size_t head = 0;
+    while (r > 0 && head < avail.size()) {
+        const auto first = avail.begin() + static_cast<std::ptrdiff_t>(head);
         // the last group with cap >= r is the tightest that holds the rest; among equal
         // capacities the first in order
-        std::size_t pick = 0;
-        auto it = std::partition_point(avail.begin(), avail.end(), [&](const auto& x) { return x.first >= r; });
-        if (it != avail.begin()) {
+        std::size_t pick = head;
+        auto it = std::partition_point(first, avail.end(), [&](const auto& x) { return x.first >= r; });
+        if (it != first) {
             const int cap = (it - 1)->first;
             pick = static_cast<std::size_t>(
-                std::partition_point(avail.begin(), avail.end(), [&](const auto& x) { return x.first > cap; })
-                - avail.begin());
+                std::partition_point(first, avail.end(), [&](const auto& x) { return x.first > cap; }) - avail.begin());
             if (timed) {
                 // with end times: any group that holds the rest, the one the job keeps busy
                 // the least past its current end, then the tightest
-                const std::size_t n_ok = static_cast<std::size_t>(it - avail.begin());
-                for (std::size_t i = 0; i < n_ok; ++i) {
+                const auto n_ok = static_cast<std::size_t>(it - avail.begin());
+                for (std::size_t i = head; i < n_ok; ++i) {
                     const double ei = sc.ext(avail[i].second);
                     const double ep = sc.ext(avail[pick].second);
                     if (ei < ep || (ei == ep && avail[i].first < avail[pick].first)) pick = i;
@@ -559,7 +562,10 @@ bool take_pool(const Work& w, const Cand& best, int candidates_at_best, Scratch&
         }
         const int leaf = avail[pick].second;
         const int take = std::min(avail[pick].first, r);
-        avail.erase(avail.begin() + static_cast<std::ptrdiff_t>(pick));
+        if (pick == head)
+            ++head;
+        else
+            avail.erase(avail.begin() + static_cast<std::ptrdiff_t>(pick));
         r -= take_from_leaf(w, leaf, take, out);
     }
     if (r > 0) return false;
