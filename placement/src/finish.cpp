@@ -193,17 +193,16 @@ Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
         int gpus = 0;
         int cur = -1;
         int run = 0;
+        // every host gets 0..k0-1 (one GPU count, no total to cut it, no busy GPU listed, k0
+        // at most each host's total): the GPU lists in one go after the loop
+        bool bulk = uniform && gpus_left < 0 && k0 >= 0 && k0 <= 64;
         HostId* out = p.hosts.data();
         for (auto key : order) {
             const auto h = static_cast<std::uint32_t>(key >> 32U);
-            int k = static_cast<int>(static_cast<std::uint32_t>(key));
-            degraded += w.briefs[h].degraded ? 1 : 0;
-            if (gpus_left >= 0) {
-                k = std::min(k, gpus_left);
-                gpus_left -= k;
-            }
+            const ClusterState::Brief& br = w.briefs[h];
+            degraded += br.degraded ? 1 : 0;
+            bulk = bulk && !br.busy_listed && br.total >= k0;
             *out++ = HostId{h};
-            gpus += pick_gpu_indices(w, h, k, p.gpus);
             const int l = ix.leaf_of_host[h];
             if (l != cur) {
                 if (cur >= 0) count[static_cast<std::size_t>(cur)] += run;
@@ -213,6 +212,20 @@ Placement finish(const Work& w, Choice& c, Policy policy, const Bounds& b) {
             ++run;
         }
         if (cur >= 0) count[static_cast<std::size_t>(cur)] += run;
+        if (bulk) {
+            p.gpus.push_hosts_first(n, k0);
+            gpus = static_cast<int>(n) * k0;
+        } else {
+            for (auto key : order) {
+                const auto h = static_cast<std::uint32_t>(key >> 32U);
+                int k = static_cast<int>(static_cast<std::uint32_t>(key));
+                if (gpus_left >= 0) {
+                    k = std::min(k, gpus_left);
+                    gpus_left -= k;
+                }
+                gpus += pick_gpu_indices(w, h, k, p.gpus);
+            }
+        }
         p.degraded_hosts = degraded;
         p.total_gpus = gpus;
     }

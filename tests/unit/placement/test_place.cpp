@@ -64,6 +64,29 @@ TEST(Place, IssueExampleTopoOneSpineTwoLeavesSlurmTreeTwoSpinesThreeLeaves) {
     EXPECT_GT(q->hop_sum, p->hop_sum);
 }
 
+TEST(GpuLists, HostsOfTheFirstIndicesInOneGoEqualOneAtATime) {
+    // finish()'s bulk fill for whole hosts (push_hosts_first) against one list per host
+    for (int n : {0, 1, 4, 8}) {
+        GpuLists bulk;
+        GpuLists each;
+        const int first[] = {7, 9};  // a list before them: offsets carry on from it
+        bulk.push_host(first, first + 2);
+        each.push_host(first, first + 2);
+        bulk.push_hosts_first(5, n);
+        std::vector<int> iota(static_cast<std::size_t>(n));
+        for (int g = 0; g < n; ++g) iota[static_cast<std::size_t>(g)] = g;
+        for (int h = 0; h < 5; ++h) each.push_host(iota.data(), iota.data() + n);
+        EXPECT_EQ(bulk, each) << n;
+        ASSERT_EQ(bulk.size(), 6U);
+        EXPECT_EQ(bulk[5].size(), static_cast<std::size_t>(n));
+        EXPECT_EQ(bulk.flat().size(), 2U + 5U * static_cast<std::size_t>(n));
+    }
+    GpuLists empty_start;
+    empty_start.push_hosts_first(2, 3);
+    ASSERT_EQ(empty_start.size(), 2U);
+    EXPECT_EQ(std::vector<int>(empty_start[1].begin(), empty_start[1].end()), (std::vector<int>{0, 1, 2}));
+}
+
 TEST(Place, SpreadIsAPolicyRoundRobinOverGroups) {
     // the plugin's --topo=spread, as a placement policy: one host per leaf group in turn
     auto t = three_level(2, 2, 4);  // 4 leaf groups of 4 hosts

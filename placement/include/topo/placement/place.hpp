@@ -6,6 +6,7 @@
 /// request, policy) always yields the same placement, whatever order the state was
 /// filled in.
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -107,6 +108,20 @@ public:
         if (begin_.empty()) begin_.push_back(0);
         idx_.insert(idx_.end(), first, last);
         begin_.push_back(static_cast<std::uint32_t>(idx_.size()));
+    }
+
+    /// Append `hosts` lists that are all 0, 1, ..., n-1 (whole hosts, no busy GPU listed):
+    /// one resize for them all instead of one append per host.
+    void push_hosts_first(std::size_t hosts, int n) {
+        if (begin_.empty()) begin_.push_back(0);
+        const auto k = static_cast<std::size_t>(std::max(0, n));
+        const std::size_t at = idx_.size();
+        idx_.resize(at + hosts * k);
+        int* d = idx_.data() + at;
+        for (std::size_t h = 0; h < hosts; ++h)
+            for (std::size_t g = 0; g < k; ++g) *d++ = static_cast<int>(g);
+        begin_.reserve(begin_.size() + hosts);
+        for (std::size_t h = 0; h < hosts; ++h) begin_.push_back(begin_.back() + static_cast<std::uint32_t>(k));
     }
 
     /// Give back the last `k` places of the last host's list (fewer were written).
