@@ -417,15 +417,10 @@ bool choose_topo(const Work& w, Choice& out, Choice* low) {
             mg = 1;
         } else if (static_cast<int>(s.leaves.size()) == ix.n_leaves) {
             // every leaf: the capacity order is this switch's sorted capacities
+            // (its fewest groups are the fewest of all leaves: -1 when they do not hold it)
+            mg = fewest();
+            if (mg < 0) continue;
             for (int l : sc.order()) total += w.leaf_cap[static_cast<std::size_t>(l)];
-            if (total < demand) continue;
-            long acc = 0;
-            mg = 0;
-            for (int l : sc.order()) {
-                if (acc >= demand) break;
-                acc += w.leaf_cap[static_cast<std::size_t>(l)];
-                ++mg;
-            }
         } else {
             caps.clear();
             for (int l : s.leaves) {
