@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "selector.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+#include <utility>
+
+#include <topo/snapshot.hpp>
+
+namespace topo::spank {
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+    return s;
+}
+
+std::string at_line(std::string_view file, int line, const std::string& what) {
+    return std::string(file) + ":" + std::to_string(line) + ": " + what;
+}
+
+/// "gres/gpu:8", "gres/gpu:h100:8", "gres:gpu:8", "gres/gpu=8" (the first GPU entry of a
+/// comma list): the count, 0 when no GPU entry, nullopt when it does not parse.
+std::optional<int> gpus_of_tres(std::string_view tres) {
+    while (!tres.empty()) {
+        const auto comma = tres.find(',');
+        std::string_view item = tres.substr(0, comma);
+        tres = comma == std::string_view::npos ? std::string_view{} : tres.substr(comma + 1);
+        for (std::string_view p : {std::string_view("gres/gpu"), std::string_view("gres:gpu")}) {
+            if (item.substr(0, p.size()) != p) continue;
+            item.remove_prefix(p.size());
+            if (item.empty()) return 1;
+            if (item.front() != ':' && item.front() != '=') break;
+            const auto last = item.find_last_of(":=");
+            const std::string_view num = item.substr(last + 1);
+            if (num.empty() || num.size() > 6) return std::nullopt;
+            int v = 0;
+            for (char c : num) {
+                if (c < '0' || c > '9') return std::nullopt;
+                v = v * 10 + (c - '0');
+            }
+            return v;
+        }
+    }
+    return 0;
+}
+
+}  // namespace
+
+Result<SelectorConfig> parse_selector_config(std::string_view text, std::string_view file, std::string_view confdir) {
+    SelectorConfig c;
+    c.snapshot = std::string(confdir) + "/topoplace.json";
+    int line = 0;
+    std::vector<std::string> seen;
+    while (!text.empty()) {
+        ++line;
+        const auto nl = text.find('\n');
+        std::string_view l = text.substr(0, nl);
+        text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
+        if (const auto hash = l.find('#'); hash != std::string_view::npos) l = l.substr(0, hash);
+        l = trim(l);
+        if (l.empty()) continue;
+        const auto eq = l.find('=');
+        if (eq == std::string_view::npos)
+            return fail(Errc::Parse, at_line(file, line, "expected key=value, got '" + std::string(l) + "'"));
+        const std::string key(trim(l.substr(0, eq)));
+        const std::string_view val = trim(l.substr(eq + 1));
+        if (std::find(seen.begin(), seen.end(), key) != seen.end())
+            return fail(Errc::Parse, at_line(file, line, "'" + key + "' given twice"));
+        seen.push_back(key);
+        if (key == "snapshot") {
+            if (val.empty() || val.front() != '/')
+                return fail(Errc::Parse, at_line(file, line, "snapshot= needs an absolute path"));
+            c.snapshot = std::string(val);
+        } else if (key == "health") {
+            if (!val.empty() && val.front() != '/')
+                return fail(Errc::Parse, at_line(file, line, "health= needs an absolute path (or nothing: no store)"));
+            c.health = std::string(val);
+        } else if (key == "policy") {
+            auto p = parse_pack_policy(val);
+            if (!p) return fail(Errc::Parse, at_line(file, line, "policy=" + std::string(val) + ": expected cost or topo"));
+            c.policy = *p;
+        } else if (key == "default") {
+            auto m = parse_mode(std::string(val).c_str());
+            if (!m) return fail(Errc::Parse, at_line(file, line, "default=" + std::string(val) + ": expected pack, spread or off"));
+            c.default_mode = *m;
+        } else if (key == "health_interval_ms") {
+            int v = 0;
+            if (val.empty() || val.size() > 6) return fail(Errc::Parse, at_line(file, line, "health_interval_ms: 0..999999"));
+            for (char ch : val) {
+                if (ch < '0' || ch > '9') return fail(Errc::Parse, at_line(file, line, "health_interval_ms: 0..999999"));
+                v = v * 10 + (ch - '0');
+            }
+            c.health_interval_ms = v;
+        } else {
+            return fail(Errc::Parse, at_line(file, line, "unknown key '" + key +
+                                                             "' (snapshot, health, policy, default, health_interval_ms)"));
+        }
+    }
+    return c;
+}
+
+Result<Options> options_from_env(std::span<const std::string_view> env) {
+    Options o;
+    for (std::string_view kv : env) {
+        if (kv.substr(0, 6) == "SPANK_") kv.remove_prefix(6);
+        if (kv.substr(0, 10) != "TOPOPLACE_") continue;
+        const auto eq = kv.find('=');
+        if (eq == std::string_view::npos) continue;
+        const std::string_view k = kv.substr(10, eq - 10);
+        const std::string v(kv.substr(eq + 1, std::min<std::size_t>(kv.size() - eq - 1, 64)));
+        if (k == "MODE") {
+            auto m = parse_mode(v.c_str());
+            if (!m) return fail(m.error());
+            o.mode = *m;
+        } else if (k == "MAX_TIER") {
+            auto t = parse_max_tier(v.c_str());
+            if (!t) return fail(t.error());
+            o.max_tier = *t;
+        } else if (k == "NVL") {
+            o.nvl = v == "1";
+        } else if (k == "SEGMENT") {
+            auto s = parse_segment(v.c_str());
+            if (!s) return fail(s.error());
+            o.segment = *s;
+        }
+    }
+    return o;
+}
+
+Result<std::unique_ptr<Selector>> Selector::open(SelectorConfig cfg) {
+    auto topo = load_snapshot(cfg.snapshot);
+    if (!topo) return fail(topo.error());
+    return std::unique_ptr<Selector>(new Selector(std::move(cfg), std::move(*topo)));
+}
+
+Selector::Selector(SelectorConfig cfg, TopologyPtr topo)
+    : cfg_(std::move(cfg)),
+      topo_(std::move(topo)),
+      placer_(std::make_unique<placement::Placer>(*topo_)),
+      state_(*topo_),
+      node_of_host_(topo_->hosts().size(), std::numeric_limits<std::uint32_t>::max()),
+      idle_((topo_->hosts().size() + 63) / 64, 0) {
+    // Nothing is offered until a call says so: every host starts allocated.
+    for (std::size_t h = 0; h < topo_->hosts().size(); ++h)
+        state_.set_state(HostId(static_cast<std::uint32_t>(h)), placement::NodeState::Alloc);
+}
+
+std::size_t Selector::set_nodes(std::span<const std::string_view> names, std::vector<std::string>* unknown) {
+    host_of_node_.assign(names.size(), -1);
+    std::fill(node_of_host_.begin(), node_of_host_.end(), std::numeric_limits<std::uint32_t>::max());
+    std::size_t missing = 0;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        auto h = topo_->find_host(names[i]);
+        if (!h) {
+            ++missing;
+            if (unknown != nullptr && unknown->size() < 5) unknown->emplace_back(names[i]);
+            continue;
+        }
+        host_of_node_[i] = static_cast<std::int32_t>(h->index());
+        node_of_host_[h->index()] = static_cast<std::uint32_t>(i);
+    }
+    return missing;
+}
+
+void Selector::refresh_health(Selection& sel) {
+    if (cfg_.health.empty()) return;
+    const auto now = now_();
+    if (health_read_ && now - *health_read_ < std::chrono::milliseconds(cfg_.health_interval_ms)) return;
+    health_read_ = now;
+    auto f = health::health_flags(*topo_, cfg_.health);
+    if (!f) {
+        // keep the flags read last (a store being rewritten must not un-flag every host)
+        sel.problem = "health store " + cfg_.health + " not read (the flags read before stay): " + f.error().to_string();
+        sel.problem_key = "health";
+        return;
+    }
+    if (f->unhealthy == flags_.unhealthy && f->degraded == flags_.degraded) return;
+    for (const auto& [h, why] : flags_.unhealthy) state_.set_unhealthy(h, false);
+    for (const auto& [h, s] : flags_.degraded) state_.set_slowdown(h, 1.0);
+    flags_ = std::move(*f);
+    state_.mark_health(flags_.unhealthy, flags_.degraded);
+}
+
+void Selector::apply_offer(std::span<const std::uint64_t> offered, std::uint32_t nbits) {
+    // The hosts offered now are idle in the state, the others allocated: only the hosts whose
+    // bit differs from the last call change (O(changed) group-count updates).
+    std::vector<std::uint64_t> want(idle_.size(), 0);
+    const std::uint32_t n = std::min<std::uint32_t>(nbits, static_cast<std::uint32_t>(host_of_node_.size()));
+    for (std::uint32_t w = 0; w * 64 < n && w < offered.size(); ++w) {
+        std::uint64_t bits = offered[w];
+        if (w * 64 + 64 > n) bits &= (n - w * 64 == 64) ? ~0ULL : ((1ULL << (n - w * 64)) - 1);
+        while (bits != 0) {
+            const int b = std::countr_zero(bits);
+            bits &= bits - 1;
+            const std::int32_t h = host_of_node_[w * 64 + static_cast<std::uint32_t>(b)];
+            if (h >= 0) want[static_cast<std::size_t>(h) / 64] |= 1ULL << (h % 64);
+        }
+    }
+    for (std::size_t w = 0; w < want.size(); ++w) {
+        std::uint64_t diff = want[w] ^ idle_[w];
+        while (diff != 0) {
+            const int b = std::countr_zero(diff);
+            diff &= diff - 1;
+            const HostId h(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(b)));
+            state_.set_state(h, (want[w] >> b & 1U) != 0 ? placement::NodeState::Idle : placement::NodeState::Alloc);
+        }
+    }
+    idle_ = std::move(want);
+}
+
+Selection Selector::select(const SelectorJob& job, std::span<const std::uint64_t> offered, std::uint32_t nbits) {
+    Selection sel;
+    ++stats_.calls;
+    auto pass = [&](std::string why) {
+        ++stats_.passed;
+        sel.kind = Selection::Kind::Pass;
+        sel.why = std::move(why);
+        return std::move(sel);
+    };
+    if (job.required_nodes) return pass("the job named its nodes (-w)");
+    auto opts = options_from_env(job.env);
+    if (!opts) {
+        sel.problem = "job " + std::to_string(job.job_id) + ": " + opts.error().message + " (left to Slurm)";
+        sel.problem_key = "option";
+        return pass("invalid option");
+    }
+    const Mode mode = opts->mode.value_or(cfg_.default_mode);
+    if (mode == Mode::Off) return pass("--topo=off");
+    const auto gpus = gpus_of_tres(job.tres_per_node);
+    if (!gpus) return pass("tres_per_node '" + std::string(job.tres_per_node.substr(0, 64)) + "' not read");
+    refresh_health(sel);
+    apply_offer(offered, nbits);
+
+    placement::Request r;
+    r.nodes_min = static_cast<int>(std::max<std::uint32_t>(1, std::min(job.req_nodes, 1'000'000U)));
+    if (job.min_nodes >= 1 && job.min_nodes < job.req_nodes) r.nodes_min = static_cast<int>(job.min_nodes);
+    if (job.req_nodes > static_cast<std::uint32_t>(r.nodes_min)) r.nodes_max = static_cast<int>(job.req_nodes);
+    r.gpus_per_node = *gpus;
+    r.exclusive = true;  // Slurm offered these nodes for this job: each can take it
+    r.max_tier = opts->max_tier;
+    r.one_nvl_domain = opts->nvl;
+    r.segment = opts->segment;
+    const placement::Policy policy = mode == Mode::Spread ? placement::Policy::Spread : cfg_.policy;
+    auto p = placer_->place(state_, r, policy);
+    if (!p && r.gpus_per_node > 0 && p.error().code == Errc::Unsatisfiable) {
+        // the snapshot may know fewer GPUs than Slurm's gres.conf: Slurm offered these nodes
+        // for this job, so decide on the nodes alone
+        r.gpus_per_node = 0;
+        p = placer_->place(state_, r, policy);
+    }
+    if (!p) return pass(std::string(errc_name(p.error().code)) + ": " + p.error().message);
+    sel.nodes.reserve(p->hosts.size());
+    for (HostId h : p->hosts) {
+        const std::uint32_t i = node_of_host_[h.index()];
+        if (i == std::numeric_limits<std::uint32_t>::max()) return pass("chose a host Slurm does not know");
+        sel.nodes.push_back(i);
+    }
+    std::sort(sel.nodes.begin(), sel.nodes.end());
+    ++stats_.narrowed;
+    sel.kind = Selection::Kind::Narrow;
+    sel.why = std::move(p->explanation);
+    return sel;
+}
+
+}  // namespace topo::spank

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file The decision of topology/topoplace, Slurm's topology plugin (spank/topology/): at
+/// every `topology_p_eval_nodes` call slurmctld offers a job the nodes it could use now, and
+/// the Selector chooses among them with place() (docs/topology-plugin.md). Slurm-free: the
+/// plugin hands it node indices, names and the job's fields as plain values, and gets back
+/// the Slurm node indices to narrow the offer to. Nothing here blocks on anything but the
+/// health store, read at most once a second (bounded by the store's own limits); memory is
+/// the snapshot, one ClusterState and a few bitmaps, all sized at load time.
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <topo/health/flags.hpp>
+#include <topo/placement/place.hpp>
+#include <topo/placement/state.hpp>
+#include <topo/result.hpp>
+#include <topo/topology.hpp>
+
+#include "core.hpp"
+
+namespace topo::spank {
+
+/// topoplace-topology.conf (next to slurm.conf): `key=value` lines, `#` comments.
+struct SelectorConfig {
+    std::string snapshot;                                ///< snapshot JSON (default: <confdir>/topoplace.json)
+    std::string health;                                  ///< health store directory; empty = none
+    placement::Policy policy = placement::Policy::Cost;  ///< pack policy: cost | topo
+    Mode default_mode = Mode::Pack;                      ///< jobs that give no --topo: pack | spread | off
+    int health_interval_ms = 1000;                       ///< the store is re-read at most this often
+};
+
+/// Parse the file's text; `confdir` gives the default snapshot path. Errors name the line
+/// ("topoplace-topology.conf:3: unknown key 'polcy'").
+[[nodiscard]] Result<SelectorConfig> parse_selector_config(std::string_view text, std::string_view file,
+                                                           std::string_view confdir);
+
+/// One job as slurmctld's eval_nodes sees it.
+struct SelectorJob {
+    std::uint32_t job_id = 0;
+    std::uint32_t min_nodes = 1;
+    std::uint32_t req_nodes = 1;
+    std::uint32_t max_nodes = 1;
+    bool exclusive = true;           ///< whole nodes (details->whole_node or share_res == 0)
+    bool required_nodes = false;     ///< the job named nodes (-w): Slurm decides
+    std::string_view tres_per_node;  ///< "gres/gpu:8", "gres/gpu:h100:8" (empty: none)
+    /// The job's spank_job_env entries (NAME=value or SPANK_NAME=value): TOPOPLACE_MODE,
+    /// TOPOPLACE_MAX_TIER, TOPOPLACE_NVL, TOPOPLACE_SEGMENT, as the SPANK plugin hands them.
+    std::vector<std::string_view> env;
+};
+
+/// What to do with one eval_nodes call.
+struct Selection {
+    enum class Kind : std::uint8_t {
+        Narrow,  ///< narrow the offer to `nodes` (Slurm indices, ascending) and let Slurm allocate
+        Pass,    ///< leave the offer to Slurm (off, -w, busy/never on the offer, one node's choice)
+    };
+    Kind kind = Kind::Pass;
+    std::vector<std::uint32_t> nodes;
+    std::string why;  ///< for Pass: the reason (debug); for Narrow: the placement's explanation
+    /// A problem the plugin logs once (an invalid option of the job, a health store that cannot
+    /// be read): empty when none. `problem_key` names its class for log-once.
+    std::string problem;
+    std::string problem_key;
+};
+
+class Selector {
+public:
+    /// Load the snapshot (and nothing else: the node map comes from set_nodes()).
+    [[nodiscard]] static Result<std::unique_ptr<Selector>> open(SelectorConfig cfg);
+
+    /// Map Slurm's node table (index -> name) onto the snapshot's hosts. Nodes the snapshot does
+    /// not name are never chosen (they stay with Slurm). Returns how many names were unknown
+    /// (`unknown` gets up to 5 of them for the log).
+    std::size_t set_nodes(std::span<const std::string_view> names, std::vector<std::string>* unknown = nullptr);
+
+    /// Decide for one job on the nodes offered now: `offered` holds one bit per Slurm node
+    /// index (word i / 64, bit i % 64), `nbits` of them.
+    [[nodiscard]] Selection select(const SelectorJob& job, std::span<const std::uint64_t> offered,
+                                   std::uint32_t nbits);
+
+    [[nodiscard]] const Topology& topology() const noexcept { return *topo_; }
+    [[nodiscard]] const SelectorConfig& config() const noexcept { return cfg_; }
+
+    /// Counters since open (for the log at fini and the benchmark).
+    struct Stats {
+        std::uint64_t calls = 0;
+        std::uint64_t narrowed = 0;
+        std::uint64_t passed = 0;
+    };
+    [[nodiscard]] const Stats& stats() const noexcept { return stats_; }
+
+    /// The clock the health re-read uses (tests set it).
+    using Clock = std::chrono::steady_clock;
+    void set_clock_for_test(std::function<Clock::time_point()> now) { now_ = std::move(now); }
+
+private:
+    Selector(SelectorConfig cfg, TopologyPtr topo);
+    void refresh_health(Selection& sel);
+    void apply_offer(std::span<const std::uint64_t> offered, std::uint32_t nbits);
+
+    SelectorConfig cfg_;
+    TopologyPtr topo_;
+    std::unique_ptr<placement::Placer> placer_;
+    placement::ClusterState state_;
+    std::vector<std::int32_t> host_of_node_;  ///< Slurm index -> host id (-1: not in the snapshot)
+    std::vector<std::uint32_t> node_of_host_;  ///< host id -> Slurm index (UINT32_MAX: none)
+    std::vector<std::uint64_t> idle_;          ///< per host: offered in the state now
+    HealthFlags flags_;
+    std::optional<Clock::time_point> health_read_;
+    std::function<Clock::time_point()> now_ = [] { return Clock::now(); };
+    Stats stats_;
+};
+
+/// The job's --topo options from its spank_job_env (TOPOPLACE_MODE etc.); a value that does
+/// not parse is an error naming the variable.
+[[nodiscard]] Result<Options> options_from_env(std::span<const std::string_view> env);
+
+}  // namespace topo::spank

@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * topology/topoplace: Slurm's topology/tree with topoplace's choice of nodes.
+ *
+ * slurmctld calls topology_p_eval_nodes() at every scheduling attempt of every job (main
+ * scheduler and backfill) with the nodes the job could use now. This plugin asks topoplace's
+ * placer (spank/core/selector.hpp, through tp_select.h) which of them the job should get,
+ * narrows the offer to those nodes and lets topology/tree's own evaluation allocate cores,
+ * GRES and memory inside them. When the narrowed offer cannot be allocated, or the placer
+ * has no answer, topology/tree evaluates the whole offer, as it would without this plugin.
+ * Everything else is topology/tree itself (tree_renamed.c).
+ *
+ * Inside the controller of the whole cluster: no exception crosses into Slurm (tp_select.h
+ * catches everything), no I/O in eval_nodes but the health store's re-read (at most once a
+ * second, bounded), memory fixed at build_config, every failure falls back to Slurm's own
+ * evaluation and is logged once.
+ *
+ * A derivative of Slurm (built against its internal headers and linked with topology/tree):
+ * GPL-2.0-or-later, as Slurm. Copyright (C) the topoplace authors.
+ */
+#include "config.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+
+#include "src/common/bitstring.h"
+#include "src/common/core_array.h"
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/read_config.h"
+#include "src/common/run_in_daemon.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/interfaces/topology.h"
+
+#include "tp_select.h"
+
+#if defined(TOPO_VENDORED_RELEASE) && (((SLURM_VERSION_NUMBER >> 8) & 0xffff) != TOPO_VENDORED_RELEASE)
+#error "slurm_version.h (the installed libslurm-dev) is not the release of the vendored Slurm sources"
+#endif
+
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 5, 0)
+#define TP_CTX_API 1 /* topology_ctx_t: build_config(tctx), void fini */
+#endif
+
+const char plugin_name[] = "topology topoplace plugin (topology/tree with topoplace's node choice)";
+const char plugin_type[] = "topology/topoplace";
+
+extern int tree_init(void);
+extern int tree_topology_p_eval_nodes(topology_eval_t *topo_eval);
+#ifdef TP_CTX_API
+extern void tree_fini(void);
+extern int tree_topology_p_build_config(topology_ctx_t *tctx);
+#else
+extern int tree_fini(void);
+extern int tree_topology_p_build_config(void);
+#endif
+
+static struct tps *sel = NULL; /* NULL: topology/tree decides every job */
+static uint64_t *offered = NULL, *chosen = NULL;
+static uint32_t nbits = 0;
+static bool grew_logged = false;
+
+static void _unload(void)
+{
+	char msg[512];
+
+	if (sel) {
+		tps_summary(sel, msg, sizeof(msg));
+		info("topology/topoplace: %s", msg);
+	}
+	tps_close(sel);
+	sel = NULL;
+	xfree(offered);
+	xfree(chosen);
+	nbits = 0;
+}
+
+/* (Re)load the snapshot and map slurm.conf's nodes onto it: slurmctld only, at start and
+ * at every reconfigure (build_config). Any failure leaves topology/tree deciding. */
+static void _load(void)
+{
+	char msg[1024];
+	char *conf, *dir, *slash;
+	const char **names;
+
+	if (!running_in_slurmctld())
+		return;
+	_unload();
+	conf = get_extra_conf_path("topoplace-topology.conf");
+	dir = xstrdup(conf);
+	if ((slash = strrchr(dir, '/')))
+		*slash = '\0';
+	sel = tps_open(conf, dir, msg, sizeof(msg));
+	if (!sel)
+		error("topology/topoplace: %s (from %s): topology/tree decides every job", msg, conf);
+	xfree(conf);
+	xfree(dir);
+	if (!sel)
+		return;
+
+	names = xcalloc(node_record_count > 0 ? node_record_count : 1, sizeof(char *));
+	for (int i = 0; i < node_record_count; i++)
+		names[i] = node_record_table_ptr[i] ? node_record_table_ptr[i]->name : NULL;
+	if (tps_set_nodes(sel, names, node_record_count, msg, sizeof(msg))) {
+		error("topology/topoplace: %s: topology/tree decides every job", msg);
+		xfree(names);
+		tps_close(sel);
+		sel = NULL;
+		return;
+	}
+	xfree(names);
+	if (msg[0])
+		info("topology/topoplace: %s", msg);
+	nbits = node_record_count;
+	offered = xcalloc((nbits + 63) / 64 + 1, sizeof(uint64_t));
+	chosen = xcalloc((nbits + 63) / 64 + 1, sizeof(uint64_t));
+	grew_logged = false;
+	tps_summary(sel, msg, sizeof(msg));
+	info("topology/topoplace: %s", msg);
+}
+
+extern int init(void)
+{
+	return tree_init();
+}
+
+#ifdef TP_CTX_API
+extern void fini(void)
+{
+	_unload();
+	tree_fini();
+}
+
+extern int topology_p_build_config(topology_ctx_t *tctx)
+{
+	int rc = tree_topology_p_build_config(tctx);
+
+	_load();
+	return rc;
+}
+#else
+extern int fini(void)
+{
+	_unload();
+	return tree_fini();
+}
+
+extern int topology_p_build_config(void)
+{
+	int rc = tree_topology_p_build_config();
+
+	_load();
+	return rc;
+}
+#endif
+
+extern int topology_p_eval_nodes(topology_eval_t *topo_eval)
+{
+	job_record_t *job_ptr = topo_eval->job_ptr;
+	tps_job_t job;
+	char problem[1024];
+	bitstr_t *orig_map;
+	bitstr_t **orig_core;
+	uint32_t min_nodes, req_nodes, max_nodes;
+	uint16_t avail_cpus;
+	int n, rc;
+
+	if (!sel || !job_ptr || !job_ptr->details || !topo_eval->node_map)
+		return tree_topology_p_eval_nodes(topo_eval);
+	n = bit_size(topo_eval->node_map);
+	if ((n < 0) || ((uint32_t) n > nbits)) {
+		if (!grew_logged)
+			error("topology/topoplace: the node table has %d nodes, the map was made for %u: topology/tree decides until the next reconfigure",
+			      n, nbits);
+		grew_logged = true;
+		return tree_topology_p_eval_nodes(topo_eval);
+	}
+
+	memset(offered, 0, ((nbits + 63) / 64) * sizeof(uint64_t));
+	for (int i = 0; next_node_bitmap(topo_eval->node_map, &i); i++) {
+		if (topo_eval->avail_res_array && (!topo_eval->avail_res_array[i] ||
+						   (topo_eval->avail_res_array[i]->avail_cpus < 1)))
+			continue; /* topology/tree would clear it: do not choose it */
+		offered[i / 64] |= 1ULL << (i % 64);
+	}
+
+	memset(&job, 0, sizeof(job));
+	job.job_id = job_ptr->job_id;
+	job.min_nodes = topo_eval->min_nodes;
+	job.req_nodes = topo_eval->req_nodes;
+	job.max_nodes = topo_eval->max_nodes;
+	job.required_nodes = job_ptr->details->req_node_bitmap != NULL;
+	job.tres_per_node = job_ptr->tres_per_node;
+	job.env = job_ptr->spank_job_env;
+	job.env_size = job_ptr->spank_job_env_size;
+
+	rc = tps_select(sel, &job, offered, n, chosen, problem, sizeof(problem));
+	if (problem[0])
+		error("topology/topoplace: %s", problem);
+	if (rc != TPS_NARROW)
+		return tree_topology_p_eval_nodes(topo_eval);
+
+	/* Narrow the offer to the choice; keep what topology/tree needs to start over. */
+	orig_map = bit_copy(topo_eval->node_map);
+	orig_core = copy_core_array(topo_eval->avail_core);
+	min_nodes = topo_eval->min_nodes;
+	req_nodes = topo_eval->req_nodes;
+	max_nodes = topo_eval->max_nodes;
+	avail_cpus = topo_eval->avail_cpus;
+	for (int i = 0; next_node_bitmap(topo_eval->node_map, &i); i++) {
+		if (!(chosen[i / 64] & (1ULL << (i % 64))))
+			bit_clear(topo_eval->node_map, i);
+	}
+	rc = tree_topology_p_eval_nodes(topo_eval);
+	if (rc == SLURM_SUCCESS) {
+		log_flag(SELECT_TYPE, "topology/topoplace: %pJ on %d nodes of topoplace's choice",
+			 job_ptr, bit_set_count(topo_eval->node_map));
+		FREE_NULL_BITMAP(orig_map);
+		free_core_array(&orig_core);
+		return rc;
+	}
+
+	/* The choice could not be allocated (cores, memory, GRES): Slurm's own evaluation on
+	 * everything offered, as topology/tree's own retry does. */
+	bit_or(topo_eval->node_map, orig_map);
+	core_array_or(topo_eval->avail_core, orig_core);
+	topo_eval->min_nodes = min_nodes;
+	topo_eval->req_nodes = req_nodes;
+	topo_eval->max_nodes = max_nodes;
+	topo_eval->avail_cpus = avail_cpus;
+	FREE_NULL_BITMAP(orig_map);
+	free_core_array(&orig_core);
+	log_flag(SELECT_TYPE, "topology/topoplace: %pJ: topoplace's choice not allocatable, topology/tree on the whole offer",
+		 job_ptr);
+	return tree_topology_p_eval_nodes(topo_eval);
+}

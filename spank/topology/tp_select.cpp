@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: Apache-2.0
+// tp_select.h over topo::spank::Selector: no exception leaves these functions.
+#include "tp_select.h"
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "selector.hpp"
+
+struct tps {
+    std::unique_ptr<topo::spank::Selector> sel;
+    std::set<std::string> logged;  // problem kinds logged once already
+};
+
+namespace {
+
+void put(char* buf, std::size_t len, const std::string& s) noexcept {
+    if (buf == nullptr || len == 0) return;
+    std::snprintf(buf, len, "%s", s.c_str());
+}
+
+constexpr std::size_t kMaxConf = 64 * 1024;
+
+}  // namespace
+
+extern "C" struct tps* tps_open(const char* conf, const char* confdir, char* msg, std::size_t msglen) {
+    put(msg, msglen, "");
+    try {
+        std::string text;
+        const std::string file = conf != nullptr ? conf : "";
+        if (!file.empty()) {
+            std::ifstream in(file, std::ios::binary);
+            if (in) {
+                std::vector<char> buf(kMaxConf + 1);
+                in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+                if (static_cast<std::size_t>(in.gcount()) > kMaxConf) {
+                    put(msg, msglen, file + ": larger than 64 KiB");
+                    return nullptr;
+                }
+                text.assign(buf.data(), static_cast<std::size_t>(in.gcount()));
+            }
+        }
+        auto cfg = topo::spank::parse_selector_config(text, file, confdir != nullptr ? confdir : "/etc/slurm");
+        if (!cfg) {
+            put(msg, msglen, cfg.error().to_string());
+            return nullptr;
+        }
+        auto s = topo::spank::Selector::open(std::move(*cfg));
+        if (!s) {
+            put(msg, msglen, "snapshot: " + s.error().to_string());
+            return nullptr;
+        }
+        auto* t = new tps;
+        t->sel = std::move(*s);
+        return t;
+    } catch (const std::exception& e) {
+        put(msg, msglen, std::string("internal error: ") + e.what());
+    } catch (...) {
+        put(msg, msglen, "internal error");
+    }
+    return nullptr;
+}
+
+extern "C" int tps_set_nodes(struct tps* s, const char* const* names, std::uint32_t n, char* msg, std::size_t msglen) {
+    put(msg, msglen, "");
+    if (s == nullptr) return -1;
+    try {
+        std::vector<std::string_view> v(n);
+        for (std::uint32_t i = 0; i < n; ++i) v[i] = names[i] != nullptr ? names[i] : "";
+        std::vector<std::string> unknown;
+        const std::size_t missing = s->sel->set_nodes(v, &unknown);
+        // hosts of the snapshot that slurm.conf does not define: the snapshot is not this cluster's
+        std::vector<std::string> absent;
+        std::size_t nabsent = 0;
+        const auto& topo = s->sel->topology();
+        std::set<std::string_view> have(v.begin(), v.end());
+        for (const auto& h : topo.hosts()) {
+            if (have.count(h.name) != 0) continue;
+            if (++nabsent <= 5) absent.push_back(h.name);
+        }
+        auto list = [](const std::vector<std::string>& xs, std::size_t total) {
+            std::string out;
+            for (const auto& x : xs) out += (out.empty() ? "" : ",") + x;
+            if (total > xs.size()) out += ",... (" + std::to_string(total) + ")";
+            return out;
+        };
+        if (nabsent > 0) {
+            put(msg, msglen, "the snapshot names " + std::to_string(nabsent) + " of its " +
+                                 std::to_string(topo.hosts().size()) + " hosts that slurm.conf does not define (" +
+                                 list(absent, nabsent) + "): it is not this cluster's");
+            return -1;
+        }
+        std::size_t named = 0;
+        for (auto x : v) named += x.empty() ? 0 : 1;
+        if (missing > 0 && missing - (n - named) > 0) {
+            put(msg, msglen, std::to_string(missing - (n - named)) + " nodes of slurm.conf are not in the snapshot (" +
+                                 list(unknown, missing) + "): Slurm's own evaluation chooses among them");
+        }
+        return 0;
+    } catch (const std::exception& e) {
+        put(msg, msglen, std::string("internal error: ") + e.what());
+    } catch (...) {
+        put(msg, msglen, "internal error");
+    }
+    return -1;
+}
+
+extern "C" int tps_select(struct tps* s, const tps_job_t* job, const std::uint64_t* offered, std::uint32_t nbits,
+                          std::uint64_t* chosen, char* problem, std::size_t problemlen) {
+    put(problem, problemlen, "");
+    if (s == nullptr || job == nullptr || offered == nullptr || chosen == nullptr) return TPS_ERROR;
+    try {
+        topo::spank::SelectorJob j;
+        j.job_id = job->job_id;
+        j.min_nodes = job->min_nodes;
+        j.req_nodes = job->req_nodes;
+        j.max_nodes = job->max_nodes;
+        j.required_nodes = job->required_nodes != 0;
+        if (job->tres_per_node != nullptr) j.tres_per_node = job->tres_per_node;
+        for (std::uint32_t i = 0; i < job->env_size && job->env != nullptr && i < 4096; ++i)
+            if (job->env[i] != nullptr) j.env.emplace_back(job->env[i]);
+        const std::size_t words = (nbits + 63) / 64;
+        auto sel = s->sel->select(j, {offered, words}, nbits);
+        if (!sel.problem.empty() && s->logged.insert(sel.problem_key).second)
+            put(problem, problemlen, sel.problem + " (logged once)");
+        if (sel.kind != topo::spank::Selection::Kind::Narrow) return TPS_PASS;
+        std::memset(chosen, 0, words * sizeof(std::uint64_t));
+        for (std::uint32_t i : sel.nodes) {
+            if (i >= nbits) return TPS_ERROR;
+            chosen[i / 64] |= 1ULL << (i % 64);
+        }
+        return TPS_NARROW;
+    } catch (const std::exception& e) {
+        if (s->logged.insert("internal").second) put(problem, problemlen, std::string("internal error: ") + e.what());
+    } catch (...) {
+        if (s->logged.insert("internal").second) put(problem, problemlen, "internal error");
+    }
+    return TPS_ERROR;
+}
+
+extern "C" void tps_summary(struct tps* s, char* msg, std::size_t msglen) {
+    if (s == nullptr) {
+        put(msg, msglen, "not loaded");
+        return;
+    }
+    try {
+        const auto& st = s->sel->stats();
+        std::ostringstream o;
+        o << "snapshot " << s->sel->config().snapshot << " (" << s->sel->topology().hosts().size() << " hosts, policy "
+          << topo::placement::policy_name(s->sel->config().policy) << "): " << st.calls << " calls, " << st.narrowed
+          << " narrowed, " << st.passed << " left to Slurm";
+        put(msg, msglen, o.str());
+    } catch (...) {
+        put(msg, msglen, "summary failed");
+    }
+}
+
+extern "C" void tps_close(struct tps* s) {
+    try {
+        delete s;
+    } catch (...) {
+        (void)0;
+    }
+}

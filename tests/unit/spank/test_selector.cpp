@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: Apache-2.0
+// topology/topoplace's decision (spank/core/selector.hpp) and its C face (tp_select.h), on the
+// lab fabric (64 hosts n001..n064, leaf groups of 4): what a narrowed offer holds, when the
+// offer is left to Slurm, the config file's errors, log-once, and a Slurm node table that is
+// numbered differently from the snapshot (the shuffled layout).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include <topo/health/store.hpp>
+#include <topo/snapshot.hpp>
+
+#include "lab_topology.hpp"
+#include "selector.hpp"
+#include "tp_select.h"
+
+namespace {
+
+using namespace topo;
+using namespace topo::spank;
+using topo::spank::testing::lab;
+using K = Selection::Kind;
+
+std::string tmpdir() {
+    static std::string d = [] {
+        std::string t = (std::filesystem::temp_directory_path() / "topo-selector-XXXXXX").string();
+        EXPECT_NE(mkdtemp(t.data()), nullptr);
+        return t;
+    }();
+    return d;
+}
+
+std::string lab_snapshot() {
+    static std::string p = [] {
+        std::string path = tmpdir() + "/lab.json";
+        auto s = save_snapshot(*lab(), path);
+        EXPECT_TRUE(s) << s.error().to_string();
+        return path;
+    }();
+    return p;
+}
+
+std::vector<std::string> lab_names() {
+    std::vector<std::string> v;
+    for (const auto& h : lab()->hosts()) v.push_back(h.name);
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
+struct Fixture {
+    std::unique_ptr<Selector> sel;
+    std::vector<std::string> names;  // Slurm's node table
+    explicit Fixture(std::vector<std::string> order = lab_names(), SelectorConfig cfg = {}) : names(std::move(order)) {
+        cfg.snapshot = lab_snapshot();
+        auto s = Selector::open(cfg);
+        EXPECT_TRUE(s) << s.error().to_string();
+        sel = std::move(*s);
+        std::vector<std::string_view> v(names.begin(), names.end());
+        EXPECT_EQ(sel->set_nodes(v), 0U);
+    }
+    std::vector<std::uint64_t> offer(const std::set<std::string>& busy) const {
+        std::vector<std::uint64_t> w((names.size() + 63) / 64, 0);
+        for (std::size_t i = 0; i < names.size(); ++i)
+            if (busy.count(names[i]) == 0) w[i / 64] |= 1ULL << (i % 64);
+        return w;
+    }
+    std::set<std::string> chosen(const Selection& s) const {
+        std::set<std::string> out;
+        for (auto i : s.nodes) out.insert(names.at(i));
+        return out;
+    }
+    std::set<std::string> groups(const Selection& s) const {
+        std::set<std::string> g;
+        for (auto i : s.nodes) {
+            auto h = lab()->find_host(names.at(i));
+            g.insert(lab()->groups()[lab()->group_of(*h).index()].name);
+        }
+        return g;
+    }
+};
+
+SelectorJob job_of(std::uint32_t nodes) {
+    SelectorJob j;
+    j.job_id = 7;
+    j.min_nodes = j.req_nodes = j.max_nodes = nodes;
+    return j;
+}
+
+TEST(Selector, NarrowsToOneLeafGroupWhenOneHoldsTheJob) {
+    Fixture f;
+    // n001-n003 busy: the first group has one host free; a 4-node job fits whole in another
+    auto off = f.offer({"n001", "n002", "n003"});
+    auto s = f.sel->select(job_of(4), off, static_cast<std::uint32_t>(f.names.size()));
+    ASSERT_EQ(s.kind, K::Narrow) << s.why;
+    EXPECT_EQ(s.nodes.size(), 4U);
+    EXPECT_EQ(f.groups(s).size(), 1U);
+    for (const auto& n : f.chosen(s)) EXPECT_NE(n, "n004");
+}
+
+TEST(Selector, ChoosesOnlyOfferedNodes) {
+    Fixture f;
+    std::set<std::string> busy;
+    for (int i = 1; i <= 64; i += 2) {
+        char b[8];
+        std::snprintf(b, sizeof b, "n%03d", i);
+        busy.insert(b);
+    }
+    auto s = f.sel->select(job_of(6), f.offer(busy), static_cast<std::uint32_t>(f.names.size()));
+    ASSERT_EQ(s.kind, K::Narrow) << s.why;
+    EXPECT_EQ(s.nodes.size(), 6U);
+    for (const auto& n : f.chosen(s)) EXPECT_EQ(busy.count(n), 0U) << n;
+    // two free per group of 4: three groups is the fewest
+    EXPECT_EQ(f.groups(s).size(), 3U);
+}
+
+TEST(Selector, TheSlurmNodeTableMayBeNumberedAnyWay) {
+    auto order = lab_names();
+    std::mt19937 rng(11);
+    std::shuffle(order.begin(), order.end(), rng);
+    Fixture f(order);
+    auto s = f.sel->select(job_of(8), f.offer({"n005"}), static_cast<std::uint32_t>(f.names.size()));
+    ASSERT_EQ(s.kind, K::Narrow) << s.why;
+    EXPECT_EQ(s.nodes.size(), 8U);
+    EXPECT_EQ(f.groups(s).size(), 2U);
+    EXPECT_EQ(f.chosen(s).count("n005"), 0U);
+}
+
+TEST(Selector, LeavesToSlurmWhatItCannotPlaceOrShouldNot) {
+    Fixture f;
+    std::set<std::string> all(f.names.begin(), f.names.end());
+    std::set<std::string> but_three = all;
+    but_three.erase("n010");
+    but_three.erase("n020");
+    but_three.erase("n030");
+    EXPECT_EQ(f.sel->select(job_of(4), f.offer(but_three), 64).kind, K::Pass);  // does not fit in the offer
+    auto j = job_of(2);
+    j.required_nodes = true;
+    EXPECT_EQ(f.sel->select(j, f.offer({}), 64).kind, K::Pass);  // -w
+    auto off = job_of(2);
+    std::vector<std::string> env = {"SPANK_TOPOPLACE_MODE=off"};
+    off.env = {env[0]};
+    EXPECT_EQ(f.sel->select(off, f.offer({}), 64).kind, K::Pass);
+    EXPECT_EQ(f.sel->stats().narrowed, 0U);
+    EXPECT_EQ(f.sel->stats().passed, 3U);
+}
+
+TEST(Selector, AnInvalidOptionIsAProblemAndLeftToSlurm) {
+    Fixture f;
+    auto j = job_of(2);
+    std::vector<std::string> env = {"TOPOPLACE_MAX_TIER=99"};
+    j.env = {env[0]};
+    auto s = f.sel->select(j, f.offer({}), 64);
+    EXPECT_EQ(s.kind, K::Pass);
+    EXPECT_NE(s.problem.find("--topo-max-tier"), std::string::npos) << s.problem;
+    EXPECT_EQ(s.problem_key, "option");
+}
+
+TEST(Selector, MaxTierFromTheJobIsHonoured) {
+    Fixture f;
+    // every group has 2 free hosts: 8 nodes need 4 groups, which fit under one spine (a pod
+    // is 4 groups): tier 1 works, tier 0 cannot
+    std::set<std::string> busy;
+    for (int g = 0; g < 16; ++g)
+        for (int k = 1; k <= 2; ++k) {
+            char b[8];
+            std::snprintf(b, sizeof b, "n%03d", g * 4 + k);
+            busy.insert(b);
+        }
+    auto j = job_of(8);
+    std::vector<std::string> env = {"TOPOPLACE_MAX_TIER=0"};
+    j.env = {env[0]};
+    EXPECT_EQ(f.sel->select(j, f.offer(busy), 64).kind, K::Pass);
+    env[0] = "TOPOPLACE_MAX_TIER=1";
+    j.env = {env[0]};
+    auto s = f.sel->select(j, f.offer(busy), 64);
+    ASSERT_EQ(s.kind, K::Narrow) << s.why;
+    EXPECT_EQ(f.groups(s).size(), 4U);
+}
+
+TEST(Selector, HealthFlagsAreReadAtMostOncePerIntervalAndHonoured) {
+    const std::string store = tmpdir() + "/health";
+    auto st = health::Store::open(store, {.trusted_uid = ::getuid(), .create = true});
+    ASSERT_TRUE(st) << st.error().to_string();
+    health::Record r;
+    r.node = "n002";
+    r.verdict = health::Verdict::Degraded;
+    r.reason = "port at half rate";
+    r.slowdown = 1.3;
+    ASSERT_TRUE(st->put(r));
+    SelectorConfig cfg;
+    cfg.health = store;
+    Fixture f(lab_names(), cfg);
+    auto t = Selector::Clock::time_point{};
+    f.sel->set_clock_for_test([&] { return t; });
+    // group 1 (n001-n004) whole, the others with n00x busy: a 4-node job would take group 1,
+    // but n002 is degraded, so it goes to a group without it while one fits
+    std::set<std::string> busy;
+    for (int g = 1; g < 16; ++g) busy.insert("n0" + std::string(g * 4 + 1 < 10 ? "0" : "") + std::to_string(g * 4 + 1));
+    busy.erase("n061");
+    auto s = f.sel->select(job_of(4), f.offer(busy), 64);
+    ASSERT_EQ(s.kind, K::Narrow) << s.why;
+    EXPECT_EQ(f.chosen(s).count("n002"), 0U);
+    EXPECT_EQ(f.groups(s).size(), 1U);
+    // unhealthy n061 is never chosen; the store is not re-read before the interval
+    r.node = "n061";
+    r.verdict = health::Verdict::Unhealthy;
+    ASSERT_TRUE(st->put(r));
+    t += std::chrono::milliseconds(500);
+    s = f.sel->select(job_of(4), f.offer(busy), 64);
+    ASSERT_EQ(s.kind, K::Narrow) << s.why;
+    EXPECT_EQ(f.chosen(s).count("n061"), 1U) << "read before the interval: the old flags hold";
+    t += std::chrono::milliseconds(600);
+    s = f.sel->select(job_of(4), f.offer(busy), 64);
+    ASSERT_EQ(s.kind, K::Narrow) << s.why;
+    EXPECT_EQ(f.chosen(s).count("n061"), 0U);
+    EXPECT_EQ(f.chosen(s).count("n002"), 0U);
+}
+
+TEST(SelectorConfig, ParsesAndNamesTheLineOfAnError) {
+    auto c = parse_selector_config("# comment\nsnapshot = /etc/slurm/x.json\npolicy=topo\ndefault=off\n", "f.conf",
+                                   "/etc/slurm");
+    ASSERT_TRUE(c) << c.error().to_string();
+    EXPECT_EQ(c->snapshot, "/etc/slurm/x.json");
+    EXPECT_EQ(c->policy, placement::Policy::Topo);
+    EXPECT_EQ(c->default_mode, Mode::Off);
+    auto d = parse_selector_config("", "f.conf", "/etc/slurm");
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->snapshot, "/etc/slurm/topoplace.json");
+    EXPECT_EQ(d->policy, placement::Policy::Cost);
+    EXPECT_EQ(d->default_mode, Mode::Pack);
+    auto e = parse_selector_config("policy=cost\n\npolcy=topo\n", "f.conf", "/etc/slurm");
+    ASSERT_FALSE(e);
+    EXPECT_NE(e.error().message.find("f.conf:3: unknown key 'polcy'"), std::string::npos) << e.error().message;
+    EXPECT_FALSE(parse_selector_config("snapshot=relative.json", "f", "/e"));
+    EXPECT_FALSE(parse_selector_config("policy=cost\npolicy=topo", "f", "/e"));
+    EXPECT_FALSE(parse_selector_config("just words", "f", "/e"));
+}
+
+TEST(TpSelect, FailuresAreReturnedNotThrown) {
+    char msg[512];
+    const std::string conf = tmpdir() + "/missing-snapshot.conf";
+    std::ofstream(conf) << "snapshot=" << tmpdir() << "/nope.json\n";
+    EXPECT_EQ(tps_open(conf.c_str(), tmpdir().c_str(), msg, sizeof msg), nullptr);
+    EXPECT_NE(std::string(msg).find("nope.json"), std::string::npos) << msg;
+
+    const std::string corrupt = tmpdir() + "/corrupt.json";
+    std::ofstream(corrupt) << "{\"schema\": \"topoplace.snapshot\", \"version\": 2, \"hosts\": [";
+    const std::string conf2 = tmpdir() + "/corrupt.conf";
+    std::ofstream(conf2) << "snapshot=" << corrupt << "\n";
+    EXPECT_EQ(tps_open(conf2.c_str(), tmpdir().c_str(), msg, sizeof msg), nullptr);
+    EXPECT_NE(std::string(msg).find("corrupt.json"), std::string::npos) << msg;
+
+    const std::string bad = tmpdir() + "/bad.conf";
+    std::ofstream(bad) << "policy=fastest\n";
+    EXPECT_EQ(tps_open(bad.c_str(), tmpdir().c_str(), msg, sizeof msg), nullptr);
+    EXPECT_NE(std::string(msg).find("bad.conf:1"), std::string::npos) << msg;
+
+    std::uint64_t w[2] = {0, 0};
+    tps_job_t j{};
+    EXPECT_EQ(tps_select(nullptr, &j, w, 64, w, msg, sizeof msg), TPS_ERROR);
+}
+
+TEST(TpSelect, ASnapshotOfAnotherClusterIsRefusedAndMissingSlurmNodesAreSaid) {
+    char msg[512];
+    const std::string conf = tmpdir() + "/ok.conf";
+    std::ofstream(conf) << "snapshot=" << lab_snapshot() << "\n";
+    tps* s = tps_open(conf.c_str(), tmpdir().c_str(), msg, sizeof msg);
+    ASSERT_NE(s, nullptr) << msg;
+    // slurm.conf defines only n001..n032: half the snapshot is not this cluster
+    std::vector<std::string> half;
+    for (int i = 1; i <= 32; ++i) half.push_back("n" + std::string(i < 10 ? "00" : "0") + std::to_string(i));
+    std::vector<const char*> p;
+    for (auto& n : half) p.push_back(n.c_str());
+    EXPECT_EQ(tps_set_nodes(s, p.data(), static_cast<std::uint32_t>(p.size()), msg, sizeof msg), -1);
+    EXPECT_NE(std::string(msg).find("not this cluster's"), std::string::npos) << msg;
+    // all of it plus two login nodes Slurm also runs jobs on: usable, said once
+    auto all = lab_names();
+    all.push_back("login1");
+    all.push_back("login2");
+    p.clear();
+    for (auto& n : all) p.push_back(n.c_str());
+    p.push_back(nullptr);  // a hole in the node table
+    EXPECT_EQ(tps_set_nodes(s, p.data(), static_cast<std::uint32_t>(p.size()), msg, sizeof msg), 0);
+    EXPECT_NE(std::string(msg).find("2 nodes of slurm.conf are not in the snapshot"), std::string::npos) << msg;
+
+    std::vector<std::uint64_t> offered(2, 0), chosen(2, 0);
+    for (std::size_t i = 0; i < all.size(); ++i) offered[i / 64] |= 1ULL << (i % 64);
+    tps_job_t j{};
+    j.job_id = 3;
+    j.min_nodes = j.req_nodes = j.max_nodes = 4;
+    EXPECT_EQ(tps_select(s, &j, offered.data(), static_cast<std::uint32_t>(p.size()), chosen.data(), msg, sizeof msg),
+              TPS_NARROW);
+    EXPECT_EQ(__builtin_popcountll(chosen[0]) + __builtin_popcountll(chosen[1]), 4);
+    EXPECT_EQ(chosen[1], 0U);  // never a login node, never the hole
+
+    // an invalid option: said the first time only
+    std::string e = "TOPOPLACE_SEGMENT=0";
+    char* env[] = {e.data()};
+    j.env = env;
+    j.env_size = 1;
+    EXPECT_EQ(tps_select(s, &j, offered.data(), 67, chosen.data(), msg, sizeof msg), TPS_PASS);
+    EXPECT_NE(std::string(msg).find("logged once"), std::string::npos) << msg;
+    EXPECT_EQ(tps_select(s, &j, offered.data(), 67, chosen.data(), msg, sizeof msg), TPS_PASS);
+    EXPECT_STREQ(msg, "");
+    tps_summary(s, msg, sizeof msg);
+    EXPECT_NE(std::string(msg).find("3 calls, 1 narrowed, 2 left to Slurm"), std::string::npos) << msg;
+    tps_close(s);
+}
+
+}  // namespace
