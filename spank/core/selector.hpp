@@ -9,6 +9,7 @@
 /// the snapshot, one ClusterState and a few bitmaps, all sized at load time.
 
 #include <chrono>
+#include <functional>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -112,7 +113,7 @@ private:
     std::vector<std::int32_t> host_of_node_;  ///< Slurm index -> host id (-1: not in the snapshot)
     std::vector<std::uint32_t> node_of_host_;  ///< host id -> Slurm index (UINT32_MAX: none)
     std::vector<std::uint64_t> idle_;          ///< per host: offered in the state now
-    HealthFlags flags_;
+    health::HealthFlags flags_;
     std::optional<Clock::time_point> health_read_;
     std::function<Clock::time_point()> now_ = [] { return Clock::now(); };
     Stats stats_;

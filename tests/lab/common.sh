@@ -28,6 +28,8 @@ LAB_PROLOG_FLAGS="${LAB_PROLOG_FLAGS-Alloc}"     # PrologFlags ("" = Slurm defau
 # SchedulerParameters ("" = Slurm default). batch_sched_delay=0: a batch job is scheduled when
 # it is submitted; Slurm's default (3 s) lets it wait for the next pass, about 2.5 s a job here.
 LAB_SCHED_PARAMS="${LAB_SCHED_PARAMS-batch_sched_delay=0}"
+LAB_EXTRA_CONF="${LAB_EXTRA_CONF:-}"             # more slurm.conf lines, verbatim
+LAB_ETC_FILES="${LAB_ETC_FILES:-}"               # files copied next to slurm.conf before slurmctld starts
 LAB_TIMEOUT="${LAB_TIMEOUT:-120}"                # seconds to wait for all nodes idle
 
 export SLURM_CONF="$LAB_DIR/etc/slurm.conf"

@@ -74,7 +74,7 @@ build() {
   local mm=${REL/./_}
   echo "release.sh: building the plugin and topoplace-nodefeed for Slurm $REL in $OUT" >&2
   (cd "$SRC" && cmake -S . -B "$BUILD" -DTOPO_SLURM_RELEASES="$specs" >/dev/null &&
-     cmake --build "$BUILD" -j"${JOBS:-2}" --target "topoplace_spank_$mm" "topoplace-nodefeed_$mm" topoplace topo_spank_labtool >/dev/null) \
+     cmake --build "$BUILD" -j"${JOBS:-2}" --target "topoplace_spank_$mm" "topoplace-nodefeed_$mm" "topology_topoplace_$mm" topoplace topo_spank_labtool >/dev/null) \
     || { echo "release.sh: build for Slurm $REL failed" >&2; return 1; }
 }
 
@@ -102,6 +102,9 @@ case "$ACTION" in
         in_release bash tests/lab/t-mismatch.sh "$of" "$SO" ;;
       t-native.sh) in_release bash tests/lab/t-native.sh "$CLI" "$SO" "$@" ;;
       t-place.sh) in_release bash tests/lab/t-place.sh "$CLI" "$SO" "$@" ;;
+      t-topology.sh)  # topology/topoplace: 24.11+ only (no build for 22.05)
+        [ -n "$R" ] || { echo "SKIP: Slurm $REL has no topology_p_eval_nodes"; exit 77; }
+        in_release bash tests/lab/t-topology.sh "$CLI" "$P/topology_topoplace.so" "$@" ;;
       t-spank.sh) in_release bash tests/lab/t-spank.sh "$CLI" "$SO" "$LABTOOL" "$FEED" "$@" ;;
       *) in_release bash "tests/lab/$t" "$CLI" "$@" ;;
     esac ;;

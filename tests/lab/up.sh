@@ -123,6 +123,8 @@ PlugStackConfig=$H/plugstack.conf
 EOF
 [ -n "$LAB_PROLOG_FLAGS" ] && echo "PrologFlags=$LAB_PROLOG_FLAGS" >> "$H/slurm.conf"
 [ -n "$LAB_SCHED_PARAMS" ] && echo "SchedulerParameters=$LAB_SCHED_PARAMS" >> "$H/slurm.conf"
+# more slurm.conf lines (e.g. PluginDir for a plugin of the test's own)
+[ -n "${LAB_EXTRA_CONF:-}" ] && printf '%s\n' "$LAB_EXTRA_CONF" >> "$H/slurm.conf"
 # multi mode: slurmd binds 127.0.0.1:<port> instead of 0.0.0.0:<port>
 [ "$LAB_MODE" = multi ] && echo "CommunicationParameters=NoInAddrAny" >> "$H/slurm.conf"
 echo "include $H/nodes.conf" >> "$H/slurm.conf"
@@ -187,6 +189,11 @@ if [ -n "$LAB_PLUGSTACK_FILE" ]; then
   [ -r "$LAB_PLUGSTACK_FILE" ] || die "LAB_PLUGSTACK_FILE=$LAB_PLUGSTACK_FILE not readable"
   cp "$LAB_PLUGSTACK_FILE" "$H/plugstack.conf"
 fi
+# files that live next to slurm.conf (e.g. topoplace-topology.conf, a snapshot)
+for f in ${LAB_ETC_FILES:-}; do
+  [ -r "$f" ] || die "LAB_ETC_FILES: $f not readable"
+  cp "$f" "$H/"
+done
 T_CONF=$(date +%s.%N)
 
 # ---------------------------------------------------------------- slurmctld
