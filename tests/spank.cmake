@@ -43,7 +43,10 @@ foreach(_rel 24.11 26.05)
   add_test(NAME release.${_rel}.place COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lab/release.sh ${_rel} test t-place.sh)
   # NVLink racks as Slurm blocks: a GB200 lab with topology/block (and topology.yaml on 26.05)
   add_test(NAME release.${_rel}.native COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lab/release.sh ${_rel} test t-native.sh)
-  set_tests_properties(release.${_rel}.symbols release.${_rel}.spank release.${_rel}.place release.${_rel}.native PROPERTIES
+  # topology/topoplace: topoplace's choice inside slurmctld's node selection (issue 31)
+  add_test(NAME release.${_rel}.topology COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lab/release.sh ${_rel} test t-topology.sh)
+  set_tests_properties(release.${_rel}.symbols release.${_rel}.spank release.${_rel}.place release.${_rel}.native
+    release.${_rel}.topology PROPERTIES
     LABELS releases TIMEOUT 2400 RUN_SERIAL TRUE SKIP_RETURN_CODE 77)
 endforeach()
 # A plugin built for one release in another release's plugstack: refused by Slurm, no crash

@@ -40,8 +40,8 @@
 
 #include "tp_select.h"
 
-#if defined(TOPO_VENDORED_RELEASE) && (((SLURM_VERSION_NUMBER >> 8) & 0xffff) != TOPO_VENDORED_RELEASE)
-#error "slurm_version.h (the installed libslurm-dev) is not the release of the vendored Slurm sources"
+#if defined(TOPO_VENDORED_RELEASE) && (SLURM_VERSION_NUMBER != TOPO_VENDORED_RELEASE)
+#error "slurm_version.h (the installed libslurm-dev) is not the release (micro included) of the vendored Slurm sources"
 #endif
 
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 5, 0)

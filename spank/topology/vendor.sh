@@ -28,6 +28,7 @@ for f in "$T"/src/plugins/topology/tree/* "$T"/src/plugins/topology/common/*; do
 sort -u "$work/files" | while read -r f; do
   rel=${f#"$T"/}; mkdir -p "$OUT/$(dirname "$rel")"; cp "$f" "$OUT/$rel"
 done
+echo "$ver" > "$OUT/VERSION"   # the build refuses any other installed release (micro included)
 cp "$T/COPYING" "$OUT/COPYING"
 [ -f "$T/LICENSE.OpenSSL" ] && cp "$T/LICENSE.OpenSSL" "$OUT/"
 commit=$( (cd "$T" && git rev-parse HEAD 2>/dev/null) || echo "see ../README.md")
