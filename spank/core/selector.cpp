@@ -81,23 +81,29 @@ Result<SelectorConfig> parse_selector_config(std::string_view text, std::string_
             c.health = std::string(val);
         } else if (key == "policy") {
             auto p = parse_pack_policy(val);
-            if (!p) return fail(Errc::Parse, at_line(file, line, "policy=" + std::string(val) + ": expected cost or topo"));
+            if (!p)
+                return fail(Errc::Parse, at_line(file, line, "policy=" + std::string(val) + ": expected cost or topo"));
             c.policy = *p;
         } else if (key == "default") {
             auto m = parse_mode(std::string(val).c_str());
-            if (!m) return fail(Errc::Parse, at_line(file, line, "default=" + std::string(val) + ": expected pack, spread or off"));
+            if (!m)
+                return fail(Errc::Parse,
+                            at_line(file, line, "default=" + std::string(val) + ": expected pack, spread or off"));
             c.default_mode = *m;
         } else if (key == "health_interval_ms") {
             int v = 0;
-            if (val.empty() || val.size() > 6) return fail(Errc::Parse, at_line(file, line, "health_interval_ms: 0..999999"));
+            if (val.empty() || val.size() > 6)
+                return fail(Errc::Parse, at_line(file, line, "health_interval_ms: 0..999999"));
             for (char ch : val) {
-                if (ch < '0' || ch > '9') return fail(Errc::Parse, at_line(file, line, "health_interval_ms: 0..999999"));
+                if (ch < '0' || ch > '9')
+                    return fail(Errc::Parse, at_line(file, line, "health_interval_ms: 0..999999"));
                 v = v * 10 + (ch - '0');
             }
             c.health_interval_ms = v;
         } else {
-            return fail(Errc::Parse, at_line(file, line, "unknown key '" + key +
-                                                             "' (snapshot, health, policy, default, health_interval_ms)"));
+            return fail(Errc::Parse,
+                        at_line(file, line,
+                                "unknown key '" + key + "' (snapshot, health, policy, default, health_interval_ms)"));
         }
     }
     return c;
@@ -174,7 +180,8 @@ void Selector::refresh_health(Selection& sel) {
     auto f = health::health_flags(*topo_, cfg_.health);
     if (!f) {
         // keep the flags read last (a store being rewritten must not un-flag every host)
-        sel.problem = "health store " + cfg_.health + " not read (the flags read before stay): " + f.error().to_string();
+        sel.problem =
+            "health store " + cfg_.health + " not read (the flags read before stay): " + f.error().to_string();
         sel.problem_key = "health";
         return;
     }

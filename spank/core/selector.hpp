@@ -9,8 +9,8 @@
 /// the snapshot, one ClusterState and a few bitmaps, all sized at load time.
 
 #include <chrono>
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -83,10 +83,10 @@ public:
 
     /// Decide for one job on the nodes offered now: `offered` holds one bit per Slurm node
     /// index (word i / 64, bit i % 64), `nbits` of them.
-    [[nodiscard]] Selection select(const SelectorJob& job, std::span<const std::uint64_t> offered,
-                                   std::uint32_t nbits);
+    [[nodiscard]] Selection select(const SelectorJob& job, std::span<const std::uint64_t> offered, std::uint32_t nbits);
 
     [[nodiscard]] const Topology& topology() const noexcept { return *topo_; }
+
     [[nodiscard]] const SelectorConfig& config() const noexcept { return cfg_; }
 
     /// Counters since open (for the log at fini and the benchmark).
@@ -95,10 +95,12 @@ public:
         std::uint64_t narrowed = 0;
         std::uint64_t passed = 0;
     };
+
     [[nodiscard]] const Stats& stats() const noexcept { return stats_; }
 
     /// The clock the health re-read uses (tests set it).
     using Clock = std::chrono::steady_clock;
+
     void set_clock_for_test(std::function<Clock::time_point()> now) { now_ = std::move(now); }
 
 private:
@@ -110,7 +112,7 @@ private:
     TopologyPtr topo_;
     std::unique_ptr<placement::Placer> placer_;
     placement::ClusterState state_;
-    std::vector<std::int32_t> host_of_node_;  ///< Slurm index -> host id (-1: not in the snapshot)
+    std::vector<std::int32_t> host_of_node_;   ///< Slurm index -> host id (-1: not in the snapshot)
     std::vector<std::uint32_t> node_of_host_;  ///< host id -> Slurm index (UINT32_MAX: none)
     std::vector<std::uint64_t> idle_;          ///< per host: offered in the state now
     health::HealthFlags flags_;

@@ -91,16 +91,18 @@ extern "C" int tps_set_nodes(struct tps* s, const char* const* names, std::uint3
             return out;
         };
         if (nabsent > 0) {
-            put(msg, msglen, "the snapshot names " + std::to_string(nabsent) + " of its " +
-                                 std::to_string(topo.hosts().size()) + " hosts that slurm.conf does not define (" +
-                                 list(absent, nabsent) + "): it is not this cluster's");
+            put(msg, msglen,
+                "the snapshot names " + std::to_string(nabsent) + " of its " + std::to_string(topo.hosts().size())
+                    + " hosts that slurm.conf does not define (" + list(absent, nabsent)
+                    + "): it is not this cluster's");
             return -1;
         }
         std::size_t named = 0;
         for (auto x : v) named += x.empty() ? 0 : 1;
         if (missing > 0 && missing - (n - named) > 0) {
-            put(msg, msglen, std::to_string(missing - (n - named)) + " nodes of slurm.conf are not in the snapshot (" +
-                                 list(unknown, missing) + "): Slurm's own evaluation chooses among them");
+            put(msg, msglen,
+                std::to_string(missing - (n - named)) + " nodes of slurm.conf are not in the snapshot ("
+                    + list(unknown, missing) + "): Slurm's own evaluation chooses among them");
         }
         return 0;
     } catch (const std::exception& e) {

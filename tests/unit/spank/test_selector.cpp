@@ -14,14 +14,13 @@
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
 #include <topo/health/store.hpp>
 #include <topo/snapshot.hpp>
 
 #include "lab_topology.hpp"
 #include "selector.hpp"
 #include "tp_select.h"
+#include <unistd.h>
 
 namespace {
 
@@ -59,6 +58,7 @@ std::vector<std::string> lab_names() {
 struct Fixture {
     std::unique_ptr<Selector> sel;
     std::vector<std::string> names;  // Slurm's node table
+
     explicit Fixture(std::vector<std::string> order = lab_names(), SelectorConfig cfg = {}) : names(std::move(order)) {
         cfg.snapshot = lab_snapshot();
         auto s = Selector::open(cfg);
@@ -67,17 +67,20 @@ struct Fixture {
         std::vector<std::string_view> v(names.begin(), names.end());
         EXPECT_EQ(sel->set_nodes(v), 0U);
     }
+
     std::vector<std::uint64_t> offer(const std::set<std::string>& busy) const {
         std::vector<std::uint64_t> w((names.size() + 63) / 64, 0);
         for (std::size_t i = 0; i < names.size(); ++i)
             if (busy.count(names[i]) == 0) w[i / 64] |= 1ULL << (i % 64);
         return w;
     }
+
     std::set<std::string> chosen(const Selection& s) const {
         std::set<std::string> out;
         for (auto i : s.nodes) out.insert(names.at(i));
         return out;
     }
+
     std::set<std::string> groups(const Selection& s) const {
         std::set<std::string> g;
         for (auto i : s.nodes) {
