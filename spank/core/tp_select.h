@@ -16,33 +16,33 @@ extern "C" {
 struct tps;
 
 typedef struct tps_job {
-	uint32_t job_id;
-	uint32_t min_nodes, req_nodes, max_nodes;
-	int required_nodes;        /* the job named nodes (-w) */
-	const char *tres_per_node; /* "gres/gpu:8" or NULL */
-	char **env;                /* spank_job_env: NAME=value */
-	uint32_t env_size;
+    uint32_t job_id;
+    uint32_t min_nodes, req_nodes, max_nodes;
+    int required_nodes;        /* the job named nodes (-w) */
+    const char* tres_per_node; /* "gres/gpu:8" or NULL */
+    char** env;                /* spank_job_env: NAME=value */
+    uint32_t env_size;
 } tps_job_t;
 
 enum { TPS_PASS = 0, TPS_NARROW = 1, TPS_ERROR = -1 };
 
 /* Read CONF (topoplace-topology.conf; a missing file means the defaults) and load the
  * snapshot it names. NULL with a message in MSG when anything fails. */
-struct tps *tps_open(const char *conf, const char *confdir, char *msg, size_t msglen);
+struct tps* tps_open(const char* conf, const char* confdir, char* msg, size_t msglen);
 /* Map Slurm's node table onto the snapshot (NAMES[i] may be NULL: no node at index i).
  * Returns 0 when the map is usable; -1 when it is not (MSG says why: a snapshot naming hosts
  * slurm.conf does not define is another cluster's). Slurm nodes the snapshot lacks are
  * said in MSG (when MSG is non-empty on success, log it once) and stay with Slurm. */
-int tps_set_nodes(struct tps *s, const char *const *names, uint32_t n, char *msg, size_t msglen);
+int tps_set_nodes(struct tps* s, const char* const* names, uint32_t n, char* msg, size_t msglen);
 /* Decide for JOB on OFFERED (one bit per Slurm node index, NBITS of them): TPS_NARROW with
  * CHOSEN holding the nodes to narrow to, TPS_PASS to leave the offer to Slurm, TPS_ERROR on
  * an internal error. PROBLEM gets a line to log only the first time a problem of its kind
  * occurs (otherwise it is left empty). */
-int tps_select(struct tps *s, const tps_job_t *job, const uint64_t *offered, uint32_t nbits, uint64_t *chosen,
-	       char *problem, size_t problemlen);
+int tps_select(struct tps* s, const tps_job_t* job, const uint64_t* offered, uint32_t nbits, uint64_t* chosen,
+               char* problem, size_t problemlen);
 /* Counters and a summary line ("snapshot ..., N calls, ...") for the log. */
-void tps_summary(struct tps *s, char *msg, size_t msglen);
-void tps_close(struct tps *s);
+void tps_summary(struct tps* s, char* msg, size_t msglen);
+void tps_close(struct tps* s);
 
 #ifdef __cplusplus
 }
