@@ -12,9 +12,7 @@
 #include <topo/slurm_view.hpp>
 
 namespace topo::spank {
-namespace {
 
-/// Strict decimal: digits only, no sign, no blanks, within [lo, hi].
 std::optional<long> strict_int(std::string_view s, long lo, long hi) {
     if (s.empty() || s.size() > 12) return std::nullopt;
     if (!std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; })) return std::nullopt;
@@ -23,6 +21,8 @@ std::optional<long> strict_int(std::string_view s, long lo, long hi) {
     if (ec != std::errc() || p != s.data() + s.size() || v < lo || v > hi) return std::nullopt;
     return v;
 }
+
+namespace {
 
 std::string quote_arg(std::string_view s) {
     // Keep messages one printable, short line whatever the input: a user's 100 KB option

@@ -58,6 +58,10 @@ struct Options {
     bool explain = false;         ///< --topo-explain
 };
 
+/// Strict decimal: digits only, no sign, no blanks, within [lo, hi] (option values, the
+/// wire, topoplace-topology.conf).
+[[nodiscard]] std::optional<long> strict_int(std::string_view s, long lo, long hi);
+
 /// --topo=pack|spread|off (case-sensitive, no surrounding blanks).
 [[nodiscard]] Result<Mode> parse_mode(const char* optarg);
 /// policy=topo|cost (plugstack and the service wire): the pack policy, nullopt for anything else.

@@ -6,104 +6,60 @@
 #include <limits>
 #include <utility>
 
+#include <topo/placement/slurm_state.hpp>
 #include <topo/snapshot.hpp>
+#include <topo/text_input.hpp>
 
 namespace topo::spank {
-
-namespace {
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-    return s;
-}
-
-std::string at_line(std::string_view file, int line, const std::string& what) {
-    return std::string(file) + ":" + std::to_string(line) + ": " + what;
-}
-
-/// "gres/gpu:8", "gres/gpu:h100:8", "gres:gpu:8", "gres/gpu=8" (the first GPU entry of a
-/// comma list): the count, 0 when no GPU entry, nullopt when it does not parse.
-std::optional<int> gpus_of_tres(std::string_view tres) {
-    while (!tres.empty()) {
-        const auto comma = tres.find(',');
-        std::string_view item = tres.substr(0, comma);
-        tres = comma == std::string_view::npos ? std::string_view{} : tres.substr(comma + 1);
-        for (std::string_view p : {std::string_view("gres/gpu"), std::string_view("gres:gpu")}) {
-            if (item.substr(0, p.size()) != p) continue;
-            item.remove_prefix(p.size());
-            if (item.empty()) return 1;
-            if (item.front() != ':' && item.front() != '=') break;
-            const auto last = item.find_last_of(":=");
-            const std::string_view num = item.substr(last + 1);
-            if (num.empty() || num.size() > 6) return std::nullopt;
-            int v = 0;
-            for (char c : num) {
-                if (c < '0' || c > '9') return std::nullopt;
-                v = v * 10 + (c - '0');
-            }
-            return v;
-        }
-    }
-    return 0;
-}
-
-}  // namespace
 
 Result<SelectorConfig> parse_selector_config(std::string_view text, std::string_view file, std::string_view confdir) {
     SelectorConfig c;
     c.snapshot = std::string(confdir) + "/topoplace.json";
-    int line = 0;
     std::vector<std::string> seen;
-    while (!text.empty()) {
-        ++line;
-        const auto nl = text.find('\n');
-        std::string_view l = text.substr(0, nl);
-        text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
+    const auto lines = split_lines(text);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const int line = static_cast<int>(i) + 1;
+        std::string_view l = lines[i];
         if (const auto hash = l.find('#'); hash != std::string_view::npos) l = l.substr(0, hash);
         l = trim(l);
         if (l.empty()) continue;
         const auto eq = l.find('=');
         if (eq == std::string_view::npos)
-            return fail(Errc::Parse, at_line(file, line, "expected key=value, got '" + std::string(l) + "'"));
+            return fail(Errc::Parse, "expected key=value, got '" + std::string(l) + "'", std::string(file), line);
         const std::string key(trim(l.substr(0, eq)));
         const std::string_view val = trim(l.substr(eq + 1));
         if (std::find(seen.begin(), seen.end(), key) != seen.end())
-            return fail(Errc::Parse, at_line(file, line, "'" + key + "' given twice"));
+            return fail(Errc::Parse, "'" + key + "' given twice", std::string(file), line);
         seen.push_back(key);
         if (key == "snapshot") {
             if (val.empty() || val.front() != '/')
-                return fail(Errc::Parse, at_line(file, line, "snapshot= needs an absolute path"));
+                return fail(Errc::Parse, "snapshot= needs an absolute path", std::string(file), line);
             c.snapshot = std::string(val);
         } else if (key == "health") {
             if (!val.empty() && val.front() != '/')
-                return fail(Errc::Parse, at_line(file, line, "health= needs an absolute path (or nothing: no store)"));
+                return fail(Errc::Parse, "health= needs an absolute path (or nothing: no store)", std::string(file),
+                            line);
             c.health = std::string(val);
         } else if (key == "policy") {
             auto p = parse_pack_policy(val);
             if (!p)
-                return fail(Errc::Parse, at_line(file, line, "policy=" + std::string(val) + ": expected cost or topo"));
+                return fail(Errc::Parse, "policy=" + std::string(val) + ": expected cost or topo", std::string(file),
+                            line);
             c.policy = *p;
         } else if (key == "default") {
             auto m = parse_mode(std::string(val).c_str());
             if (!m)
-                return fail(Errc::Parse,
-                            at_line(file, line, "default=" + std::string(val) + ": expected pack, spread or off"));
+                return fail(Errc::Parse, "default=" + std::string(val) + ": expected pack, spread or off",
+                            std::string(file), line);
             c.default_mode = *m;
         } else if (key == "health_interval_ms") {
-            int v = 0;
-            if (val.empty() || val.size() > 6)
-                return fail(Errc::Parse, at_line(file, line, "health_interval_ms: 0..999999"));
-            for (char ch : val) {
-                if (ch < '0' || ch > '9')
-                    return fail(Errc::Parse, at_line(file, line, "health_interval_ms: 0..999999"));
-                v = v * 10 + (ch - '0');
-            }
-            c.health_interval_ms = v;
+            auto v = strict_int(val, 0, 999'999);
+            if (!v) return fail(Errc::Parse, "health_interval_ms: 0..999999", std::string(file), line);
+            c.health_interval_ms = static_cast<int>(*v);
         } else {
             return fail(Errc::Parse,
-                        at_line(file, line,
-                                "unknown key '" + key + "' (snapshot, health, policy, default, health_interval_ms)"));
+                        "unknown key '" + key + "' (snapshot, health, policy, default, health_interval_ms)",
+                        std::string(file), line);
         }
     }
     return c;
@@ -148,28 +104,32 @@ Selector::Selector(SelectorConfig cfg, TopologyPtr topo)
       topo_(std::move(topo)),
       placer_(std::make_unique<placement::Placer>(*topo_)),
       state_(*topo_),
-      node_of_host_(topo_->hosts().size(), std::numeric_limits<std::uint32_t>::max()),
+      node_of_host_(topo_->hosts().size(), kNoNode),
       idle_((topo_->hosts().size() + 63) / 64, 0) {
     // Nothing is offered until a call says so: every host starts allocated.
     for (std::size_t h = 0; h < topo_->hosts().size(); ++h)
         state_.set_state(HostId(static_cast<std::uint32_t>(h)), placement::NodeState::Alloc);
 }
 
-std::size_t Selector::set_nodes(std::span<const std::string_view> names, std::vector<std::string>* unknown) {
+Selector::NodeMap Selector::set_nodes(std::span<const std::string_view> names) {
+    NodeMap m;
     host_of_node_.assign(names.size(), -1);
-    std::fill(node_of_host_.begin(), node_of_host_.end(), std::numeric_limits<std::uint32_t>::max());
-    std::size_t missing = 0;
+    std::fill(node_of_host_.begin(), node_of_host_.end(), kNoNode);
     for (std::size_t i = 0; i < names.size(); ++i) {
+        if (names[i].empty()) continue;  // a hole in Slurm's node table
         auto h = topo_->find_host(names[i]);
         if (!h) {
-            ++missing;
-            if (unknown != nullptr && unknown->size() < 5) unknown->emplace_back(names[i]);
+            if (++m.unknown_nodes <= NodeMap::kSample) m.unknown_sample.emplace_back(names[i]);
             continue;
         }
         host_of_node_[i] = static_cast<std::int32_t>(h->index());
         node_of_host_[h->index()] = static_cast<std::uint32_t>(i);
     }
-    return missing;
+    for (std::size_t h = 0; h < node_of_host_.size(); ++h) {
+        if (node_of_host_[h] != kNoNode) continue;
+        if (++m.absent_hosts <= NodeMap::kSample) m.absent_sample.push_back(topo_->hosts()[h].name);
+    }
+    return m;
 }
 
 void Selector::refresh_health(Selection& sel) {
@@ -195,28 +155,28 @@ void Selector::refresh_health(Selection& sel) {
 void Selector::apply_offer(std::span<const std::uint64_t> offered, std::uint32_t nbits) {
     // The hosts offered now are idle in the state, the others allocated: only the hosts whose
     // bit differs from the last call change (O(changed) group-count updates).
-    std::vector<std::uint64_t> want(idle_.size(), 0);
+    want_.assign(idle_.size(), 0);
     const std::uint32_t n = std::min<std::uint32_t>(nbits, static_cast<std::uint32_t>(host_of_node_.size()));
     for (std::uint32_t w = 0; w * 64 < n && w < offered.size(); ++w) {
         std::uint64_t bits = offered[w];
-        if (w * 64 + 64 > n) bits &= (n - w * 64 == 64) ? ~0ULL : ((1ULL << (n - w * 64)) - 1);
+        if (n - w * 64 < 64) bits &= (1ULL << (n - w * 64)) - 1;
         while (bits != 0) {
             const int b = std::countr_zero(bits);
             bits &= bits - 1;
             const std::int32_t h = host_of_node_[w * 64 + static_cast<std::uint32_t>(b)];
-            if (h >= 0) want[static_cast<std::size_t>(h) / 64] |= 1ULL << (h % 64);
+            if (h >= 0) want_[static_cast<std::size_t>(h) / 64] |= 1ULL << (h % 64);
         }
     }
-    for (std::size_t w = 0; w < want.size(); ++w) {
-        std::uint64_t diff = want[w] ^ idle_[w];
+    for (std::size_t w = 0; w < want_.size(); ++w) {
+        std::uint64_t diff = want_[w] ^ idle_[w];
         while (diff != 0) {
             const int b = std::countr_zero(diff);
             diff &= diff - 1;
             const HostId h(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(b)));
-            state_.set_state(h, (want[w] >> b & 1U) != 0 ? placement::NodeState::Idle : placement::NodeState::Alloc);
+            state_.set_state(h, (want_[w] >> b & 1U) != 0 ? placement::NodeState::Idle : placement::NodeState::Alloc);
         }
     }
-    idle_ = std::move(want);
+    idle_.swap(want_);
 }
 
 Selection Selector::select(const SelectorJob& job, std::span<const std::uint64_t> offered, std::uint32_t nbits) {
@@ -237,7 +197,7 @@ Selection Selector::select(const SelectorJob& job, std::span<const std::uint64_t
     }
     const Mode mode = opts->mode.value_or(cfg_.default_mode);
     if (mode == Mode::Off) return pass("--topo=off");
-    const auto gpus = gpus_of_tres(job.tres_per_node);
+    const auto gpus = placement::request_gres_gpus(job.tres_per_node);
     if (!gpus) return pass("tres_per_node '" + std::string(job.tres_per_node.substr(0, 64)) + "' not read");
     refresh_health(sel);
     apply_offer(offered, nbits);
@@ -263,7 +223,7 @@ Selection Selector::select(const SelectorJob& job, std::span<const std::uint64_t
     sel.nodes.reserve(p->hosts.size());
     for (HostId h : p->hosts) {
         const std::uint32_t i = node_of_host_[h.index()];
-        if (i == std::numeric_limits<std::uint32_t>::max()) return pass("chose a host Slurm does not know");
+        if (i == kNoNode) return pass("chose a host Slurm does not know");
         sel.nodes.push_back(i);
     }
     std::sort(sel.nodes.begin(), sel.nodes.end());

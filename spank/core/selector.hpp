@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -76,10 +77,18 @@ public:
     /// Load the snapshot (and nothing else: the node map comes from set_nodes()).
     [[nodiscard]] static Result<std::unique_ptr<Selector>> open(SelectorConfig cfg);
 
-    /// Map Slurm's node table (index -> name) onto the snapshot's hosts. Nodes the snapshot does
-    /// not name are never chosen (they stay with Slurm). Returns how many names were unknown
-    /// (`unknown` gets up to 5 of them for the log).
-    std::size_t set_nodes(std::span<const std::string_view> names, std::vector<std::string>* unknown = nullptr);
+    /// How Slurm's node table and the snapshot's hosts met (for the log, a few names each).
+    struct NodeMap {
+        static constexpr std::size_t kSample = 5;
+        std::size_t unknown_nodes = 0;  ///< named Slurm nodes the snapshot lacks (stay with Slurm)
+        std::vector<std::string> unknown_sample;
+        std::size_t absent_hosts = 0;  ///< snapshot hosts slurm.conf does not define
+        std::vector<std::string> absent_sample;
+    };
+
+    /// Map Slurm's node table (index -> name; an empty name is a hole) onto the snapshot's
+    /// hosts. Nodes the snapshot does not name are never chosen (they stay with Slurm).
+    NodeMap set_nodes(std::span<const std::string_view> names);
 
     /// Decide for one job on the nodes offered now: `offered` holds one bit per Slurm node
     /// index (word i / 64, bit i % 64), `nbits` of them.
@@ -115,6 +124,8 @@ private:
     std::vector<std::int32_t> host_of_node_;   ///< Slurm index -> host id (-1: not in the snapshot)
     std::vector<std::uint32_t> node_of_host_;  ///< host id -> Slurm index (UINT32_MAX: none)
     std::vector<std::uint64_t> idle_;          ///< per host: offered in the state now
+    std::vector<std::uint64_t> want_;          ///< apply_offer's scratch (kept: no allocation per call)
+    static constexpr std::uint32_t kNoNode = std::numeric_limits<std::uint32_t>::max();
     health::HealthFlags flags_;
     std::optional<Clock::time_point> health_read_;
     std::function<Clock::time_point()> now_ = [] { return Clock::now(); };

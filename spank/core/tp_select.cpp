@@ -73,36 +73,25 @@ extern "C" int tps_set_nodes(struct tps* s, const char* const* names, std::uint3
     try {
         std::vector<std::string_view> v(n);
         for (std::uint32_t i = 0; i < n; ++i) v[i] = names[i] != nullptr ? names[i] : "";
-        std::vector<std::string> unknown;
-        const std::size_t missing = s->sel->set_nodes(v, &unknown);
-        // hosts of the snapshot that slurm.conf does not define: the snapshot is not this cluster's
-        std::vector<std::string> absent;
-        std::size_t nabsent = 0;
-        const auto& topo = s->sel->topology();
-        std::set<std::string_view> have(v.begin(), v.end());
-        for (const auto& h : topo.hosts()) {
-            if (have.count(h.name) != 0) continue;
-            if (++nabsent <= 5) absent.push_back(h.name);
-        }
+        const auto m = s->sel->set_nodes(v);
         auto list = [](const std::vector<std::string>& xs, std::size_t total) {
             std::string out;
             for (const auto& x : xs) out += (out.empty() ? "" : ",") + x;
             if (total > xs.size()) out += ",... (" + std::to_string(total) + ")";
             return out;
         };
-        if (nabsent > 0) {
+        if (m.absent_hosts > 0) {
+            // hosts of the snapshot that slurm.conf does not define: the snapshot is not this cluster's
             put(msg, msglen,
-                "the snapshot names " + std::to_string(nabsent) + " of its " + std::to_string(topo.hosts().size())
-                    + " hosts that slurm.conf does not define (" + list(absent, nabsent)
-                    + "): it is not this cluster's");
+                "the snapshot names " + std::to_string(m.absent_hosts) + " of its "
+                    + std::to_string(s->sel->topology().hosts().size()) + " hosts that slurm.conf does not define ("
+                    + list(m.absent_sample, m.absent_hosts) + "): it is not this cluster's");
             return -1;
         }
-        std::size_t named = 0;
-        for (auto x : v) named += x.empty() ? 0 : 1;
-        if (missing > 0 && missing - (n - named) > 0) {
+        if (m.unknown_nodes > 0) {
             put(msg, msglen,
-                std::to_string(missing - (n - named)) + " nodes of slurm.conf are not in the snapshot ("
-                    + list(unknown, missing) + "): Slurm's own evaluation chooses among them");
+                std::to_string(m.unknown_nodes) + " nodes of slurm.conf are not in the snapshot ("
+                    + list(m.unknown_sample, m.unknown_nodes) + "): Slurm's own evaluation chooses among them");
         }
         return 0;
     } catch (const std::exception& e) {

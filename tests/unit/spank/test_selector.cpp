@@ -65,7 +65,9 @@ struct Fixture {
         EXPECT_TRUE(s) << s.error().to_string();
         sel = std::move(*s);
         std::vector<std::string_view> v(names.begin(), names.end());
-        EXPECT_EQ(sel->set_nodes(v), 0U);
+        const auto m = sel->set_nodes(v);
+        EXPECT_EQ(m.unknown_nodes, 0U);
+        EXPECT_EQ(m.absent_hosts, 0U);
     }
 
     std::vector<std::uint64_t> offer(const std::set<std::string>& busy) const {
@@ -242,7 +244,7 @@ TEST(SelectorConfig, ParsesAndNamesTheLineOfAnError) {
     EXPECT_EQ(d->default_mode, Mode::Pack);
     auto e = parse_selector_config("policy=cost\n\npolcy=topo\n", "f.conf", "/etc/slurm");
     ASSERT_FALSE(e);
-    EXPECT_NE(e.error().message.find("f.conf:3: unknown key 'polcy'"), std::string::npos) << e.error().message;
+    EXPECT_NE(e.error().to_string().find("f.conf:3: unknown key 'polcy'"), std::string::npos) << e.error().to_string();
     EXPECT_FALSE(parse_selector_config("snapshot=relative.json", "f", "/e"));
     EXPECT_FALSE(parse_selector_config("policy=cost\npolicy=topo", "f", "/e"));
     EXPECT_FALSE(parse_selector_config("just words", "f", "/e"));
