@@ -25,7 +25,7 @@ void put(char* buf, std::size_t len, const std::string& s) noexcept {
     std::snprintf(buf, len, "%s", s.c_str());
 }
 
-constexpr std::size_t kMaxConf = 64 * 1024;
+constexpr std::size_t kMaxConf = std::size_t{64} * 1024;
 
 }  // namespace
 

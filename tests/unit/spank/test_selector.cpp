@@ -73,7 +73,7 @@ struct Fixture {
     std::vector<std::uint64_t> offer(const std::set<std::string>& busy) const {
         std::vector<std::uint64_t> w((names.size() + 63) / 64, 0);
         for (std::size_t i = 0; i < names.size(); ++i)
-            if (busy.count(names[i]) == 0) w[i / 64] |= 1ULL << (i % 64);
+            if (!busy.contains(names[i])) w[i / 64] |= 1ULL << (i % 64);
         return w;
     }
 
@@ -258,7 +258,7 @@ TEST(TpSelect, FailuresAreReturnedNotThrown) {
     EXPECT_NE(std::string(msg).find("nope.json"), std::string::npos) << msg;
 
     const std::string corrupt = tmpdir() + "/corrupt.json";
-    std::ofstream(corrupt) << "{\"schema\": \"topoplace.snapshot\", \"version\": 2, \"hosts\": [";
+    std::ofstream(corrupt) << R"({"schema": "topoplace.snapshot", "version": 2, "hosts": [)";
     const std::string conf2 = tmpdir() + "/corrupt.conf";
     std::ofstream(conf2) << "snapshot=" << corrupt << "\n";
     EXPECT_EQ(tps_open(conf2.c_str(), tmpdir().c_str(), msg, sizeof msg), nullptr);
@@ -282,22 +282,25 @@ TEST(TpSelect, ASnapshotOfAnotherClusterIsRefusedAndMissingSlurmNodesAreSaid) {
     ASSERT_NE(s, nullptr) << msg;
     // slurm.conf defines only n001..n032: half the snapshot is not this cluster
     std::vector<std::string> half;
+    half.reserve(32);
     for (int i = 1; i <= 32; ++i) half.push_back("n" + std::string(i < 10 ? "00" : "0") + std::to_string(i));
     std::vector<const char*> p;
+    p.reserve(half.size());
     for (auto& n : half) p.push_back(n.c_str());
     EXPECT_EQ(tps_set_nodes(s, p.data(), static_cast<std::uint32_t>(p.size()), msg, sizeof msg), -1);
     EXPECT_NE(std::string(msg).find("not this cluster's"), std::string::npos) << msg;
     // all of it plus two login nodes Slurm also runs jobs on: usable, said once
     auto all = lab_names();
-    all.push_back("login1");
-    all.push_back("login2");
+    all.emplace_back("login1");
+    all.emplace_back("login2");
     p.clear();
     for (auto& n : all) p.push_back(n.c_str());
     p.push_back(nullptr);  // a hole in the node table
     EXPECT_EQ(tps_set_nodes(s, p.data(), static_cast<std::uint32_t>(p.size()), msg, sizeof msg), 0);
     EXPECT_NE(std::string(msg).find("2 nodes of slurm.conf are not in the snapshot"), std::string::npos) << msg;
 
-    std::vector<std::uint64_t> offered(2, 0), chosen(2, 0);
+    std::vector<std::uint64_t> offered(2, 0);
+    std::vector<std::uint64_t> chosen(2, 0);
     for (std::size_t i = 0; i < all.size(); ++i) offered[i / 64] |= 1ULL << (i % 64);
     tps_job_t j{};
     j.job_id = 3;
