@@ -54,25 +54,29 @@ const World& world(int hosts) {
     std::filesystem::create_directories(dir);
     const auto spec = (dir / "spec.yaml").string();
     char buf[512];
-    std::snprintf(buf, sizeof buf,
-                  "version: 1\nname: bench-%d\nnodes:\n  - names: gpu[00001-%05d]\n    gpus: {count: 8, model: h100}\n"
-                  "    nics: \"mlx5_[0-7]\"\nfabric: {hosts_per_leaf: 32, rails: 8, spines_per_rail: 2, sus_per_pod: 8, "
-                  "cores_per_rail: 2, gbps: 400, rate: 4xNDR}\n",
-                  hosts, hosts);
+    std::snprintf(
+        buf, sizeof buf,
+        "version: 1\nname: bench-%d\nnodes:\n  - names: gpu[00001-%05d]\n    gpus: {count: 8, model: h100}\n"
+        "    nics: \"mlx5_[0-7]\"\nfabric: {hosts_per_leaf: 32, rails: 8, spines_per_rail: 2, sus_per_pod: 8, "
+        "cores_per_rail: 2, gbps: 400, rate: 4xNDR}\n",
+        hosts, hosts);
     std::ofstream(spec) << buf;
     TopologyBuilder b;
     if (auto s = load_cluster_spec(spec, b); !s) {
         std::fprintf(stderr, "spec: %s\n", s.error().to_string().c_str());
-        std::exit(1);
+        std::exit(1);  // NOLINT(concurrency-mt-unsafe): the benchmark's setup, one thread
     }
     auto t = std::move(b).freeze();
     if (!t) {
         std::fprintf(stderr, "freeze: %s\n", t.error().to_string().c_str());
-        std::exit(1);
+        std::exit(1);  // NOLINT(concurrency-mt-unsafe): the benchmark's setup, one thread
     }
     w.topo = *t;
     w.snapshot = (dir / "snapshot.json").string();
-    if (auto s = save_snapshot(*w.topo, w.snapshot); !s) std::exit(1);
+    if (auto s = save_snapshot(*w.topo, w.snapshot); !s) {
+        std::fprintf(stderr, "snapshot: %s\n", s.error().to_string().c_str());
+        std::exit(1);  // NOLINT(concurrency-mt-unsafe): the benchmark's setup, one thread
+    }
     for (const auto& h : w.topo->hosts()) w.names.push_back(h.name);
     std::sort(w.names.begin(), w.names.end());
     std::mt19937 rng(31);
@@ -95,6 +99,7 @@ struct Figures {
     double p50 = 0, p99 = 0;
     long narrowed = 0;
 };
+
 std::map<std::string, Figures> g_figures;
 
 void record(const std::string& key, std::vector<double>& us, long narrowed, benchmark::State& state) {
@@ -108,6 +113,7 @@ void record(const std::string& key, std::vector<double>& us, long narrowed, benc
     state.counters["p99_us"] = f.p99;
 }
 
+// NOLINTBEGIN(readability-identifier-naming): Google Benchmark's BM_ names
 void BM_Select(benchmark::State& state) {
     const int hosts = static_cast<int>(state.range(0));
     const World& w = world(hosts);
@@ -123,7 +129,7 @@ void BM_Select(benchmark::State& state) {
     std::vector<double> us;
     long narrowed = 0;
     std::size_t c = 0;
-    for (auto _ : state) {
+    for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): Google Benchmark's loop
         const Case& k = w.cases[c++ % w.cases.size()];
         spank::SelectorJob j;
         j.job_id = static_cast<std::uint32_t>(c);
@@ -157,7 +163,7 @@ void BM_SlurmTree(benchmark::State& state) {
     std::vector<double> us;
     long placed = 0;
     std::size_t c = 0;
-    for (auto _ : state) {
+    for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): Google Benchmark's loop
         const std::size_t i = c++ % states.size();
         placement::Request r;
         r.nodes_min = static_cast<int>(w.cases[i].nodes);
@@ -170,6 +176,7 @@ void BM_SlurmTree(benchmark::State& state) {
     record("slurm-tree/" + std::to_string(hosts), us, placed, state);
 }
 
+// NOLINTEND(readability-identifier-naming)
 BENCHMARK(BM_Select)->Arg(4096)->Arg(16384)->Iterations(20000)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SlurmTree)->Arg(4096)->Arg(16384)->Iterations(20000)->Unit(benchmark::kMicrosecond);
 
@@ -185,10 +192,11 @@ int main(int argc, char** argv) {
         const auto a = g_figures.find("select/" + std::to_string(hosts));
         const auto b = g_figures.find("slurm-tree/" + std::to_string(hosts));
         if (a == g_figures.end() || b == g_figures.end()) continue;
-        std::printf("%d hosts: topology/topoplace eval p99 %.1f us vs slurm-tree model %.1f us (ratio %.2fx)%s\n", hosts,
-                    a->second.p99, b->second.p99, a->second.p99 / b->second.p99,
-                    hosts == 4096 ? (a->second.p99 <= 50 ? "; target p99 <= 50 us: met" : "; target p99 <= 50 us: NOT met")
-                                  : "");
+        std::printf("%d hosts: topology/topoplace eval p99 %.1f us vs slurm-tree model %.1f us (ratio %.2fx)%s\n",
+                    hosts, a->second.p99, b->second.p99, a->second.p99 / b->second.p99,
+                    hosts == 4096
+                        ? (a->second.p99 <= 50 ? "; target p99 <= 50 us: met" : "; target p99 <= 50 us: NOT met")
+                        : "");
     }
     return 0;
 }
