@@ -70,7 +70,7 @@ t0=$(date +%s)
 echo "package-release.sh: building in $SUITE ($OUT; log $log)" >&2
 if in_root "$B" bash -c "cmake -S /src -B /src/$OUT -G Ninja -DCMAKE_BUILD_TYPE=Release -DTOPO_BUILD_TESTS=OFF \
       -DTOPO_BUILD_BENCH=OFF -DTOPO_SLURM_RELEASE=$REL >/dev/null \
-    && cmake --build /src/$OUT -j${JOBS:-2} --target topoplace topoplace_spank topoplace-nodefeed topo_man \
+    && cmake --build /src/$OUT -j${JOBS:-2} --target topoplace topoplace_spank topoplace-nodefeed topology_topoplace topo_man \
     && cd /src/$OUT && rm -f topoplace_*.deb && cpack -G DEB" >> "$log" 2>&1; then
   deb=$(ls "$OUT"/topoplace_*+slurm"$REL"_*.deb 2>/dev/null | head -1)
   [ -n "$deb" ] && ok "built in $SUITE with its g++ ($(in_root "$B" g++ -dumpfullversion)) in $(( $(date +%s) - t0 )) s: $(basename "$deb")" \
