@@ -12,6 +12,9 @@
 -- can no longer hold the job (nodes taken or drained since submission), falls back to its
 -- own topology/tree placement bounded by the switch count. Set HARD = true to put it in
 -- `features` instead (the job then waits for exactly those groups). See docs/spank.md.
+-- Under TopologyPlugin=topology/topoplace (24.11+) the plugin makes no plan: it hands only
+-- the job's options (TOPOPLACE_DECIDE=start) and slurmctld chooses the nodes when the job
+-- starts; this script then applies nothing (docs/topology-plugin.md).
 -- Runs in slurmctld under the job write lock: no I/O, no RPC, only string work.
 
 local HARD = false          -- true: constraint in features (hard); false: in prefer (soft)
@@ -73,6 +76,13 @@ local function apply_plan(job_desc, part_list, submit_uid)
     if plan == nil then return slurm.SUCCESS end
     if not unset(job_desc.req_nodes) then
         slurm.log_info("topoplace: uid %d chose nodes (%s): plan not applied", submit_uid, loggable(job_desc.req_nodes))
+        return slurm.SUCCESS
+    end
+    -- decided when the job starts (TopologyPlugin=topology/topoplace reads the options from
+    -- the job record): nothing from submission time is applied, no constraint, no switch count
+    if plan["TOPOPLACE_DECIDE"] == "start" then
+        slurm.log_info("topoplace: uid %d %s: nodes chosen at start by topology/topoplace", submit_uid,
+                       loggable(plan["TOPOPLACE_MODE"]))
         return slurm.SUCCESS
     end
     local applied = {}

@@ -145,17 +145,32 @@ Result<Config> parse_config(const std::vector<std::string>& args) {
             const auto p = parse_pack_policy(val);
             if (!p) return fail(Errc::InvalidArgument, where + "expected topo or cost");
             c.policy = *p;
+        } else if (key == "decide") {
+            if (val == "auto") {
+                c.decide = DecideAt::Auto;
+            } else if (val == "submit") {
+                c.decide = DecideAt::Submit;
+            } else if (val == "start") {
+                c.decide = DecideAt::Start;
+            } else {
+                return fail(Errc::InvalidArgument, where + "expected auto, submit or start");
+            }
         } else if (key == "env") {
             if (auto s = yes_no(c.rail_env); !s) return fail(s.error());
         } else if (key == "drain") {
             if (auto s = yes_no(c.drain); !s) return fail(s.error());
         } else {
             return fail(Errc::InvalidArgument,
-                        where + "unknown key (known: snapshot, health, on_error, default, policy, wait, "
+                        where + "unknown key (known: snapshot, health, on_error, default, policy, decide, wait, "
                               "state_cache, state_feed, state_feed_age, service, env, drain)");
         }
     }
     return c;
+}
+
+bool decides_at_start(DecideAt d, const char* topology_plugin) noexcept {
+    if (d != DecideAt::Auto) return d == DecideAt::Start;
+    return topology_plugin != nullptr && std::string_view(topology_plugin) == "topology/topoplace";
 }
 
 Result<placement::Request> make_request(const Topology& topo, const SlurmRequest& sr, const Options& opts) {
@@ -256,6 +271,16 @@ std::vector<std::pair<std::string, std::string>> plan_env(const Plan& p) {
     v.emplace_back("TOPOPLACE_EXCLUDE", compress_hostlist(p.exclude));
     v.emplace_back("TOPOPLACE_NVL", p.nvl ? "1" : "");  // empty values are not handed over
     v.emplace_back("TOPOPLACE_SEGMENT", p.segment > 0 ? std::to_string(p.segment) : "");
+    return v;
+}
+
+std::vector<std::pair<std::string, std::string>> start_env(Mode mode, const Options& o) {
+    std::vector<std::pair<std::string, std::string>> v;
+    v.emplace_back("TOPOPLACE_MODE", mode_name(mode));
+    v.emplace_back("TOPOPLACE_MAX_TIER", o.max_tier ? std::to_string(*o.max_tier) : "");
+    v.emplace_back("TOPOPLACE_NVL", o.nvl ? "1" : "");
+    v.emplace_back("TOPOPLACE_SEGMENT", o.segment > 0 ? std::to_string(o.segment) : "");
+    v.emplace_back("TOPOPLACE_DECIDE", "start");
     return v;
 }
 

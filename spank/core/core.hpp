@@ -22,6 +22,10 @@ namespace topo::spank {
 
 enum class Mode : std::uint8_t { Pack, Spread, Off };
 enum class OnError : std::uint8_t { Warn, Fail };
+/// When the nodes are chosen (plugstack decide=): at submission (the plan handed to
+/// job_submit.lua), at start (topology/topoplace in slurmctld; the plugin hands over only the
+/// job's options), or auto: at start when slurm.conf's TopologyPlugin is topology/topoplace.
+enum class DecideAt : std::uint8_t { Auto, Submit, Start };
 
 [[nodiscard]] const char* mode_name(Mode m) noexcept;
 
@@ -43,7 +47,13 @@ struct Config {
     /// policy=cost|topo: how pack jobs are placed (docs/spank.md "Policy"; cost, the least
     /// predicted slowdown, is the default); spread jobs are spread either way
     placement::Policy policy = placement::Policy::Cost;
+    DecideAt decide = DecideAt::Auto;  ///< decide=auto|submit|start (docs/topology-plugin.md)
 };
+
+/// Whether this job's nodes are chosen when Slurm starts it: decide=start, or decide=auto and
+/// `topology_plugin` (slurm.conf's TopologyPlugin as the client read it; null when unknown)
+/// names topology/topoplace.
+[[nodiscard]] bool decides_at_start(DecideAt d, const char* topology_plugin) noexcept;
 
 /// Parse plugstack arguments. Unknown keys, missing '=', empty or bad values and repeated
 /// keys are Errc::InvalidArgument errors naming the argument ("arg 2 'on_error=maybe': ...").
@@ -118,6 +128,12 @@ struct Plan {
 
 /// The spank_job_control_setenv variables for a plan (name, value), TOPOPLACE_* names.
 [[nodiscard]] std::vector<std::pair<std::string, std::string>> plan_env(const Plan& p);
+
+/// What a job decided at start carries instead of a plan (decide=start): its effective mode
+/// and --topo-* options for topology/topoplace (selector.hpp options_from_env reads them), and
+/// TOPOPLACE_DECIDE=start for job_submit.lua's log. No constraint, switch count or exclusion:
+/// those would be a plan made on the state at submission. Empty values are not handed over.
+[[nodiscard]] std::vector<std::pair<std::string, std::string>> start_env(Mode mode, const Options& o);
 
 /// Parse a Slurm GPU list ("0,1,3", "0-3,6") as found in CUDA_VISIBLE_DEVICES,
 /// SLURM_STEP_GPUS, SLURM_JOB_GPUS. Errors on anything else (e.g. UUIDs).

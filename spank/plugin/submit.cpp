@@ -144,8 +144,61 @@ Result<SourcedState> state_file(const char* label, Read read) {
                         now - static_cast<std::int64_t>(age * 1e9)};
 }
 
+/// decide=start (or auto under TopologyPlugin=topology/topoplace): slurmctld chooses the
+/// nodes when the job starts (docs/topology-plugin.md). Here only what can be known now: the
+/// request is checked (invalid, or never placeable on this fabric even when every host is
+/// free and healthy hosts only are counted), and the job's options go to the job record
+/// (spank_job_env) for the topology plugin. No node state is read and no plan is made: a plan
+/// on the state at submission is stale by the time a waiting job starts.
+int decide_at_start(spank_t sp, Ctx& c, Mode mode) {
+    const auto env = start_env(mode, c.opts);
+    if (mode == Mode::Off) {
+        if (c.opts.explain) explain(c, "placement off for this job");
+        return hand_off(sp, c, env);
+    }
+    if (c.cfg.snapshot.empty()) return on_error(c, "no snapshot= in plugstack.conf");
+    auto sr = read_request();
+    if (!sr) return on_error(c, "cannot read the job request (no exported opt/slurm_option_get in this client)");
+    ServiceRequest q;
+    q.snapshot = c.cfg.snapshot;
+    q.health = c.cfg.health;
+    q.sr = *sr;
+    q.opts = c.opts;
+    q.opts.mode = mode;
+    q.wait = c.cfg.wait;
+    q.policy = c.cfg.policy;
+    const auto t0 = std::chrono::steady_clock::now();
+    bool from_bin = false;
+    auto topo = load_model(c.cfg.snapshot, &from_bin);
+    if (!topo) return on_error(c, "cannot load snapshot: " + topo.error().to_string());
+    const placement::Placer placer(**topo);
+    HealthFlags health;
+    if (!c.cfg.health.empty()) {
+        std::vector<std::string> warns;
+        auto flags = health_flags(**topo, c.cfg.health, &warns);
+        for (const auto& w : warns) slurm_verbose("topoplace: %s", w.c_str());
+        if (!flags) return on_error(c, "health store: " + flags.error().to_string());
+        health = std::move(*flags);
+    }
+    // every host free: what fails here fails on any state (Never), the rest is for slurmctld
+    placement::ClusterState all_free(**topo);
+    const Decision d = decide_on(placer, q, all_free, health);
+    switch (d.reply.kind) {
+        case ServiceReply::Kind::Invalid:
+        case ServiceReply::Kind::Never: return without_plan(c, d.reply.kind, d.reply.message);
+        case ServiceReply::Kind::Unsupported: explain(c, d.reply.message); return 0;
+        default: break;
+    }
+    if (const int rc = hand_off(sp, c, env); rc != 0) return rc;
+    explain(c, std::string("mode ") + mode_name(mode) + ": the nodes are chosen when Slurm starts the job "
+                   + "(TopologyPlugin=topology/topoplace; plugstack decide=submit plans at submission) [ms: check "
+                   + ms(ms_since(t0)) + (from_bin ? " (compiled)" : " (json)") + "]");
+    return 0;
+}
+
 int decide(spank_t sp, Ctx& c) {
     const Mode mode = effective_mode(c);
+    if (decides_at_start(c.cfg.decide, compat::topology_plugin())) return decide_at_start(sp, c, mode);
     if (mode == Mode::Off) {
         if (c.opts.explain) explain(c, "placement off for this job");
         return 0;

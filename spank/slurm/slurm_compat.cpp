@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <string>
 
+#include <dlfcn.h>
+
 #ifndef SLURM_VERSION_NUM
 #error "slurm/slurm_version.h lacks SLURM_VERSION_NUM"
 #endif
@@ -33,6 +35,13 @@ constexpr char kRelease[] = {static_cast<char>('0' + kMajor / 10), static_cast<c
 
 const char* release() noexcept {
     return kRelease;
+}
+
+const char* topology_plugin() noexcept {
+    // libslurm's (and libslurmfull's) configuration, filled by slurm_init() in sbatch, salloc and
+    // srun before any SPANK callback; declared by Slurm only in an internal header, so looked up.
+    const auto* conf = static_cast<const slurm_conf_t*>(dlsym(RTLD_DEFAULT, "slurm_conf"));
+    return conf != nullptr ? conf->topology_plugin : nullptr;
 }
 
 void init() noexcept {

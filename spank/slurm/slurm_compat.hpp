@@ -19,6 +19,11 @@ namespace topo::spank::compat {
 /// "22.05", "24.11", "26.05": the release these headers belong to (from slurm_version.h).
 [[nodiscard]] const char* release() noexcept;
 
+/// slurm.conf's TopologyPlugin as the Slurm library in this process read it (libslurm's
+/// `slurm_conf`, found with dlsym so that a process without it gets nullptr): "topology/tree",
+/// "topology/topoplace", ...; nullptr when unknown or not loaded yet.
+[[nodiscard]] const char* topology_plugin() noexcept;
+
 /// Load libslurm's configuration (slurm_init(NULL): SLURM_CONF or the default slurm.conf)
 /// in a program of our own, before its first RPC. Slurm's own processes (sbatch, slurmstepd)
 /// have done it for the plugin. 22.05 read it lazily on first use; 26.05's client crashes

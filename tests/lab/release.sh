@@ -105,7 +105,7 @@ case "$ACTION" in
       t-topology.sh)  # topology/topoplace: 24.11+ only (no build for 22.05)
         [ -n "$R" ] || { echo "SKIP: Slurm $REL has no topology_p_eval_nodes"; exit 77; }
         if [ -f "$SRC/$OUT/topology_topoplace.NOT-BUILT" ]; then echo "SKIP: $(cat "$SRC/$OUT/topology_topoplace.NOT-BUILT")"; exit 77; fi
-        in_release bash tests/lab/t-topology.sh "$CLI" "$P/topology_topoplace.so" "$@" ;;
+        in_release bash tests/lab/t-topology.sh "$CLI" "$P/topology_topoplace.so" "$SO" "$@" ;;
       t-spank.sh) in_release bash tests/lab/t-spank.sh "$CLI" "$SO" "$LABTOOL" "$FEED" "$@" ;;
       *) in_release bash "tests/lab/$t" "$CLI" "$@" ;;
     esac ;;

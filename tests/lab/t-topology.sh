@@ -2,7 +2,7 @@
 # topology/topoplace on a live slurmctld of Slurm 24.11 or 26.05 (tests/lab/release.sh runs it
 # in the release's chroot): topoplace's choice made where Slurm selects nodes, at each job's
 # start (issue 31).
-#   t-topology.sh TOPOPLACE TOPOLOGY_SO
+#   t-topology.sh TOPOPLACE TOPOLOGY_SO [SPANK_SO]   (no SPANK_SO: section 4 is skipped)
 # 1. The 64-node 3-level lab (tests/fixtures/placement/tree-16x4.yaml: 16 leaf groups of 4,
 #    4 spines, 1 core), topology.conf from `topoplace slurm-conf`, slurm.conf with
 #    TopologyPlugin=topology/topoplace and the snapshot next to it: slurmctld starts and says
@@ -15,11 +15,17 @@
 #    snapshot, a corrupt one, one naming nodes slurm.conf does not define, a bad config
 #    line; `scontrol reconfigure` onto a new snapshot reloads it; a health store that does
 #    not exist flags nobody; a burst of 1,000 pending jobs leaves it answering.
+# 4. (between 2 and 3) With the SPANK plugin and job_submit.lua installed as on a site
+#    (plugstack decide=auto): the plugin sees TopologyPlugin=topology/topoplace and makes no
+#    plan at submission (no Prefer, no switch count; job_submit.lua says "chosen at start"),
+#    still refuses a request that can never fit, and the job runs on topoplace's choice at
+#    its start.
 # Prints "N passed, N failed"; exit 77 (skip) when it cannot run.
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 TOPOPLACE="${1:-topoplace}"
-SO="${2:?usage: t-topology.sh TOPOPLACE TOPOLOGY_SO}"; SO="$(readlink -f "$SO")"
+SO="${2:?usage: t-topology.sh TOPOPLACE TOPOLOGY_SO [SPANK_SO]}"; SO="$(readlink -f "$SO")"
+SPANK_SO="${3:-}"
 SPEC="$HERE/../fixtures/placement/tree-16x4.yaml"
 export LAB_TIMEOUT="${LAB_TIMEOUT:-300}"
 LAB_JOB_SLEEP=600
@@ -99,6 +105,45 @@ clear_jobs 150
 [ "$same" = "$probes" ] && ok "every probe ($probes) ran on exactly the nodes topoplace place chose on the state at its start" \
   || bad "probes on topoplace's choice: $same of $probes" "$list"
 [ "$at_bound" = "$probes" ] && ok "every probe at the leaf-group bound ($at_bound of $probes)" || bad "probes at the leaf-group bound: $at_bound of $probes"
+
+# ---------------------------------------------------------------- 4. the SPANK plugin: no stale plan
+if [ -n "$SPANK_SO" ] && [ -f "$SPANK_SO" ]; then
+  cp "$SPANK_SO" "$WORK/topoplace.so"; chmod 755 "$WORK/topoplace.so"
+  cp "$SNAP" "$WORK/spank-snap.json"   # section 3 breaks $ETC/topoplace.json on purpose
+  echo "required $WORK/topoplace.so snapshot=$WORK/spank-snap.json default=pack on_error=warn" > "$ETC/plugstack.conf"
+  cp "$HERE/../../slurm-conf/lua/job_submit.lua" "$ETC/job_submit.lua"
+  printf 'JobSubmitPlugins=lua\n' >> "$ETC/slurm.conf"
+  scontrol reconfigure
+  for _ in $(seq 50); do grep -q 'JobSubmitPlugins *= lua' <<<"$(scontrol show config 2>/dev/null)" && break; sleep 0.2; done
+  lab_refresh_pids
+  clear_jobs 150
+  # a busy state where a plan made now would be stale: 3 leaves half taken
+  bj=$(sub -N 6 -w "n001,n002,n005,n006,n009,n010")
+  IFS='|' read -r st _ <<<"$(wait_running "$bj" 30)"
+  scontrol show nodes --oneliner > "$WORK/state.txt"
+  "$TOPOPLACE" place "$SNAP" --nodes 5 --state "$WORK/state.txt" --policy cost --json > "$WORK/cp.json" 2>"$WORK/err" || true
+  want=$(json "$WORK/cp.json" "','.join(d.get('hosts', []))")
+  j=$(sbatch --parsable --exclusive -N 5 --topo=pack --topo-explain -o /dev/null --wrap "exec sleep $LAB_JOB_SLEEP" 2>"$WORK/explain")
+  IFS='|' read -r st nodes _ <<<"$(wait_running "$j" 20)"
+  live=$(expand_hostlist "$nodes" | paste -sd,)
+  info=$(scontrol show job "$j")
+  check "sbatch --topo=pack --topo-explain: 'chosen when Slurm starts the job' (plugstack decide=auto saw TopologyPlugin=topology/topoplace)" \
+    grep -q 'the nodes are chosen when Slurm starts the job' "$WORK/explain"
+  # (scontrol prints Prefer= and Switches= only when set: src/scontrol/info_job.c)
+  check "no plan from submission time: the job has no Prefer, no Features and no switch count" \
+    bash -c "! grep -q 'Prefer=' <<<\"\$1\" && grep -q 'Features=(null)' <<<\"\$1\" && ! grep -q 'Switches=' <<<\"\$1\"" _ "$info"
+  check "job_submit.lua: 'nodes chosen at start by topology/topoplace', nothing applied" \
+    grep -q 'lua: topoplace: uid 0 pack: nodes chosen at start by topology/topoplace' "$CTLD_LOG"
+  [ "$st" = RUNNING ] && [ "$live" = "$want" ] && ok "the job ran on topoplace's choice at its start: $live" \
+    || bad "the job on topoplace's choice at its start" "slurm=$live ($st) topoplace place=$want"
+  scancel "$j" "$bj" 2>/dev/null; wait_gone "$j"; wait_gone "$bj"
+  # the submission-time check stays: one leaf group (4 hosts) can never hold 6
+  out=$(sbatch --parsable --exclusive -N 6 --topo-max-tier=0 -o /dev/null --wrap "exec sleep 1" 2>&1); rc=$?
+  [ "$rc" != 0 ] && grep -q 'can never be placed' <<<"$out" && ok "a request that can never fit is still refused at submission: $(grep -o 'can never be placed.*' <<<"$out" | cut -c1-100)" \
+    || bad "never-fit refused at submission" "rc=$rc $out"
+else
+  echo "SKIP section 4: no SPANK plugin given"
+fi
 
 # ---------------------------------------------------------------- 3. fall back, once
 restart_ctld() { # the lab's slurmctld, started again on the same state

@@ -49,6 +49,16 @@ out=$(run 'local jd = { spank_job_env = { "TOPOPLACE_CONSTRAINT=lg_g001" }, req_
 if grep -q 'chose nodes (n1?forged)' <<<"$out"; then ok "a user's -w is logged on one line"
 else bad "-w logged on one line" "$out"; fi
 
+# decided at start (TopologyPlugin=topology/topoplace): nothing of a plan is applied, even
+# variables a user set by hand next to TOPOPLACE_DECIDE=start
+out=$(run 'local jd = { spank_job_env = { "TOPOPLACE_MODE=pack", "TOPOPLACE_DECIDE=start", "TOPOPLACE_CONSTRAINT=lg_g001",
+                                            "TOPOPLACE_SWITCHES=1", "TOPOPLACE_EXCLUDE=n001" } }
+           print("rc", slurm_job_submit(jd, {}, 1000)); print("set", jd.prefer, jd.req_switch, jd.exc_nodes)')
+if grep -q '^rc	0$' <<<"$out" && grep -q '^set	nil	nil	nil$' <<<"$out" \
+   && grep -q 'uid 1000 pack: nodes chosen at start by topology/topoplace' <<<"$out"; then
+  ok "TOPOPLACE_DECIDE=start: no prefer, switch count or exclusion applied; said so"
+else bad "decide=start applies nothing" "$out"; fi
+
 # a Lua error inside the plan (here: a job_desc whose field access raises) is logged on one line
 out=$(run 'local jd = setmetatable({ spank_job_env = { "TOPOPLACE_CONSTRAINT=lg_g001" }, name = "job\nforged" },
                                   { __index = function(t, k) if k == "req_nodes" then error("boom\nforged") end end })

@@ -17,6 +17,7 @@
 #include <topo/health/store.hpp>
 #include <topo/snapshot.hpp>
 
+#include "core.hpp"
 #include "lab_topology.hpp"
 #include "selector.hpp"
 #include "tp_select.h"
@@ -322,6 +323,59 @@ TEST(TpSelect, ASnapshotOfAnotherClusterIsRefusedAndMissingSlurmNodesAreSaid) {
     tps_summary(s, msg, sizeof msg);
     EXPECT_NE(std::string(msg).find("3 calls, 1 narrowed, 2 left to Slurm"), std::string::npos) << msg;
     tps_close(s);
+}
+
+}  // namespace
+
+namespace {
+
+// decide=start: what the SPANK plugin hands the job record instead of a plan is exactly what
+// topology/topoplace reads back (same mode and options), and carries nothing of a plan.
+TEST(DecideAtStart, PlugstackKeyAndTheTopologyPluginLine) {
+    EXPECT_EQ(parse_config({})->decide, DecideAt::Auto);
+    EXPECT_EQ(parse_config({"decide=start"})->decide, DecideAt::Start);
+    EXPECT_EQ(parse_config({"decide=submit"})->decide, DecideAt::Submit);
+    auto bad = parse_config({"decide=later"});
+    ASSERT_FALSE(bad);
+    EXPECT_NE(bad.error().to_string().find("expected auto, submit or start"), std::string::npos);
+    // auto follows slurm.conf's TopologyPlugin; unknown (nullptr) stays at submission
+    EXPECT_TRUE(decides_at_start(DecideAt::Auto, "topology/topoplace"));
+    EXPECT_FALSE(decides_at_start(DecideAt::Auto, "topology/tree"));
+    EXPECT_FALSE(decides_at_start(DecideAt::Auto, "topology/topoplacex"));
+    EXPECT_FALSE(decides_at_start(DecideAt::Auto, nullptr));
+    EXPECT_TRUE(decides_at_start(DecideAt::Start, nullptr));
+    EXPECT_FALSE(decides_at_start(DecideAt::Submit, "topology/topoplace"));
+}
+
+TEST(DecideAtStart, StartEnvRoundTripsThroughTheSelector) {
+    Options o;
+    o.max_tier = 2;
+    o.nvl = true;
+    o.segment = 4;
+    const auto env = start_env(Mode::Pack, o);
+    std::vector<std::string> kv;
+    for (const auto& [k, v] : env) {
+        EXPECT_NE(k, "TOPOPLACE_CONSTRAINT");
+        EXPECT_NE(k, "TOPOPLACE_SWITCHES");
+        EXPECT_NE(k, "TOPOPLACE_EXCLUDE");
+        if (!v.empty()) kv.push_back("SPANK_" + k + "=" + v);  // as Slurm stores spank_job_env
+    }
+    std::vector<std::string_view> views(kv.begin(), kv.end());
+    auto back = options_from_env(views);
+    ASSERT_TRUE(back) << back.error().to_string();
+    EXPECT_EQ(back->mode, Mode::Pack);
+    EXPECT_EQ(back->max_tier, 2);
+    EXPECT_TRUE(back->nvl);
+    EXPECT_EQ(back->segment, 4);
+    // --topo=off reaches the controller as off, so its default= does not place the job
+    auto off = start_env(Mode::Off, Options{});
+    ASSERT_FALSE(off.empty());
+    EXPECT_EQ(off.front(), std::make_pair(std::string("TOPOPLACE_MODE"), std::string("off")));
+    for (const auto& [k, v] : off) {
+        if (k != "TOPOPLACE_MODE" && k != "TOPOPLACE_DECIDE") {
+            EXPECT_TRUE(v.empty()) << k;
+        }
+    }
 }
 
 }  // namespace
