@@ -35,6 +35,7 @@ struct WhatifOptions {  // (members by size: no padding between them)
     std::string report;
     std::string model;
     std::string degraded_rule = "on";
+    std::string decide = "start";
     std::string command_line;
     std::uint64_t seed = 1;
     double load = 0.85;
@@ -46,6 +47,7 @@ struct WhatifOptions {  // (members by size: no padding between them)
     double ideal_mfu = 0.5;
     double degraded = 0;
     double degraded_slowdown = 0;
+    double switch_wait = 300;
     int generate = 0;
     int max_nodes = 0;
     int backfill_depth = 100;
@@ -103,6 +105,23 @@ int run_whatif(const WhatifOptions& o) {
         std::fprintf(stderr, "topoplace: whatif: --policies is empty\n");
         return kUsage;
     }
+    so.decides.clear();
+    std::stringstream ds(o.decide);
+    for (std::string name; std::getline(ds, name, ',');) {
+        if (name == "start") {
+            so.decides.push_back(whatif::Decide::Start);
+        } else if (name == "submit") {
+            so.decides.push_back(whatif::Decide::Submit);
+        } else {
+            std::fprintf(stderr, "topoplace: whatif: --decide: unknown mode '%s' (start, submit)\n", name.c_str());
+            return kUsage;
+        }
+    }
+    if (so.decides.empty()) {
+        std::fprintf(stderr, "topoplace: whatif: --decide is empty\n");
+        return kUsage;
+    }
+    so.switch_wait_s = o.switch_wait;
     so.gates = o.health_gate == "both" ? std::vector<bool>{false, true} : std::vector<bool>{o.health_gate == "on"};
     perf::Params model;
     if (!o.no_model && !o.model.empty()) {
@@ -235,6 +254,14 @@ Runner add_whatif(CLI::App& app) {
         ->check(CLI::Range(0, 1000000));
     sub->add_option("--policies", opts->policies, "comma-separated: topo, slurm-tree, linear, cost, spread")
         ->capture_default_str();
+    sub->add_option("--decide", opts->decide,
+                    "when topo and cost choose: start (topology/topoplace, Slurm 24.11+), submit (the SPANK "
+                    "plugin's plan at submission, Slurm 22.05), or start,submit side by side")
+        ->capture_default_str();
+    sub->add_option("--switch-wait", opts->switch_wait,
+                    "--decide submit: seconds Slurm waits for the plan's switch count (the plugin's wait=)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
     sub->add_option("--failures", opts->failures, "failure table (e.g. the Llama 3 405B interruption table)");
     sub->add_option("--checkpoint-interval", opts->checkpoint_interval,
                     "seconds between checkpoints (0 = none: a killed job restarts from zero)")
@@ -288,6 +315,8 @@ Runner add_whatif(CLI::App& app) {
         if (opts->generate > 0)
             cmd += " --generate " + std::to_string(opts->generate) + " --load " + fmt_double(opts->load);
         cmd += " --policies " + opts->policies + " --seed " + std::to_string(opts->seed);
+        if (opts->decide != "start")
+            cmd += " --decide " + opts->decide + " --switch-wait " + fmt_double(opts->switch_wait);
         if (!opts->failures.empty()) cmd += " --failures " + opts->failures;
         if (opts->checkpoint_interval > 0) cmd += " --checkpoint-interval " + fmt_double(opts->checkpoint_interval);
         if (opts->restart_cost > 0) cmd += " --restart-cost " + fmt_double(opts->restart_cost);

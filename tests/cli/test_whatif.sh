@@ -35,7 +35,7 @@ err_has "whatif ["
 err_has "100%"
 [ -s "$TMP/rep/index.html" ] && ok "index.html written" || bad "no index.html"
 eq "svg plots" "$(grep -c '<svg ' "$TMP/rep/index.html")" 5
-check "the report leads with GPU-hours (the default first policy, cost, against slurm-tree)" grep -q '<p id="headline"><b>cost loses [0-9.]* \(fewer\|more\) GPU-hours to placement and failures than slurm-tree' "$TMP/rep/index.html"
+check "the report leads with GPU-hours (the default first policy, cost, against slurm-tree)" grep -q '<p id="headline"><b>cost (decided at job start: topology/topoplace, Slurm 24.11+) loses [0-9.]* \(fewer\|more\) GPU-hours to placement and failures than slurm-tree' "$TMP/rep/index.html"
 expect_rc 0 "--no-model" "$TP" whatif "$S" --generate 300 --no-model --report "$TMP/rep0"
 eq "svg plots without the model" "$(grep -c '<svg ' "$TMP/rep0/index.html")" 4
 check "no headline without the model" bash -c "! grep -q 'id=\"headline\"' '$TMP/rep0/index.html'"

@@ -423,6 +423,12 @@ std::string render_json(const Replay& r, const ReportContext& ctx) {
         m["gate_flagged"] = p.gate_saves;
         m["backfilled"] = p.backfilled;
         m["place_calls"] = p.place_calls;
+        if (p.decide == Decide::Submit) {
+            m["decide"] = decide_name(p.decide);
+            m["planned_at_submission"] = p.submit_planned;
+            m["no_plan_at_submission"] = p.submit_no_plan;
+            m["started_in_planned_groups"] = p.started_in_plan;
+        }
         pol[p.label] = m;
     }
     j["policies"] = pol;

@@ -28,7 +28,8 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr int kHistCap = 16;
 
 // Same-time order: repairs and finishes free hosts first; a flag precedes its failure.
-enum class Ev : std::uint8_t { Repair = 0, Finish = 1, Flag = 2, Failure = 3, Arrival = 4 };
+// Wake: a job's wait for its switch count ends (Decide::Submit); the pass after it retries.
+enum class Ev : std::uint8_t { Repair = 0, Finish = 1, Flag = 2, Failure = 3, Arrival = 4, Wake = 5 };
 
 struct Event {
     double t = 0;
@@ -66,6 +67,10 @@ struct JobRt {
     double slow_net = 1;   // its S_net (slow = slow_net x S_deg)
     double kept_wall = 0;  // wall-seconds of progress kept (not lost to failures), for ETTR
     std::vector<HostId> hosts;
+    // Decide::Submit: the plan made at submission (empty: none, Slurm's tree alone)
+    std::vector<std::pair<GroupId, int>> plan_groups;  // (leaf group, hosts): "[lg_a*3&lg_b*1]"
+    double switch_deadline = 0;                        // until then Slurm holds the job for plan_groups.size() switches
+    bool plan_avoids_degraded = false;                 // the plan's TOPOPLACE_EXCLUDE: degraded hosts left out
 };
 
 struct HostRt {
@@ -102,13 +107,14 @@ double percentile(const std::vector<double>& sorted, double p) {
 class Engine {
 public:
     Engine(const placement::Placer& placer, const Trace& trace, const SimOptions& opt, Policy policy, bool gate,
-           std::vector<Interval>* record)
+           std::vector<Interval>* record, Decide decide = Decide::Start)
         : placer_(placer),
           topo_(placer.topology()),
           trace_(trace),
           opt_(opt),
           policy_(policy),
           gate_(gate),
+          at_submit_(decide == Decide::Submit && (policy == Policy::Topo || policy == Policy::Cost)),
           record_(record),
           state_(topo_) {
         if (opt_.model != nullptr) shape_ = perf::fabric_shape(topo_);
@@ -134,6 +140,11 @@ private:
 
     void schedule_failure(int h, double from);
     Result<bool> try_start(int j, double now);
+    /// Decide::Submit: the plan on the state at the job's arrival (none when it does not fit).
+    void plan_at_submit(int j, double now);
+    /// Decide::Submit: what Slurm's tree does with that plan when it tries to start the job.
+    [[nodiscard]] Result<placement::Placement> place_as_submitted(const JobRt& job, const placement::Request& req,
+                                                                  double now);
     void start(int j, const placement::Placement& p, double now);
     /// S_job (and S_net) of job j on its hosts next to the jobs running now, into the
     /// job's slow and slow_net (1 without a model).
@@ -158,6 +169,7 @@ private:
     const SimOptions& opt_;
     Policy policy_;
     bool gate_;
+    bool at_submit_;  // this run decides at submission (topo or cost with Decide::Submit)
     std::vector<Interval>* record_;
     ClusterState state_;
 
@@ -545,7 +557,7 @@ Result<bool> Engine::try_start(int j, double now) {
     req.time_limit = run_limit(job);
     req.avoid_degraded = opt_.degraded_rule;
     ++out_->place_calls;
-    auto p = placer_.place(state_, req, policy_);
+    auto p = at_submit_ ? place_as_submitted(job, req, now) : placer_.place(state_, req, policy_);
     if (!p) {
         const auto& e = p.error();
         if (e.code == Errc::Busy) return false;
@@ -573,6 +585,93 @@ Result<bool> Engine::try_start(int j, double now) {
     }
     start(j, *p, now);
     return true;
+}
+
+void Engine::plan_at_submit(int j, double now) {
+    auto& job = jobs_[static_cast<std::size_t>(j)];
+    job.plan_groups.clear();
+    placement::Request req;
+    req.nodes_min = job.nodes;
+    req.gpus_per_node = job.req_gpn;
+    req.exclusive = job.exclusive;
+    req.now = now;
+    req.time_limit = run_limit(job);
+    req.avoid_degraded = opt_.degraded_rule;
+    ++out_->place_calls;
+    auto p = qualifying(job) >= job.nodes ? placer_.place(state_, req, policy_)
+                                          : Result<placement::Placement>(fail(Errc::Busy, "not enough hosts"));
+    if (!p) {
+        ++out_->submit_no_plan;  // busy (or never: refused at its first start attempt)
+        return;
+    }
+    ++out_->submit_planned;
+    for (HostId h : p->hosts) {
+        const GroupId g = topo_.host(h).group;
+        auto it =
+            std::find_if(job.plan_groups.begin(), job.plan_groups.end(), [&](const auto& gc) { return gc.first == g; });
+        if (it == job.plan_groups.end()) {
+            job.plan_groups.emplace_back(g, 1);
+        } else {
+            ++it->second;
+        }
+    }
+    job.switch_deadline = now + opt_.switch_wait_s;
+    job.plan_avoids_degraded = job.nodes > 1 && p->degraded_hosts == 0 && !degraded_.empty();
+}
+
+Result<placement::Placement> Engine::place_as_submitted(const JobRt& job, const placement::Request& req, double now) {
+    if (job.plan_groups.empty()) return placer_.place(state_, req, Policy::SlurmTree);  // no plan: Slurm alone
+    placement::Request r = req;
+    if (job.plan_avoids_degraded) {
+        for (const auto& [h, s] : degraded_) r.excluded.push_back(h);  // exc_nodes: hard, this job only
+    }
+    // The preference, as Slurm reads "[lg_a*3&lg_b*1]": that many hosts of each planned
+    // group, the first that qualify in node order; then Slurm's tree allocates exactly them.
+    std::vector<char> chosen(topo_.hosts().size(), 0);
+    std::vector<char> out_of_job(topo_.hosts().size(), 0);
+    for (HostId h : r.excluded) out_of_job[h.index()] = 1;
+    bool holds = true;
+    for (const auto& [g, count] : job.plan_groups) {
+        int got = 0;
+        for (HostId h : topo_.groups()[g.index()].hosts) {
+            if (got == count) break;
+            const int hi = h.index() < host_index_.size() ? host_index_[h.index()] : -1;
+            if (hi < 0 || out_of_job[h.index()] != 0 || !available(hi)) continue;
+            const auto& hr = hosts_[static_cast<std::size_t>(hi)];
+            if (job.exclusive ? hr.jobs_on != 0 : hr.free < job.gph) continue;
+            chosen[h.index()] = 1;
+            ++got;
+        }
+        holds = holds && got == count;
+    }
+    Result<placement::Placement> p = fail(Errc::Busy, "the planned groups cannot hold the job now");
+    if (holds) {
+        placement::Request pref = r;
+        for (std::size_t h = 0; h < chosen.size(); ++h)
+            if (chosen[h] == 0) pref.excluded.emplace_back(static_cast<std::uint32_t>(h));
+        ++out_->place_calls;
+        p = placer_.place(state_, pref, Policy::SlurmTree);
+    }
+    if (p) {
+        ++out_->started_in_plan;
+    } else {
+        // the preference cannot hold it now: Slurm's tree on everything, at most the plan's
+        // switch count until the wait is over
+        if (now < job.switch_deadline) r.max_leaves = static_cast<int>(job.plan_groups.size());
+        ++out_->place_calls;
+        p = placer_.place(state_, r, Policy::SlurmTree);
+        if (!p && now < job.switch_deadline && p.error().code == Errc::Unsatisfiable)
+            return fail(Errc::Busy, "waiting for switches");
+        if (!p) return p;
+    }
+    // judged against what any placement could do now (the bound of the unrestricted request)
+    ++out_->place_calls;
+    if (auto b = placer_.place(state_, req, Policy::Topo)) {
+        p->lower_bound_groups = b->lower_bound_groups;
+        p->lower_bound_leaves = b->lower_bound_leaves;
+        p->lower_bound_tier = b->lower_bound_tier;
+    }
+    return p;
 }
 
 /// EASY reservation for the queue head: the earliest time enough hosts qualify if
@@ -674,7 +773,8 @@ Status Engine::run(PolicyRun& out, int run_index, int runs) {
     out_ = &out;
     out.policy = policy_;
     out.gate = gate_;
-    out.label = std::string(placement::policy_name(policy_)) + (gate_ ? "+gate" : "");
+    out.decide = at_submit_ ? Decide::Submit : Decide::Start;
+    out.label = std::string(placement::policy_name(policy_)) + (at_submit_ ? "@submit" : "") + (gate_ ? "+gate" : "");
     out.groups_hist.assign(kHistCap + 1, std::vector<int>(kHistCap + 1, 0));
     degraded_.clear();
     init_hosts();
@@ -718,9 +818,14 @@ Status Engine::run(PolicyRun& out, int run_index, int runs) {
                         --open_;
                     } else {
                         queue_.emplace(tj[static_cast<std::size_t>(e.a)].submit_s, e.a);
+                        if (at_submit_) {
+                            plan_at_submit(e.a, now);
+                            if (!j.plan_groups.empty()) push(j.switch_deadline, Ev::Wake, e.a);
+                        }
                     }
                     break;
                 }
+                case Ev::Wake: break;  // the pass below tries the job again
                 case Ev::Finish: {
                     auto& j = jobs_[static_cast<std::size_t>(e.a)];
                     if (j.running && j.gen == e.b) {
@@ -840,6 +945,21 @@ Status Engine::run(PolicyRun& out, int run_index, int runs) {
 
 }  // namespace
 
+const char* decide_name(Decide d) noexcept {
+    return d == Decide::Submit ? "submit" : "start";
+}
+
+namespace {
+/// How a run's placements were decided, for the headline: which product path it models.
+std::string decided_how(const PolicyRun& x) {
+    if (x.policy != placement::Policy::Topo && x.policy != placement::Policy::Cost) {
+        return x.policy == placement::Policy::SlurmTree ? x.label + " (Slurm alone)" : x.label;
+    }
+    return x.decide == Decide::Submit ? x.label + " (planned at submission: SPANK plugin + job_submit.lua, Slurm 22.05)"
+                                      : x.label + " (decided at job start: topology/topoplace, Slurm 24.11+)";
+}
+}  // namespace
+
 std::string headline(const Replay& r) {
     if (!r.model || r.runs.size() < 2) return {};
     const PolicyRun& a = r.runs[0];
@@ -855,14 +975,16 @@ std::string headline(const Replay& r) {
         if (b == nullptr) b = &x;
     }
     if (b == nullptr) return {};
+    const std::string an = decided_how(a);
+    const std::string bn = decided_how(*b);
     const double la = a.placement_gpu_hours + a.failure_gpu_hours;
     const double lb = b->placement_gpu_hours + b->failure_gpu_hours;
-    char buf[512];
+    char buf[768];
     const double d = lb - la;
     std::snprintf(buf, sizeof buf,
                   "%s loses %.1f %s GPU-hours to placement and failures than %s (%.1f %% of %s's loss) on this trace; "
                   "effective MFU %.1f %% vs %.1f %%",
-                  a.label.c_str(), std::abs(d), d >= 0 ? "fewer" : "more", b->label.c_str(),
+                  an.c_str(), std::abs(d), d >= 0 ? "fewer" : "more", bn.c_str(),
                   lb > 0 ? 100.0 * std::abs(d) / lb : 0.0, b->label.c_str(), 100 * a.effective_mfu,
                   100 * b->effective_mfu);
     return buf;
@@ -917,14 +1039,28 @@ Result<Replay> simulate(const Topology& topo, const Trace& trace, const SimOptio
                       opt.degraded_rule ? "kept out of multi-node jobs while others fit" : "placed like any host");
         r.degraded = buf;
     }
-    const int runs = static_cast<int>(opt.policies.size() * opt.gates.size());
+    if (opt.decides.empty()) return fail(Errc::InvalidArgument, "no decision mode to replay");
+
+    // topo and cost once per decision mode, the baselines (Slurm's own choice) once
+    struct Run {
+        Policy p;
+        Decide d;
+    };
+
+    std::vector<Run> plan;
+    for (Policy p : opt.policies) {
+        const bool ours = p == Policy::Topo || p == Policy::Cost;
+        for (std::size_t i = 0; i < (ours ? opt.decides.size() : 1); ++i)
+            plan.push_back({p, ours ? opt.decides[i] : Decide::Start});
+    }
+    const int runs = static_cast<int>(plan.size() * opt.gates.size());
     const placement::Placer placer =
         opt.model != nullptr ? placement::Placer(topo, *opt.model) : placement::Placer(topo);
     int k = 0;
     for (bool gate : opt.gates) {
-        for (Policy p : opt.policies) {
+        for (const Run& run : plan) {
             PolicyRun pr;
-            Engine e(placer, trace, opt, p, gate, nullptr);
+            Engine e(placer, trace, opt, run.p, gate, nullptr, run.d);
             if (auto st = e.run(pr, k, runs); !st) return fail(st.error());
             r.runs.push_back(std::move(pr));
             ++k;
@@ -935,12 +1071,12 @@ Result<Replay> simulate(const Topology& topo, const Trace& trace, const SimOptio
 }
 
 Result<std::vector<Interval>> replay_intervals(const Topology& topo, const Trace& trace, Policy policy, bool gate,
-                                               const SimOptions& opt) {
+                                               const SimOptions& opt, Decide decide) {
     std::vector<Interval> iv;
     PolicyRun pr;
     const placement::Placer placer =
         opt.model != nullptr ? placement::Placer(topo, *opt.model) : placement::Placer(topo);
-    Engine e(placer, trace, opt, policy, gate, &iv);
+    Engine e(placer, trace, opt, policy, gate, &iv, decide);
     if (auto st = e.run(pr, 0, 1); !st) return fail(st.error());
     return iv;
 }

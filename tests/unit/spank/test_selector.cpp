@@ -358,7 +358,12 @@ TEST(DecideAtStart, StartEnvRoundTripsThroughTheSelector) {
         EXPECT_NE(k, "TOPOPLACE_CONSTRAINT");
         EXPECT_NE(k, "TOPOPLACE_SWITCHES");
         EXPECT_NE(k, "TOPOPLACE_EXCLUDE");
-        if (!v.empty()) kv.push_back("SPANK_" + k + "=" + v);  // as Slurm stores spank_job_env
+        if (v.empty()) continue;
+        std::string e = "SPANK_";  // as Slurm stores spank_job_env
+        e += k;
+        e += '=';
+        e += v;
+        kv.push_back(std::move(e));
     }
     std::vector<std::string_view> views(kv.begin(), kv.end());
     auto back = options_from_env(views);

@@ -24,7 +24,7 @@ n_bars=$(count '<rect class="bar"')
 n_rows=$(count '<tr><td>')
 echo "DOM: $n_svg plots, $n_series series paths, $n_bars bars, $n_rows table rows"
 [ "$n_svg" -eq 5 ] || { echo "FAIL: want 5 plots"; fail=1; }
-grep -q '<p id="headline"><b>cost loses [0-9.]* \(fewer\|more\) GPU-hours to placement and failures than slurm-tree' "$TMP/dom.html" \
+grep -q '<p id="headline"><b>cost (decided at job start: topology/topoplace, Slurm 24.11+) loses [0-9.]* \(fewer\|more\) GPU-hours to placement and failures than slurm-tree' "$TMP/dom.html" \
   || { echo "FAIL: no GPU-hours headline"; fail=1; }
 [ "$n_series" -ge 9 ] || { echo "FAIL: want >= 9 series (3 policies x 3 line plots)"; fail=1; }
 [ "$n_bars" -ge 3 ] || { echo "FAIL: want bars in the leaf-groups plot"; fail=1; }

@@ -318,3 +318,59 @@ TEST(Replay, DegradedHostsRuleKeepsThemOutOfMultiNodeJobs) {
     const std::string json = render_json(*with, ReportContext{});
     EXPECT_NE(json.find("\"degraded_gpu_hours\""), std::string::npos);
 }
+
+namespace {
+
+// Issue 31 item 4: the what-if models each product path. Decide::Submit plans topo/cost on
+// the state at each job's arrival and hands Slurm's tree the plan's groups (exact counts) and
+// switch count; the baselines are replayed once whatever the modes.
+TEST(Replay, DecideAtSubmissionModelsThePluginPath) {
+    auto t = from_spec_file("dgx-h100-3tier.yaml");
+    GeneratorOptions g;
+    g.jobs = 300;
+    g.cluster_nodes = static_cast<int>(compute_hosts(*t).size());
+    g.gpus_per_node = static_cast<int>(t->host(compute_hosts(*t).front()).gpus.size());
+    g.load = 0.9;
+    g.seed = 7;
+    auto tr = generate_trace(g);
+    ASSERT_TRUE(tr);
+    const topo::perf::Params model;
+    SimOptions o;
+    o.model = &model;
+    o.policies = {Policy::Cost, Policy::SlurmTree};
+    o.decides = {Decide::Start, Decide::Submit};
+    auto r = simulate(*t, *tr, o);
+    ASSERT_TRUE(r) << r.error().to_string();
+    ASSERT_EQ(r->runs.size(), 3U);  // cost, cost@submit, slurm-tree (once)
+    EXPECT_EQ(r->runs[0].label, "cost");
+    EXPECT_EQ(r->runs[1].label, "cost@submit");
+    EXPECT_EQ(r->runs[2].label, "slurm-tree");
+    const auto& at_start = r->runs[0];
+    const auto& at_submit = r->runs[1];
+    EXPECT_EQ(at_submit.decide, Decide::Submit);
+    EXPECT_EQ(at_submit.finished, 300);
+    // every job was planned at its arrival or found no fit then, and at load 0.9 both happen
+    EXPECT_EQ(at_submit.submit_planned + at_submit.submit_no_plan, 300);
+    EXPECT_GT(at_submit.submit_no_plan, 0);
+    EXPECT_GT(at_submit.started_in_plan, 0);
+    EXPECT_LE(at_submit.started_in_plan, at_submit.placements);
+    EXPECT_EQ(at_start.submit_planned, 0);  // the start mode makes no plans
+    // the paths decide differently on this trace: what placement costs in GPU-hours
+    EXPECT_NE(at_start.placement_gpu_hours, at_submit.placement_gpu_hours);
+    EXPECT_LE(at_submit.at_bound, at_submit.multi_node);
+    // the headline names how the first run decides and that the baseline is Slurm alone
+    const std::string h = headline(*r);
+    EXPECT_NE(h.find("cost (decided at job start: topology/topoplace, Slurm 24.11+)"), std::string::npos) << h;
+    EXPECT_NE(h.find("slurm-tree (Slurm alone)"), std::string::npos) << h;
+    ReportContext ctx;
+    ctx.snapshot = "dgx.json";
+    const std::string js = render_json(*r, ctx);
+    EXPECT_NE(js.find("\"planned_at_submission\""), std::string::npos);
+    // no double booking on the submission path either
+    auto iv = replay_intervals(*t, *tr, Policy::Cost, false, o, Decide::Submit);
+    ASSERT_TRUE(iv) << iv.error().to_string();
+    expect_no_double_booking(*t, *iv);
+    EXPECT_EQ(iv->size(), 300U);
+}
+
+}  // namespace

@@ -23,9 +23,26 @@
 
 namespace topo::whatif {
 
+/// When a topoplace policy (topo, cost) chooses a job's nodes, as each product path does
+/// (docs/whatif.md "Modes"):
+///  - Start: when Slurm starts the job, on the state then (topology/topoplace inside
+///    slurmctld, Slurm 24.11 and 26.05);
+///  - Submit: when the job is submitted, on the state then (the SPANK plugin +
+///    job_submit.lua, Slurm 22.05): the plan's leaf groups go to Slurm as a preference and its
+///    switch count as --switches=N@wait; a job that did not fit at submission gets no plan
+///    (Slurm's tree alone); Slurm's tree allocates at start.
+/// Baselines (slurm-tree, linear, spread) are Slurm's own choice at start in either mode.
+enum class Decide : std::uint8_t { Start, Submit };
+[[nodiscard]] const char* decide_name(Decide d) noexcept;  ///< "start", "submit"
+
 struct SimOptions {
     std::vector<placement::Policy> policies{placement::Policy::Topo, placement::Policy::SlurmTree,
                                             placement::Policy::Linear};
+    /// When topo and cost decide (each one replayed per entry; baselines once).
+    std::vector<Decide> decides{Decide::Start};
+    /// Decide::Submit: seconds Slurm waits for the plan's switch count before it takes any
+    /// (the plugin's wait=, plugstack default 300 s: spank/core/core.hpp Config::wait).
+    double switch_wait_s = 300;
     /// Health gate settings to run each policy with (false = off, true = on).
     std::vector<bool> gates{false};
     const FailureModel* failures = nullptr;  ///< null: no failures
@@ -64,7 +81,8 @@ struct SimOptions {
 struct PolicyRun {
     placement::Policy policy = placement::Policy::Topo;
     bool gate = false;
-    std::string label;  ///< "topo", "topo+gate"
+    Decide decide = Decide::Start;
+    std::string label;  ///< "topo", "topo+gate", "cost@submit"
 
     int jobs = 0;            ///< jobs in the trace
     int finished = 0;        ///< jobs that completed
@@ -98,6 +116,11 @@ struct PolicyRun {
     double lost_gpu_hours = 0;                           ///< work lost (since last checkpoint + restart cost)
     int backfilled = 0;                                  ///< jobs started by backfill ahead of the queue head
     long place_calls = 0;                                ///< calls to place()
+    // Decide::Submit only: jobs given a plan at submission, jobs that got none (no fit then),
+    // and starts inside the plan's leaf groups (the preference held)
+    int submit_planned = 0;
+    int submit_no_plan = 0;
+    int started_in_plan = 0;
     // The performance model (0 when SimOptions::model is null)
     double mean_slowdown = 1;        ///< GPU-time weighted mean of S_job over finished work
     double p95_slowdown = 1;         ///< over placements of multi-node jobs
@@ -136,9 +159,10 @@ struct Replay {
 };
 
 /// The report's first line: GPU-hours lost to placement and failures by the first policy
-/// (with the gate as it was run) against the second, "" when there are not two policies or
-/// no model. E.g. "topo loses 1,234 fewer GPU-hours to placement and failures than
-/// slurm-tree (12.3 % of slurm-tree's loss) on this trace".
+/// (with the gate as it was run) against slurm-tree (else the next), naming when each
+/// decides; "" when there are not two policies or no model. E.g. "cost (decided at job
+/// start: topology/topoplace, Slurm 24.11+) loses 1,234 fewer GPU-hours to placement and
+/// failures than slurm-tree (Slurm alone) (12.3 % of slurm-tree's loss) on this trace".
 [[nodiscard]] std::string headline(const Replay& r);
 
 /// Replay `trace` on `topo` under every (policy, gate) of `opt`.
@@ -159,7 +183,7 @@ struct Interval {
 };
 
 [[nodiscard]] Result<std::vector<Interval>> replay_intervals(const Topology& topo, const Trace& trace,
-                                                             placement::Policy policy, bool gate,
-                                                             const SimOptions& opt);
+                                                             placement::Policy policy, bool gate, const SimOptions& opt,
+                                                             Decide decide = Decide::Start);
 
 }  // namespace topo::whatif
