@@ -10,6 +10,8 @@
 #include <topo/snapshot.hpp>
 #include <topo/text_input.hpp>
 
+#include "state_cache.hpp"
+
 namespace topo::spank {
 
 Result<SelectorConfig> parse_selector_config(std::string_view text, std::string_view file, std::string_view confdir) {
@@ -52,13 +54,23 @@ Result<SelectorConfig> parse_selector_config(std::string_view text, std::string_
                 return fail(Errc::Parse, "default=" + std::string(val) + ": expected pack, spread or off",
                             std::string(file), line);
             c.default_mode = *m;
+        } else if (key == "state_feed") {
+            if (!val.empty() && val.front() != '/')
+                return fail(Errc::Parse, "state_feed= needs an absolute path (or nothing: no feed)", std::string(file),
+                            line);
+            c.state_feed = std::string(val);
+        } else if (key == "state_feed_age") {
+            auto v = strict_int(val, 1, 3600);
+            if (!v) return fail(Errc::Parse, "state_feed_age: seconds 1..3600", std::string(file), line);
+            c.state_feed_age = static_cast<int>(*v);
         } else if (key == "health_interval_ms") {
             auto v = strict_int(val, 0, 999'999);
             if (!v) return fail(Errc::Parse, "health_interval_ms: 0..999999", std::string(file), line);
             c.health_interval_ms = static_cast<int>(*v);
         } else {
             return fail(Errc::Parse,
-                        "unknown key '" + key + "' (snapshot, health, policy, default, health_interval_ms)",
+                        "unknown key '" + key
+                            + "' (snapshot, health, policy, default, health_interval_ms, state_feed, state_feed_age)",
                         std::string(file), line);
         }
     }
@@ -140,9 +152,8 @@ void Selector::refresh_health(Selection& sel) {
     auto f = health::health_flags(*topo_, cfg_.health);
     if (!f) {
         // keep the flags read last (a store being rewritten must not un-flag every host)
-        sel.problem =
-            "health store " + cfg_.health + " not read (the flags read before stay): " + f.error().to_string();
-        sel.problem_key = "health";
+        note(sel, "health",
+             "health store " + cfg_.health + " not read (the flags read before stay): " + f.error().to_string());
         return;
     }
     if (f->unhealthy == flags_.unhealthy && f->degraded == flags_.degraded) return;
@@ -150,6 +161,45 @@ void Selector::refresh_health(Selection& sel) {
     for (const auto& [h, s] : flags_.degraded) state_.set_slowdown(h, 1.0);
     flags_ = std::move(*f);
     state_.mark_health(flags_.unhealthy, flags_.degraded);
+}
+
+void Selector::note(Selection& sel, std::string key, std::string text) {
+    if (sel.problem.empty()) {
+        sel.problem = std::move(text);
+        sel.problem_key = std::move(key);
+    } else if (pending_.size() < 8) {
+        pending_.emplace_back(std::move(key), std::move(text));
+    }
+}
+
+void Selector::set_uplinks(const placement::ClusterState* from) {
+    for (std::size_t g = 0; g < topo_->groups().size(); ++g) {
+        const GroupId gid(static_cast<std::uint32_t>(g));
+        const auto want = from != nullptr ? from->uplink_users(gid) : placement::ClusterState::UplinkUsers{};
+        const auto have = state_.uplink_users(gid);
+        if (want.spanning != have.spanning || want.multi_pod != have.multi_pod)
+            state_.add_uplink_users(gid, want.spanning - have.spanning, want.multi_pod - have.multi_pod);
+    }
+}
+
+void Selector::refresh_feed(Selection& sel) {
+    if (cfg_.state_feed.empty()) return;
+    const auto now = now_();
+    if (feed_read_ && now - *feed_read_ < std::chrono::milliseconds(cfg_.health_interval_ms)) return;
+    feed_read_ = now;
+    const auto wall =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch());
+    auto f =
+        read_state_feed(cfg_.state_feed, *topo_, cfg_.state_feed_age, wall.count(), nullptr, cfg_.state_feed_owner);
+    if (!f) {
+        // stale counts would be served as fresh: none is safer (the cost policy then sees no sharing)
+        set_uplinks(nullptr);
+        note(sel, "feed",
+             "state feed " + cfg_.state_feed
+                 + " not used (running jobs' uplinks unknown until it is): " + f.error().to_string());
+        return;
+    }
+    set_uplinks(&*f);
 }
 
 void Selector::apply_offer(std::span<const std::uint64_t> offered, std::uint32_t nbits) {
@@ -182,6 +232,11 @@ void Selector::apply_offer(std::span<const std::uint64_t> offered, std::uint32_t
 Selection Selector::select(const SelectorJob& job, std::span<const std::uint64_t> offered, std::uint32_t nbits) {
     Selection sel;
     ++stats_.calls;
+    if (!pending_.empty()) {  // a problem an earlier call found besides its own
+        sel.problem = std::move(pending_.front().second);
+        sel.problem_key = std::move(pending_.front().first);
+        pending_.erase(pending_.begin());
+    }
     auto pass = [&](std::string why) {
         ++stats_.passed;
         sel.kind = Selection::Kind::Pass;
@@ -191,8 +246,7 @@ Selection Selector::select(const SelectorJob& job, std::span<const std::uint64_t
     if (job.required_nodes) return pass("the job named its nodes (-w)");
     auto opts = options_from_env(job.env);
     if (!opts) {
-        sel.problem = "job " + std::to_string(job.job_id) + ": " + opts.error().message + " (left to Slurm)";
-        sel.problem_key = "option";
+        note(sel, "option", "job " + std::to_string(job.job_id) + ": " + opts.error().message + " (left to Slurm)");
         return pass("invalid option");
     }
     const Mode mode = opts->mode.value_or(cfg_.default_mode);
@@ -200,6 +254,7 @@ Selection Selector::select(const SelectorJob& job, std::span<const std::uint64_t
     const auto gpus = placement::request_gres_gpus(job.tres_per_node);
     if (!gpus) return pass("tres_per_node '" + std::string(job.tres_per_node.substr(0, 64)) + "' not read");
     refresh_health(sel);
+    refresh_feed(sel);
     apply_offer(offered, nbits);
 
     placement::Request r;

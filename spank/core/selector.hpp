@@ -26,6 +26,7 @@
 #include <topo/topology.hpp>
 
 #include "core.hpp"
+#include <sys/types.h>
 
 namespace topo::spank {
 
@@ -35,7 +36,12 @@ struct SelectorConfig {
     std::string health;                                  ///< health store directory; empty = none
     placement::Policy policy = placement::Policy::Cost;  ///< pack policy: cost | topo
     Mode default_mode = Mode::Pack;                      ///< jobs that give no --topo: pack | spread | off
-    int health_interval_ms = 1000;                       ///< the store is re-read at most this often
+    int health_interval_ms = 1000;                       ///< the store (and the feed) re-read at most this often
+    /// topoplace-nodefeed's state feed (its --feed file): the running jobs' per-group uplink
+    /// use for the cost policy (node states come from Slurm's offer). Empty = none: no sharing.
+    std::string state_feed;
+    int state_feed_age = 10;     ///< seconds after its last slurmctld read that the feed is trusted
+    uid_t state_feed_owner = 0;  ///< the feed's owner (root: topoplace-nodefeed); not a file key (tests)
 };
 
 /// Parse the file's text; `confdir` gives the default snapshot path. Errors name the line
@@ -112,9 +118,18 @@ public:
 
     void set_clock_for_test(std::function<Clock::time_point()> now) { now_ = std::move(now); }
 
+    /// Running jobs using group g's uplinks, as last read from the feed (tests, the log).
+    [[nodiscard]] placement::ClusterState::UplinkUsers uplink_users(GroupId g) const { return state_.uplink_users(g); }
+
 private:
     Selector(SelectorConfig cfg, TopologyPtr topo);
     void refresh_health(Selection& sel);
+    /// Once per health_interval_ms: the running jobs' uplink use from the feed into state_; a
+    /// feed that cannot be read or is too old leaves no sharing (a problem, logged once).
+    void refresh_feed(Selection& sel);
+    void set_uplinks(const placement::ClusterState* from);
+    /// A problem for this call's Selection, or for a later call's when this one has one.
+    void note(Selection& sel, std::string key, std::string text);
     void apply_offer(std::span<const std::uint64_t> offered, std::uint32_t nbits);
 
     SelectorConfig cfg_;
@@ -128,6 +143,8 @@ private:
     static constexpr std::uint32_t kNoNode = std::numeric_limits<std::uint32_t>::max();
     health::HealthFlags flags_;
     std::optional<Clock::time_point> health_read_;
+    std::optional<Clock::time_point> feed_read_;
+    std::vector<std::pair<std::string, std::string>> pending_;  ///< (key, text) for the next calls (at most 8)
     std::function<Clock::time_point()> now_ = [] { return Clock::now(); };
     Stats stats_;
 };

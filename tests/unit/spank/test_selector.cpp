@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -20,6 +21,7 @@
 #include "core.hpp"
 #include "lab_topology.hpp"
 #include "selector.hpp"
+#include "state_cache.hpp"
 #include "tp_select.h"
 #include <unistd.h>
 
@@ -381,6 +383,67 @@ TEST(DecideAtStart, StartEnvRoundTripsThroughTheSelector) {
             EXPECT_TRUE(v.empty()) << k;
         }
     }
+}
+
+}  // namespace
+
+namespace {
+
+std::int64_t wall_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+// The running jobs' uplinks (issue 31 item 1): topoplace-nodefeed's feed carries each leaf
+// group's running multi-group jobs; the selector takes them into its state at most once per
+// interval, and drops them (said once) when the feed is missing or too old.
+TEST(Selector, RunningJobsUplinksComeFromTheFeed) {
+    const std::string feed = tmpdir() + "/nodes.bin";
+    const std::string store = tmpdir() + "/health-feedtest";
+    placement::ClusterState fed(*lab());
+    fed.add_uplink_users(GroupId(0), 2, 1);
+    fed.add_uplink_users(GroupId(3), 1, 0);
+    ASSERT_TRUE(write_state_feed(feed, *lab(), fed, wall_ns()));
+    SelectorConfig cfg;
+    cfg.state_feed = feed;
+    cfg.state_feed_owner = ::getuid();
+    Fixture f(lab_names(), cfg);
+    auto t = Selector::Clock::time_point{};
+    f.sel->set_clock_for_test([&] { return t; });
+    auto s = f.sel->select(job_of(2), f.offer({}), 64);
+    EXPECT_TRUE(s.problem.empty()) << s.problem;
+    EXPECT_EQ(f.sel->uplink_users(GroupId(0)).spanning, 2);
+    EXPECT_EQ(f.sel->uplink_users(GroupId(0)).multi_pod, 1);
+    EXPECT_EQ(f.sel->uplink_users(GroupId(3)).spanning, 1);
+    // the jobs end: not seen before the interval, then gone
+    ASSERT_TRUE(write_state_feed(feed, *lab(), placement::ClusterState(*lab()), wall_ns()));
+    t += std::chrono::milliseconds(500);
+    (void)f.sel->select(job_of(2), f.offer({}), 64);
+    EXPECT_EQ(f.sel->uplink_users(GroupId(0)).spanning, 2);
+    t += std::chrono::milliseconds(600);
+    (void)f.sel->select(job_of(2), f.offer({}), 64);
+    EXPECT_EQ(f.sel->uplink_users(GroupId(0)).spanning, 0);
+    EXPECT_EQ(f.sel->uplink_users(GroupId(3)).spanning, 0);
+    // a feed that stopped (its last slurmctld read a minute ago): its counts are not used
+    ASSERT_TRUE(write_state_feed(feed, *lab(), fed, wall_ns() - 60'000'000'000LL));
+    t += std::chrono::milliseconds(1100);
+    s = f.sel->select(job_of(2), f.offer({}), 64);
+    EXPECT_EQ(s.problem_key, "feed");
+    EXPECT_NE(s.problem.find("not used"), std::string::npos) << s.problem;
+    EXPECT_EQ(f.sel->uplink_users(GroupId(0)).spanning, 0);
+    EXPECT_EQ(s.kind, K::Narrow) << "the job is still placed";
+}
+
+TEST(Selector, TwoProblemsInOneCallAreBothSaid) {
+    SelectorConfig cfg;
+    cfg.health = tmpdir() + "/not-a-store";  // a file where the store's directory should be
+    std::ofstream(cfg.health) << "x\n";
+    cfg.state_feed = tmpdir() + "/no-such-feed";
+    Fixture f(lab_names(), cfg);
+    auto a = f.sel->select(job_of(2), f.offer({}), 64);
+    auto b = f.sel->select(job_of(2), f.offer({}), 64);
+    EXPECT_EQ(a.problem_key, "health");
+    EXPECT_EQ(b.problem_key, "feed") << b.problem;
 }
 
 }  // namespace
