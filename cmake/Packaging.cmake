@@ -78,6 +78,46 @@ if(TOPO_SLURM_MAJOR_MINOR)
   set(CPACK_DEBIAN_PACKAGE_BREAKS "slurm-client (>= ${TOPO_SLURM_NEXT}), slurmd (>= ${TOPO_SLURM_NEXT}), slurm-client (<< ${TOPO_SLURM_MAJOR_MINOR}), slurmd (<< ${TOPO_SLURM_MAJOR_MINOR})")
 endif()
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${CMAKE_CURRENT_SOURCE_DIR}/packaging/conffiles)
+if(TOPO_TOPOLOGY_SLURM_VERSION)
+  # Two packages: topoplace (everything but the topology plugin: the install() calls without a
+  # component) and topoplace-topology (topology/topoplace, for the controller). The plugin
+  # is compiled with slurmctld's internal structures of one micro release (spank/topology/
+  # slurm-X.Y/VERSION): its Depends admits exactly that upstream release, any Debian revision.
+  string(REPLACE "." ";" _tv "${TOPO_TOPOLOGY_SLURM_VERSION}")
+  list(GET _tv 2 _tmicro)
+  math(EXPR _tnext "${_tmicro} + 1")
+  set(_tnext_v "${TOPO_SLURM_MAJOR_MINOR}.${_tnext}")
+  set(CPACK_DEB_COMPONENT_INSTALL ON)
+  set(CPACK_COMPONENTS_ALL Unspecified topology)
+  set(CPACK_DEBIAN_UNSPECIFIED_PACKAGE_NAME topoplace)
+  set(CPACK_DEBIAN_UNSPECIFIED_DESCRIPTION "${CPACK_DEBIAN_PACKAGE_DESCRIPTION}")
+  set(CPACK_DEBIAN_UNSPECIFIED_FILE_NAME "${CPACK_DEBIAN_FILE_NAME}")
+  set(CPACK_DEBIAN_UNSPECIFIED_PACKAGE_CONTROL_EXTRA ${CMAKE_CURRENT_SOURCE_DIR}/packaging/conffiles)
+  unset(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA)
+  set(CPACK_DEBIAN_TOPOLOGY_PACKAGE_NAME topoplace-topology)
+  if(_deb_arch)
+    set(CPACK_DEBIAN_TOPOLOGY_FILE_NAME
+        "topoplace-topology_${PROJECT_VERSION}+slurm${TOPO_TOPOLOGY_SLURM_VERSION}_${_deb_arch}.deb")
+  else()
+    set(CPACK_DEBIAN_TOPOLOGY_FILE_NAME DEB-DEFAULT)
+  endif()
+  set(CPACK_DEBIAN_TOPOLOGY_PACKAGE_DEPENDS
+      "slurmctld (>= ${TOPO_TOPOLOGY_SLURM_VERSION}), slurmctld (<< ${_tnext_v}~)")
+  set(CPACK_DEBIAN_TOPOLOGY_PACKAGE_RECOMMENDS "topoplace (= ${PROJECT_VERSION})")
+  set(CPACK_DEBIAN_TOPOLOGY_PACKAGE_BREAKS "")
+  set(CPACK_DEBIAN_TOPOLOGY_PACKAGE_ENHANCES "slurmctld")
+  set(CPACK_DEBIAN_TOPOLOGY_PACKAGE_SECTION admin)
+  set(CPACK_DEBIAN_TOPOLOGY_DESCRIPTION "topology/topoplace: topoplace's node choice inside slurmctld (Slurm ${TOPO_TOPOLOGY_SLURM_VERSION})
+ A Slurm topology plugin (TopologyPlugin=topology/topoplace in slurm.conf) that is
+ topology/tree with one change: at every scheduling attempt it narrows the nodes Slurm
+ offers to topoplace's choice (the cost policy by default) and lets topology/tree
+ allocate inside it, falling back to topology/tree on the whole offer. It reads the
+ topoplace snapshot next to slurm.conf (topoplace discover).
+ .
+ It is compiled with slurmctld's internal structures of Slurm ${TOPO_TOPOLOGY_SLURM_VERSION} exactly,
+ so it depends on that upstream release. Derived from Slurm's topology/tree:
+ GPL-2.0-or-later (/usr/share/doc/topoplace-topology/COPYING.slurm).")
+endif()
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 set(CPACK_RESOURCE_FILE_LICENSE ${CMAKE_CURRENT_SOURCE_DIR}/LICENSE)
 set(CPACK_WARN_ON_ABSOLUTE_INSTALL_DESTINATION OFF)

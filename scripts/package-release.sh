@@ -71,13 +71,32 @@ echo "package-release.sh: building in $SUITE ($OUT; log $log)" >&2
 if in_root "$B" bash -c "cmake -S /src -B /src/$OUT -G Ninja -DCMAKE_BUILD_TYPE=Release -DTOPO_BUILD_TESTS=OFF \
       -DTOPO_BUILD_BENCH=OFF -DTOPO_SLURM_RELEASE=$REL >/dev/null \
     && cmake --build /src/$OUT -j${JOBS:-2} --target topoplace topoplace_spank topoplace-nodefeed topology_topoplace topo_man \
-    && cd /src/$OUT && rm -f topoplace_*.deb && cpack -G DEB" >> "$log" 2>&1; then
+    && cd /src/$OUT && rm -f topoplace_*.deb topoplace-topology_*.deb && cpack -G DEB" >> "$log" 2>&1; then
   deb=$(ls "$OUT"/topoplace_*+slurm"$REL"_*.deb 2>/dev/null | head -1)
   [ -n "$deb" ] && ok "built in $SUITE with its g++ ($(in_root "$B" g++ -dumpfullversion)) in $(( $(date +%s) - t0 )) s: $(basename "$deb")" \
     || { bad "cpack in $SUITE wrote no topoplace_*+slurm${REL}_*.deb" "$(tail -20 "$log")"; finish; }
 else
   bad "the Release build in $SUITE" "$(tail -30 "$log")"; finish
 fi
+# topology/topoplace (24.11+, when the vendored sources are this release's): its own package,
+# pinned to the exact Slurm release it was compiled for
+tdeb=""; tver=""
+if [ -f "spank/topology/slurm-$REL/VERSION" ] && [ ! -f "$OUT/topology_topoplace.NOT-BUILT" ]; then
+  tver=$(head -1 "spank/topology/slurm-$REL/VERSION")
+  tdeb=$(ls "$OUT"/topoplace-topology_*+slurm"$tver"_*.deb 2>/dev/null | head -1)
+  tdep=$(dpkg-deb -f "$tdeb" Depends 2>/dev/null)
+  nxt="${tver%.*}.$(( ${tver##*.} + 1 ))~"
+  if [ -n "$tdeb" ] && grep -qF "slurmctld (>= $tver), slurmctld (<< $nxt)" <<<"$tdep" \
+     && dpkg --compare-versions "$tver-1" ge "$tver" && dpkg --compare-versions "$tver-99" lt "$nxt" \
+     && ! dpkg --compare-versions "${nxt%\~}-1" lt "$nxt" \
+     && grep -q '/slurm-wlm/topology_topoplace.so$' <<<"$(dpkg-deb -c "$tdeb")" \
+     && ! grep -q topology_topoplace <<<"$(dpkg-deb -c "$deb")"; then
+    ok "$(basename "$tdeb"): topology/topoplace alone, Depends: $tdep (Slurm $tver, any Debian revision, not ${nxt%\~})"
+  else bad "the topoplace-topology package" "deb=$tdeb Depends: $tdep"$'\n'"$(dpkg-deb -c "$tdeb" 2>&1 | tail -5)"; fi
+elif [ -f "$OUT/topology_topoplace.NOT-BUILT" ]; then
+  echo "note: no topoplace-topology package: $(cat "$OUT/topology_topoplace.NOT-BUILT")"
+fi
+
 dep=$(dpkg-deb -f "$deb" Depends); brk=$(dpkg-deb -f "$deb" Breaks)
 if grep -q 'libslurm' <<<"$dep" && grep -q "slurmd (<< $REL)" <<<"$brk"; then ok "Depends from $SUITE's dpkg-shlibdeps: $dep; Breaks other releases"
 else bad "Depends/Breaks" "Depends: $dep"$'\n'"Breaks: $brk"; fi
@@ -85,11 +104,20 @@ else bad "Depends/Breaks" "Depends: $dep"$'\n'"Breaks: $brk"; fi
 # a fresh copy of the lab chroot: only Slurm in it; the package brings its own dependencies
 I="$BASE/topoplace-$SUITE-install"
 rm -rf "$I"; copy_chroot "$LAB" "$I"
-cp "$deb" "$I/tmp/"
-if in_root "$I" bash -c "apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends /tmp/$(basename "$deb") man-db" >> "$log" 2>&1 \
-   && [ "$(in_root "$I" dpkg-query -W -f='${Status}' topoplace)" = "install ok installed" ]; then
-  ok "apt-get install ./$(basename "$deb") in a fresh $SUITE chroot (dependencies from $SUITE's archive)"
+cp "$deb" "$I/tmp/"; debs="/tmp/$(basename "$deb")"
+[ -n "$tdeb" ] && { cp "$tdeb" "$I/tmp/"; debs+=" /tmp/$(basename "$tdeb")"; }
+if in_root "$I" bash -c "apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $debs man-db" >> "$log" 2>&1 \
+   && [ "$(in_root "$I" dpkg-query -W -f='${Status}' topoplace)" = "install ok installed" ] \
+   && { [ -z "$tdeb" ] || [ "$(in_root "$I" dpkg-query -W -f='${Status}' topoplace-topology)" = "install ok installed" ]; }; then
+  ok "apt-get install ${debs//\/tmp\//./} in a fresh $SUITE chroot (dependencies from $SUITE's archive)"
 else bad "install in a fresh $SUITE chroot" "$(tail -20 "$log")"; finish; fi
+if [ -n "$tdeb" ]; then
+  if [ -f "$I/usr/lib/x86_64-linux-gnu/slurm-wlm/topology_topoplace.so" ] && [ -f "$I/usr/share/doc/topoplace-topology/COPYING.slurm" ] \
+     && grep -q 'TopologyPlugin=topology/topoplace' "$I/usr/share/doc/topoplace-topology/topology-plugin.md" \
+     && dpkg-deb -f "$tdeb" Description | grep -q 'TopologyPlugin=topology/topoplace in slurm.conf'; then
+    ok "installed: topology_topoplace.so next to Slurm's plugins, its GPL licence (COPYING.slurm) and the slurm.conf line (description, topology-plugin.md)"
+  else bad "topoplace-topology installed with its licence and docs" "$(ls "$I/usr/share/doc/topoplace-topology" 2>&1)"; fi
+fi
 v=$(in_root "$I" topoplace --version 2>&1); nv=$(in_root "$I" topoplace-nodefeed --version 2>&1)
 if grep -q '^topoplace [0-9]' <<<"$v" && grep -q "for Slurm $REL" <<<"$nv"; then ok "installed CLI and daemon run: $v; $nv"
 else bad "installed binaries run" "$v"$'\n'"$nv"; fi
