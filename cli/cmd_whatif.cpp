@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include <topo/hostlist.hpp>
 #include <topo/perf/model.hpp>
 #include <topo/snapshot.hpp>
 #include <topo/whatif/failures.hpp>
@@ -36,6 +37,7 @@ struct WhatifOptions {  // (members by size: no padding between them)
     std::string model;
     std::string degraded_rule = "on";
     std::string decide = "start";
+    std::string degraded_hosts;
     std::string command_line;
     std::uint64_t seed = 1;
     double load = 0.85;
@@ -122,6 +124,10 @@ int run_whatif(const WhatifOptions& o) {
         return kUsage;
     }
     so.switch_wait_s = o.switch_wait;
+    if (!o.degraded_hosts.empty() && o.no_model) {
+        std::fprintf(stderr, "topoplace: --degraded-hosts needs the performance model: drop --no-model\n");
+        return kUsage;
+    }
     so.gates = o.health_gate == "both" ? std::vector<bool>{false, true} : std::vector<bool>{o.health_gate == "on"};
     perf::Params model;
     if (!o.no_model && !o.model.empty()) {
@@ -151,6 +157,19 @@ int run_whatif(const WhatifOptions& o) {
     auto topo = load_snapshot(o.snapshot);
     if (!topo) return report(topo.error());
     const auto& t = **topo;
+    if (!o.degraded_hosts.empty()) {
+        auto names = expand_hostlist(o.degraded_hosts);
+        if (!names) return report(names.error());
+        for (const auto& n : *names) {
+            auto h = t.find_host(n);
+            if (!h) {
+                std::fprintf(stderr, "topoplace: whatif: --degraded-hosts: %s is not a host of %s\n", n.c_str(),
+                             o.snapshot.c_str());
+                return kUsage;
+            }
+            so.degraded_hosts.push_back(*h);
+        }
+    }
 
     whatif::FailureModel fm;
     if (!o.failures.empty()) {
@@ -262,6 +281,9 @@ Runner add_whatif(CLI::App& app) {
                     "--decide submit: seconds Slurm waits for the plan's switch count (the plugin's wait=)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
+    sub->add_option("--degraded-hosts", opts->degraded_hosts,
+                    "hostlist of hosts degraded for the whole replay, besides --degraded's share (e.g. a live "
+                    "replay's flagged hosts)");
     sub->add_option("--failures", opts->failures, "failure table (e.g. the Llama 3 405B interruption table)");
     sub->add_option("--checkpoint-interval", opts->checkpoint_interval,
                     "seconds between checkpoints (0 = none: a killed job restarts from zero)")

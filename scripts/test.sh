@@ -9,7 +9,8 @@
 #   4. live Slurm 22.05 lab tests (real slurmctld + many slurmd), ctest label "lab",
 #      and topology/block on a live Slurm 24.11 slurmctld in a trixie chroot (label "trixie")
 # Exit status is non-zero when anything fails. TOPO_SKIP_ASAN=1 / TOPO_SKIP_FUZZ=1 /
-# TOPO_SKIP_LAB=1 skip a stage (for quick local runs; CI runs them all).
+# TOPO_SKIP_LAB=1 skip a stage (for quick local runs; CI runs them all). TOPO_REPLAY=1 adds
+# the live replays of issue 31 (ctest label "replay", about 3 min per mode; not in CI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS="${JOBS:-2}"
@@ -73,6 +74,10 @@ if [ "${TOPO_SKIP_LAB:-0}" != 1 ]; then
   ctest --test-dir build/dev -L trixie --output-on-failure --no-tests=ignore
   stage "Slurm 24.11 (Debian 13) and 26.05 (Debian sid): build per release in its chroot, live lab with the plugin"
   ctest --test-dir build/dev -L releases --output-on-failure --no-tests=ignore
+  if [ "${TOPO_REPLAY:-0}" = 1 ]; then
+    stage "the live replays (issue 31): seeded traces at load 0.9, per mode and release (about 3 min per mode)"
+    ctest --test-dir build/dev -L replay --output-on-failure --no-tests=ignore
+  fi
   if [ -n "$pkg_pid" ]; then
     stage "the packages for Slurm 24.11 (trixie) and 26.05 (sid), built and installed in their distributions"
     wait "$pkg_pid" || true

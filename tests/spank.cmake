@@ -31,6 +31,13 @@ if(TARGET topoplace_spank)
   add_test(NAME lab.spank COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lab/t-spank.sh
            $<TARGET_FILE:topoplace> $<TARGET_FILE:topoplace_spank> $<TARGET_FILE:topo_spank_labtool> ${_nodefeed})
   set_tests_properties(lab.spank PROPERTIES LABELS lab TIMEOUT 1500 RUN_SERIAL TRUE SKIP_RETURN_CODE 77)
+  # The live replay (issue 31 item 5): a seeded trace at load 0.9 under Slurm's tree alone and
+  # the plugin's plan at submission (22.05), and under topology/topoplace on 24.11 (below).
+  # About 3 min per mode: label "replay", run by `TOPO_REPLAY=1 scripts/test.sh` or
+  # `ctest -L replay`, not in the 75-minute suite (docs/topology-plugin.md "Live replay").
+  add_test(NAME lab.replay COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lab/t-replay.sh
+           $<TARGET_FILE:topoplace> $<TARGET_FILE:topoplace_spank> - 1 numbered tree,spank)
+  set_tests_properties(lab.replay PROPERTIES LABELS replay TIMEOUT 3600 RUN_SERIAL TRUE SKIP_RETURN_CODE 77)
 endif()
 
 # The same lab on every Slurm release a site runs: the plugin, topoplace-nodefeed, the CLI
@@ -48,6 +55,14 @@ foreach(_rel 24.11 26.05)
   set_tests_properties(release.${_rel}.symbols release.${_rel}.spank release.${_rel}.place release.${_rel}.native
     release.${_rel}.topology PROPERTIES
     LABELS releases TIMEOUT 2400 RUN_SERIAL TRUE SKIP_RETURN_CODE 77)
+  foreach(_seed 1 2)
+    foreach(_layout numbered shuffled)
+      add_test(NAME release.${_rel}.replay.s${_seed}.${_layout}
+               COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lab/release.sh ${_rel} test t-replay.sh ${_seed} ${_layout} tree,topology)
+      set_tests_properties(release.${_rel}.replay.s${_seed}.${_layout} PROPERTIES
+        LABELS replay TIMEOUT 3600 RUN_SERIAL TRUE SKIP_RETURN_CODE 77)
+    endforeach()
+  endforeach()
 endforeach()
 # A plugin built for one release in another release's plugstack: refused by Slurm, no crash
 # (after the builds above; each release is shown another release's build).

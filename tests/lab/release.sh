@@ -107,6 +107,9 @@ case "$ACTION" in
         if [ -f "$SRC/$OUT/topology_topoplace.NOT-BUILT" ]; then echo "SKIP: $(cat "$SRC/$OUT/topology_topoplace.NOT-BUILT")"; exit 77; fi
         in_release bash tests/lab/t-topology.sh "$CLI" "$P/topology_topoplace.so" "$SO" "$@" ;;
       t-spank.sh) in_release bash tests/lab/t-spank.sh "$CLI" "$SO" "$LABTOOL" "$FEED" "$@" ;;
+      t-replay.sh)  # the topology plugin where this release has one built, else '-'
+        tso=-; [ -n "$R" ] && [ ! -f "$SRC/$OUT/topology_topoplace.NOT-BUILT" ] && tso="$P/topology_topoplace.so"
+        in_release bash tests/lab/t-replay.sh "$CLI" "$SO" "$tso" "$@" ;;
       *) in_release bash "tests/lab/$t" "$CLI" "$@" ;;
     esac ;;
   *) echo "release.sh: unknown action '$ACTION'" >&2; exit 2 ;;

@@ -70,6 +70,10 @@ const std::vector<Row>& rows() {
          [](const Replay&, const PolicyRun& p) { return pct(p.cross_spine, p.multi_node); }},
         {"crossing a core (tier >= 2)",
          [](const Replay& r, const PolicyRun& p) { return r.tiers >= 3 ? pct(p.cross_core, p.multi_node) : "n/a"; }},
+        {"not dominated at start (groups, pods)",
+         [](const Replay&, const PolicyRun& p) {
+             return p.dominance_judged > 0 ? pct(p.not_dominated, p.dominance_judged) : "n/a";
+         }},
         {"tier above the lowest possible",
          [](const Replay&, const PolicyRun& p) { return pct(p.needless_tier, p.multi_node); }},
         {"NVLink-domain jobs split",
@@ -423,6 +427,10 @@ std::string render_json(const Replay& r, const ReportContext& ctx) {
         m["gate_flagged"] = p.gate_saves;
         m["backfilled"] = p.backfilled;
         m["place_calls"] = p.place_calls;
+        if (p.dominance_judged > 0) {
+            m["not_dominated_at_start"] = p.not_dominated;
+            m["dominance_judged"] = p.dominance_judged;
+        }
         if (p.decide == Decide::Submit) {
             m["decide"] = decide_name(p.decide);
             m["planned_at_submission"] = p.submit_planned;

@@ -4,6 +4,7 @@
 // options): no clock, and failures come from per-host RNG streams seeded by (seed, host),
 // so every policy sees the same failure times.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -118,6 +119,7 @@ public:
           record_(record),
           state_(topo_) {
         if (opt_.model != nullptr) shape_ = perf::fabric_shape(topo_);
+        pods_ = perf::fabric_shape(topo_).pod_of_group;
     }
 
     Status run(PolicyRun& out, int run_index, int runs);
@@ -221,6 +223,11 @@ private:
     double slow_den_ = 0;  // ... of which ideal (S = 1) GPU-seconds
     std::vector<double> slowdowns_;
     perf::FabricShape shape_;
+    std::vector<int> pods_;  // pod of each leaf group (-1: none), for judge_dominance()
+    /// Before job j starts on p: is there a placement on the hosts free now (healthy ones
+    /// when enough are) with no more leaf groups and pods than p and fewer of one? Counted
+    /// into PolicyRun::dominance_judged / not_dominated (fabrics of at most 12 pods).
+    void judge_dominance(const JobRt& job, const placement::Placement& p);
     std::map<HostId, double> degraded_;  // degraded compute hosts and their slowdown
 };
 
@@ -275,10 +282,12 @@ void Engine::init_hosts() {
         hs.state = NodeState::Idle;
         hs.reason.clear();
         hs.free_gpus = -1;
-        if (opt_.degraded_share > 0) {
+        const bool named =
+            std::find(opt_.degraded_hosts.begin(), opt_.degraded_hosts.end(), h) != opt_.degraded_hosts.end();
+        if (opt_.degraded_share > 0 || named) {
             // its own stream: the same hosts whatever the failure model
             Rng d(opt_.seed * 0xd1b54a32d192ed03ULL + 0x2545f4914f6cdd1dULL * (h.index() + 1));
-            if (d.uniform() < opt_.degraded_share) {
+            if (named || d.uniform() < opt_.degraded_share) {
                 hs.slowdown = opt_.degraded_slowdown > 1.0 ? opt_.degraded_slowdown
                               : opt_.model != nullptr      ? opt_.model->degraded_default
                                                            : 1.1;
@@ -583,8 +592,57 @@ Result<bool> Engine::try_start(int j, double now) {
             return fail(Errc::Internal, "place() chose a busy host " + topo_.host(h).name);
         }
     }
+    if (job.nodes >= 2) judge_dominance(job, *p);
     start(j, *p, now);
     return true;
+}
+
+void Engine::judge_dominance(const JobRt& job, const placement::Placement& p) {
+    int npods = 1;
+    for (int pd : pods_) npods = std::max(npods, pd + 1);
+    if (npods > 12) return;
+    // free hosts per (group, healthy?) that could take this job now
+    const std::size_t ng = topo_.groups().size();
+    std::vector<int> free_all(ng, 0);
+    std::vector<int> free_ok(ng, 0);
+    int n_ok = 0;
+    for (std::size_t hi = 0; hi < hosts_.size(); ++hi) {
+        const auto& r = hosts_[hi];
+        if (!available(static_cast<int>(hi)) || (job.exclusive ? r.jobs_on != 0 : r.free < job.gph)) continue;
+        const GroupId g = topo_.host(r.id).group;
+        if (!g.valid()) continue;
+        ++free_all[g.index()];
+        if (!degraded_.contains(r.id)) {
+            ++free_ok[g.index()];
+            ++n_ok;
+        }
+    }
+    const std::vector<int>& pool = n_ok >= job.nodes ? free_ok : free_all;
+    const auto pod = [&](std::size_t g) { return g < pods_.size() && pods_[g] >= 0 ? pods_[g] : 0; };
+    const int groups = static_cast<int>(p.groups.size());
+    std::uint32_t used = 0;
+    for (GroupId g : p.groups) used |= 1U << pod(g.index());
+    const int spans = std::popcount(used);
+    std::vector<int> counts;
+    bool dominated = false;
+    for (std::uint32_t mask = 1; mask < (1U << npods) && !dominated; ++mask) {
+        const int k = std::popcount(mask);
+        if (k > spans) continue;
+        counts.clear();
+        for (std::size_t g = 0; g < ng; ++g)
+            if (pool[g] > 0 && (mask >> pod(g) & 1U) != 0) counts.push_back(pool[g]);
+        std::sort(counts.begin(), counts.end(), std::greater<>());
+        int got = 0;
+        int l = 0;
+        for (int c : counts) {
+            if (got >= job.nodes) break;
+            got += c;
+            ++l;
+        }
+        if (got >= job.nodes && l <= groups && (l < groups || k < spans)) dominated = true;
+    }
+    ++out_->dominance_judged;
+    if (!dominated) ++out_->not_dominated;
 }
 
 void Engine::plan_at_submit(int j, double now) {
@@ -1012,7 +1070,7 @@ Result<Replay> simulate(const Topology& topo, const Trace& trace, const SimOptio
         || (opt.degraded_slowdown > 0 && opt.degraded_slowdown < 1)) {
         return fail(Errc::InvalidArgument, "degraded share outside [0, 1] or degraded slowdown below 1");
     }
-    if (opt.degraded_share > 0 && opt.model == nullptr) {
+    if ((opt.degraded_share > 0 || !opt.degraded_hosts.empty()) && opt.model == nullptr) {
         return fail(Errc::InvalidArgument, "degraded hosts need the performance model (their cost is S_deg)");
     }
     Replay r;
@@ -1031,10 +1089,10 @@ Result<Replay> simulate(const Topology& topo, const Trace& trace, const SimOptio
     if (opt.failures != nullptr) r.failures = opt.failures->summary;
     r.model = opt.model != nullptr;
     r.ideal_mfu = r.model ? opt.ideal_mfu : 0.0;
-    if (opt.degraded_share > 0) {
-        char buf[160];
-        std::snprintf(buf, sizeof buf, "%.2f %% of compute hosts degraded (slowdown %.2f), %s",
-                      opt.degraded_share * 100,
+    if (opt.degraded_share > 0 || !opt.degraded_hosts.empty()) {
+        char buf[200];
+        std::snprintf(buf, sizeof buf, "%.2f %% of compute hosts degraded%s (slowdown %.2f), %s",
+                      opt.degraded_share * 100, opt.degraded_hosts.empty() ? "" : " and the hosts named",
                       opt.degraded_slowdown > 1 ? opt.degraded_slowdown : opt.model->degraded_default,
                       opt.degraded_rule ? "kept out of multi-node jobs while others fit" : "placed like any host");
         r.degraded = buf;

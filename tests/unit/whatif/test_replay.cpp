@@ -109,6 +109,9 @@ TEST(Replay, TinyCaseByHand) {
     EXPECT_DOUBLE_EQ(p.fragmentation, 0);
     EXPECT_DOUBLE_EQ(p.goodput, 1);
     EXPECT_DOUBLE_EQ(p.ettr, 1);
+    // none of the three was dominated at its start (the live replay's measure)
+    EXPECT_EQ(p.dominance_judged, 3);
+    EXPECT_EQ(p.not_dominated, 3);
 
     auto iv = replay_intervals(*t, *tr, Policy::Topo, false, o);
     ASSERT_TRUE(iv);
@@ -371,6 +374,28 @@ TEST(Replay, DecideAtSubmissionModelsThePluginPath) {
     ASSERT_TRUE(iv) << iv.error().to_string();
     expect_no_double_booking(*t, *iv);
     EXPECT_EQ(iv->size(), 300U);
+}
+
+}  // namespace
+
+namespace {
+
+// The live replay's measure in the what-if: a multi-node start is dominated when a placement
+// free at that moment uses no more leaf groups and pods and fewer of one.
+TEST(Replay, DominatedStartsAreCounted) {
+    auto t = from_spec(kTiny);
+    // A: 1 node x 100 s at 0 (n1 under linear). B: 2 nodes at 1: linear takes n2,n3 (two
+    // leaves) while leaf 2 (n3,n4) is free whole: dominated; topo takes leaf 2.
+    auto tr = parse_trace("submit_s,duration_s,nodes,gpus_per_node\n0,100,1,8\n1,50,2,8\n", "dom.csv");
+    ASSERT_TRUE(tr);
+    SimOptions o;
+    o.policies = {Policy::Linear, Policy::Topo};
+    auto r = simulate(*t, *tr, o);
+    ASSERT_TRUE(r) << r.error().to_string();
+    EXPECT_EQ(r->runs[0].dominance_judged, 1);
+    EXPECT_EQ(r->runs[0].not_dominated, 0);
+    EXPECT_EQ(r->runs[1].dominance_judged, 1);
+    EXPECT_EQ(r->runs[1].not_dominated, 1);
 }
 
 }  // namespace

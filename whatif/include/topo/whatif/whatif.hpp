@@ -68,6 +68,8 @@ struct SimOptions {
     /// PERF-MODEL 6.2: p ~ 0.005 per node (MegaScale), s mild 1.1 / typical 1.34 (FALCON)
     /// / severe 3.0. Needs the model.
     double degraded_share = 0;
+    /// These hosts degraded too, whatever the share (a live replay's flagged hosts).
+    std::vector<HostId> degraded_hosts;
     double degraded_slowdown = 0;
     /// Run topo and cost with the rule that keeps degraded hosts out of multi-node jobs
     /// (Request::avoid_degraded); false = the same policies without it.
@@ -119,6 +121,11 @@ struct PolicyRun {
     // Decide::Submit only: jobs given a plan at submission, jobs that got none (no fit then),
     // and starts inside the plan's leaf groups (the preference held)
     int submit_planned = 0;
+    /// Multi-node starts judged (fabrics of at most 12 pods) and of them those that no
+    /// placement free at that moment dominated: no more leaf groups and pods, fewer of one
+    /// (healthy hosts only when enough are free); the live replay's measure (issue 31).
+    int dominance_judged = 0;
+    int not_dominated = 0;
     int submit_no_plan = 0;
     int started_in_plan = 0;
     // The performance model (0 when SimOptions::model is null)
