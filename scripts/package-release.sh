@@ -81,7 +81,7 @@ fi
 # topology/topoplace (24.11+, when the vendored sources are this release's): its own package,
 # pinned to the exact Slurm release it was compiled for
 tdeb=""; tver=""
-if [ -f "spank/topology/slurm-$REL/VERSION" ] && [ ! -f "$OUT/topology_topoplace.NOT-BUILT" ]; then
+if [ -f "spank/topology/slurm-$REL/VERSION" ] && [ ! -f "$OUT/spank/topology_topoplace.NOT-BUILT" ]; then
   tver=$(head -1 "spank/topology/slurm-$REL/VERSION")
   tdeb=$(ls "$OUT"/topoplace-topology_*+slurm"$tver"_*.deb 2>/dev/null | head -1)
   tdep=$(dpkg-deb -f "$tdeb" Depends 2>/dev/null)
@@ -93,8 +93,8 @@ if [ -f "spank/topology/slurm-$REL/VERSION" ] && [ ! -f "$OUT/topology_topoplace
      && ! grep -q topology_topoplace <<<"$(dpkg-deb -c "$deb")"; then
     ok "$(basename "$tdeb"): topology/topoplace alone, Depends: $tdep (Slurm $tver, any Debian revision, not ${nxt%\~})"
   else bad "the topoplace-topology package" "deb=$tdeb Depends: $tdep"$'\n'"$(dpkg-deb -c "$tdeb" 2>&1 | tail -5)"; fi
-elif [ -f "$OUT/topology_topoplace.NOT-BUILT" ]; then
-  echo "note: no topoplace-topology package: $(cat "$OUT/topology_topoplace.NOT-BUILT")"
+elif [ -f "$OUT/spank/topology_topoplace.NOT-BUILT" ]; then
+  echo "note: no topoplace-topology package: $(cat "$OUT/spank/topology_topoplace.NOT-BUILT")"
 fi
 
 dep=$(dpkg-deb -f "$deb" Depends); brk=$(dpkg-deb -f "$deb" Breaks)

@@ -144,6 +144,38 @@ Result<SourcedState> state_file(const char* label, Read read) {
                         now - static_cast<std::int64_t>(age * 1e9)};
 }
 
+/// This job's request as the Decider and the service take it; nullopt (and `*rc`, on_error's
+/// answer) when there is no snapshot or the client's request cannot be read.
+std::optional<ServiceRequest> service_request(const Ctx& c, Mode mode, int* rc) {
+    if (c.cfg.snapshot.empty()) {
+        *rc = on_error(c, "no snapshot= in plugstack.conf");
+        return std::nullopt;
+    }
+    auto sr = read_request();
+    if (!sr) {
+        *rc = on_error(c, "cannot read the job request (no exported opt/slurm_option_get in this client)");
+        return std::nullopt;
+    }
+    ServiceRequest q;
+    q.snapshot = c.cfg.snapshot;
+    q.health = c.cfg.health;
+    q.sr = *sr;
+    q.opts = c.opts;
+    q.opts.mode = mode;
+    q.wait = c.cfg.wait;
+    q.policy = c.cfg.policy;
+    return q;
+}
+
+/// The health store's flags of `topo`'s hosts (none without health=); its warnings at verbose.
+Result<HealthFlags> store_flags(const Ctx& c, const Topology& topo) {
+    if (c.cfg.health.empty()) return HealthFlags{};
+    std::vector<std::string> warns;
+    auto flags = health_flags(topo, c.cfg.health, &warns);
+    for (const auto& w : warns) slurm_verbose("topoplace: %s", w.c_str());
+    return flags;
+}
+
 /// decide=start (or auto under TopologyPlugin=topology/topoplace): slurmctld chooses the
 /// nodes when the job starts (docs/topology-plugin.md). Here only what can be known now: the
 /// request is checked (invalid, or never placeable on this fabric even when every host is
@@ -156,40 +188,26 @@ int decide_at_start(spank_t sp, Ctx& c, Mode mode) {
         if (c.opts.explain) explain(c, "placement off for this job");
         return hand_off(sp, c, env);
     }
-    if (c.cfg.snapshot.empty()) return on_error(c, "no snapshot= in plugstack.conf");
-    auto sr = read_request();
-    if (!sr) return on_error(c, "cannot read the job request (no exported opt/slurm_option_get in this client)");
-    ServiceRequest q;
-    q.snapshot = c.cfg.snapshot;
-    q.health = c.cfg.health;
-    q.sr = *sr;
-    q.opts = c.opts;
-    q.opts.mode = mode;
-    q.wait = c.cfg.wait;
-    q.policy = c.cfg.policy;
+    int rc = 0;
+    const auto q = service_request(c, mode, &rc);
+    if (!q) return rc;
     const auto t0 = std::chrono::steady_clock::now();
     bool from_bin = false;
     auto topo = load_model(c.cfg.snapshot, &from_bin);
     if (!topo) return on_error(c, "cannot load snapshot: " + topo.error().to_string());
     const placement::Placer placer(**topo);
-    HealthFlags health;
-    if (!c.cfg.health.empty()) {
-        std::vector<std::string> warns;
-        auto flags = health_flags(**topo, c.cfg.health, &warns);
-        for (const auto& w : warns) slurm_verbose("topoplace: %s", w.c_str());
-        if (!flags) return on_error(c, "health store: " + flags.error().to_string());
-        health = std::move(*flags);
-    }
+    auto health = store_flags(c, **topo);
+    if (!health) return on_error(c, "health store: " + health.error().to_string());
     // every host free: what fails here fails on any state (Never), the rest is for slurmctld
     placement::ClusterState all_free(**topo);
-    const Decision d = decide_on(placer, q, all_free, health);
+    const Decision d = decide_on(placer, *q, all_free, *health);
     switch (d.reply.kind) {
         case ServiceReply::Kind::Invalid:
         case ServiceReply::Kind::Never: return without_plan(c, d.reply.kind, d.reply.message);
         case ServiceReply::Kind::Unsupported: explain(c, d.reply.message); return 0;
         default: break;
     }
-    if (const int rc = hand_off(sp, c, env); rc != 0) return rc;
+    if (rc = hand_off(sp, c, env); rc != 0) return rc;
     explain(c, std::string("mode ") + mode_name(mode) + ": the nodes are chosen when Slurm starts the job "
                    + "(TopologyPlugin=topology/topoplace; plugstack decide=submit plans at submission) [ms: check "
                    + ms(ms_since(t0)) + (from_bin ? " (compiled)" : " (json)") + "]");
@@ -203,17 +221,10 @@ int decide(spank_t sp, Ctx& c) {
         if (c.opts.explain) explain(c, "placement off for this job");
         return 0;
     }
-    if (c.cfg.snapshot.empty()) return on_error(c, "no snapshot= in plugstack.conf");
-    auto sr = read_request();
-    if (!sr) return on_error(c, "cannot read the job request (no exported opt/slurm_option_get in this client)");
-    ServiceRequest q;
-    q.snapshot = c.cfg.snapshot;
-    q.health = c.cfg.health;
-    q.sr = *sr;
-    q.opts = c.opts;
-    q.opts.mode = mode;
-    q.wait = c.cfg.wait;
-    q.policy = c.cfg.policy;
+    int rc = 0;
+    const auto qr = service_request(c, mode, &rc);
+    if (!qr) return rc;
+    const ServiceRequest& q = *qr;
     const auto t0 = std::chrono::steady_clock::now();
 
     // The placement service (service=, topoplace-nodefeed --socket): the same decision, made
@@ -233,14 +244,9 @@ int decide(spank_t sp, Ctx& c) {
 
     // unhealthy hosts from the health store: excluded from the job, flagged in the state
     auto t1 = std::chrono::steady_clock::now();
-    HealthFlags health;
-    if (!c.cfg.health.empty()) {
-        std::vector<std::string> warns;
-        auto flags = health_flags(**topo, c.cfg.health, &warns);
-        for (const auto& w : warns) slurm_verbose("topoplace: %s", w.c_str());
-        if (!flags) return on_error(c, "health store: " + flags.error().to_string());
-        health = std::move(*flags);
-    }
+    auto flags = store_flags(c, **topo);
+    if (!flags) return on_error(c, "health store: " + flags.error().to_string());
+    const HealthFlags health = std::move(*flags);
     const double health_ms = ms_since(t1);
 
     // Node state, in the Decider's order: the user's recent copy (state_cache=S,

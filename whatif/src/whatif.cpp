@@ -141,6 +141,19 @@ private:
     void push(double t, Ev type, int a, int b = 0) { events_.push(Event{t, type, seq_++, a, b}); }
 
     void schedule_failure(int h, double from);
+
+    /// The request place() gets for job j now (its nodes, GPUs, exclusivity, time hints).
+    [[nodiscard]] placement::Request request_of(const JobRt& job, double now) const {
+        placement::Request req;
+        req.nodes_min = job.nodes;
+        req.gpus_per_node = job.req_gpn;
+        req.exclusive = job.exclusive;
+        req.now = now;
+        req.time_limit = run_limit(job);
+        req.avoid_degraded = opt_.degraded_rule;
+        return req;
+    }
+
     Result<bool> try_start(int j, double now);
     /// Decide::Submit: the plan on the state at the job's arrival (none when it does not fit).
     void plan_at_submit(int j, double now);
@@ -558,13 +571,7 @@ void Engine::fail_host(int h, double now) {
 Result<bool> Engine::try_start(int j, double now) {
     auto& job = jobs_[static_cast<std::size_t>(j)];
     if (qualifying(job) < job.nodes) return false;
-    placement::Request req;
-    req.nodes_min = job.nodes;
-    req.gpus_per_node = job.req_gpn;
-    req.exclusive = job.exclusive;
-    req.now = now;
-    req.time_limit = run_limit(job);
-    req.avoid_degraded = opt_.degraded_rule;
+    const placement::Request req = request_of(job, now);
     ++out_->place_calls;
     auto p = at_submit_ ? place_as_submitted(job, req, now) : placer_.place(state_, req, policy_);
     if (!p) {
@@ -648,13 +655,7 @@ void Engine::judge_dominance(const JobRt& job, const placement::Placement& p) {
 void Engine::plan_at_submit(int j, double now) {
     auto& job = jobs_[static_cast<std::size_t>(j)];
     job.plan_groups.clear();
-    placement::Request req;
-    req.nodes_min = job.nodes;
-    req.gpus_per_node = job.req_gpn;
-    req.exclusive = job.exclusive;
-    req.now = now;
-    req.time_limit = run_limit(job);
-    req.avoid_degraded = opt_.degraded_rule;
+    const placement::Request req = request_of(job, now);
     ++out_->place_calls;
     auto p = qualifying(job) >= job.nodes ? placer_.place(state_, req, policy_)
                                           : Result<placement::Placement>(fail(Errc::Busy, "not enough hosts"));
