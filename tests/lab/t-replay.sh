@@ -25,6 +25,7 @@ export LAB_TIMEOUT="${LAB_TIMEOUT:-300}"
 . "$HERE/lib.sh"
 lab_init replay /tmp/tplab-replay 16977 18100 64 slurmctld slurmd munged scontrol sbatch squeue python3
 TOPOPLACE="$(command -v "$TOPOPLACE" || echo "$TOPOPLACE")"
+case "$TOPOPLACE" in /*) ;; *) TOPOPLACE="$(readlink -f "$TOPOPLACE")" ;; esac   # lab_up cds to /tmp
 REL=$(slurmctld -V | awk '{split($2, v, "."); print v[1] "." v[2]}')
 OUT="${REPLAY_OUT:-$WORK/out}"; mkdir -p "$OUT"
 R="python3 $HERE/replay.py"
