@@ -28,6 +28,7 @@ import re
 import shlex
 import subprocess
 import sys
+import tempfile
 import time
 
 SIZES = [1, 2, 3, 4, 5, 6, 8, 10, 12, 16]
@@ -221,11 +222,12 @@ def judge(a):
                 for h in degraded:
                     if a.place_degraded:
                         st["hosts"].setdefault(h, {"state": "idle"})["slowdown"] = 1.34
-                sp = f"/tmp/replay-state-{x['id']}.json"
-                with open(sp, "w") as f:
+                # a private file (no fixed name in /tmp: this runs as root), gone afterwards
+                with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
                     json.dump(st, f)
-                p = subprocess.run(shlex.split(a.place) + ["--nodes", str(n), "--state", sp, "--json"],
-                                   capture_output=True, text=True)
+                    f.flush()
+                    p = subprocess.run(shlex.split(a.place) + ["--nodes", str(n), "--state", f.name, "--json"],
+                                       capture_output=True, text=True)
                 try:
                     want = json.loads(p.stdout).get("hosts", [])
                 except ValueError:
