@@ -157,8 +157,10 @@ Result<perf::Measurement> measurement(const std::string& label, const std::strin
         if (which == 0) return fail(Errc::InvalidArgument, "--" + label + " " + arg + ": tables count from 1");
         --which;
     }
-    auto runs = perf::read_nccl_tests(file);
+    std::vector<std::string> notes;
+    auto runs = perf::read_nccl_tests(file, &notes);
     if (!runs) return fail(runs.error());
+    for (const auto& n : notes) std::fprintf(stderr, "topoplace: warning: %s\n", n.c_str());
     if (which >= runs->size()) {
         return fail(Errc::InvalidArgument,
                     "--" + label + " " + arg + ": the file has " + std::to_string(runs->size()) + " result table(s)");

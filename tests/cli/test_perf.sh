@@ -32,6 +32,14 @@ err_has "residual"
 err_has "no run across pods (--cross-pod)"
 check "fitted model file reads back" "$TP" predict "$TMP/selene.json" --hosts 'luna-[0001-0016]' --model "$TMP/fitted.yaml"
 
+# nccl-tests as sites publish it (issue 28): mpirun --tag-output tags inside rows, a page whose
+# device list wraps onto lines of bare numbers; read, and what was skipped is said
+expect_rc 0 "calibrate on mpirun --tag-output output" "$TP" calibrate --leaf "$N/ocihpc_Troubleshooting.md" --pod "$N/topoplace-mpirun-tag-output-oci-h100x16.log" --min-mib 1024 -o "$TMP/tagged.yaml"
+err_has "warning: $N/topoplace-mpirun-tag-output-oci-h100x16.log: mpirun --tag-output tags"
+err_has "tier_collective[2] = 1.0000 from 5 message size(s)"
+expect_rc 0 "calibrate on a page with a wrapped device list" "$TP" calibrate --leaf "$N/topoplace-markdown-wrapped-rank-list-dgxa100.md@1" --pod "$N/topoplace-markdown-wrapped-rank-list-dgxa100.md@2" -o "$TMP/wrapped.yaml"
+err_has "lines 52-53: 2 lines of bare numbers skipped"
+
 # refused: not nccl-tests output; a truncated row; a bad model file
 expect_rc 65 "calibrate on an ibnetdiscover dump" "$TP" calibrate --leaf "$FX/ibnetdiscover/ufm-lab-small.ibnetdiscover.txt"
 err_has "ufm-lab-small.ibnetdiscover.txt:1: not nccl-tests output"

@@ -29,7 +29,9 @@ case "$name" in
                       printf 'NodeName=n001 State=IDLE+DRAIN Gres=gpu:4 GresUsed=gpu:0 Reason=x\n' > "$work/s1" ;;
   fuzz_service)       printf 'topoplace-service 1\nsnapshot=/etc/slurm/topoplace.json\nhealth=\nnodes=4\nexclusive=exclusive\nmode=pack\nmax_tier=-1\nnvl=0\nsegment=0\nwait=300\n' > "$work/req"
                       printf 'topoplace-service 1\nkind=planned\nenv.TOPOPLACE_CONSTRAINT=lg_g001\ntext=pack\n' > "$work/rep" ;;
-  fuzz_perf_inputs)  cp tests/fixtures/nccl-tests/superbench_nccl_alltoall.log tests/fixtures/nccl-tests/ocihpc_Troubleshooting.md "$work"/
+  fuzz_perf_inputs)  cp tests/fixtures/nccl-tests/superbench_nccl_alltoall.log tests/fixtures/nccl-tests/ocihpc_Troubleshooting.md \
+                         tests/fixtures/nccl-tests/topoplace-mpirun-tag-output-oci-h100x16.log \
+                         tests/fixtures/nccl-tests/topoplace-markdown-wrapped-rank-list-dgxa100.md "$work"/
                       printf 'fabric: roce-ecmp\noversubscription: [1, 1, 1, 7]\nphi: {DP: 0.05}\n' > "$work/model.yaml" ;;
   fuzz_trace)         cp tests/fixtures/failures/*.csv "$work"/
                       for t in tests/fixtures/traces/*; do head -c 3000 "$t" > "$work/$(basename "$t")"; done ;;

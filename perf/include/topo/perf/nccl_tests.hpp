@@ -22,9 +22,18 @@ struct NcclRow {
 
 /// One result table. Every layout nccl-tests has printed is read: the current one (redop,
 /// root, #wrong), the older ones (no root, an `error` column of floats, a blank redop for
-/// alltoall), `#wrong` as N/A, lines prefixed by srun (`0: `) or mpirun (`[1,0]<stdout>:`),
-/// tables indented or fenced inside a Markdown page. A file with several tables gives
+/// alltoall), `#wrong` as N/A, lines prefixed by srun (`0: `), tables indented, fenced or
+/// turned into a Markdown pipe table inside a page. A file with several tables gives
 /// several runs.
+///
+/// Open MPI's `--tag-output` tags (`[1,0]<stdout>:`, `[1,3]<stderr>:`, PRRTE's
+/// `[prterun-host-1@1,0]<stdout>:`) are taken out wherever they are: mpirun tags each write
+/// it forwards, so a row printed in two writes carries a second tag in its middle, and a
+/// line of another rank can land inside it. The text of each tag is put back together in
+/// the order written, and text before a line's first tag (a timestamp, a launcher's words)
+/// is dropped. Lines of bare numbers that follow a comment or prose line (a device or rank
+/// list wrapped by a page) are skipped; after a result row they are a cut row and refused.
+/// What was taken out or skipped is said in `notes`, one line each.
 struct NcclRun {
     std::string collective;          ///< "all_reduce", ... when the output says so, else ""
     int ranks = 0;                   ///< "#  Rank" lines (0 when not printed)
@@ -36,8 +45,11 @@ struct NcclRun {
 
 /// Errors: Parse at file:line: no result table ("not nccl-tests output"), a table row with
 /// missing columns, sizes that are not numbers.
-[[nodiscard]] Result<std::vector<NcclRun>> parse_nccl_tests(std::string_view text, const std::string& source);
-[[nodiscard]] Result<std::vector<NcclRun>> read_nccl_tests(const std::string& path);
+/// `notes` (when given) receives what was taken out or skipped, for the user to see.
+[[nodiscard]] Result<std::vector<NcclRun>> parse_nccl_tests(std::string_view text, const std::string& source,
+                                                            std::vector<std::string>* notes = nullptr);
+[[nodiscard]] Result<std::vector<NcclRun>> read_nccl_tests(const std::string& path,
+                                                           std::vector<std::string>* notes = nullptr);
 
 /// A measurement of one placement class: a file, and which run in it (0 = the first).
 struct Measurement {
