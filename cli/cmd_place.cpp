@@ -303,8 +303,9 @@ Runner add_place(CLI::App& app) {
                     "cluster state: `scontrol show nodes --oneliner` text or {\"hosts\": {...}} JSON "
                     "(auto-detected); default: every host idle");
     sub->add_option("--jobs", o->jobs,
-                    "`scontrol show jobs --oneliner` text: the running jobs that span leaf groups share their "
-                    "uplinks (read by --policy cost; host states still come from --state)");
+                    "the job table (`squeue --json`, or `scontrol show jobs` text or JSON): the running jobs that "
+                    "span leaf groups share their uplinks (read by --policy cost; host states still come from "
+                    "--state)");
     sub->add_option("--health-store", o->health_store,
                     "health flag store directory (`topoplace health`): flagged hosts are never chosen");
     sub->add_option("--health-fail", o->health_fail,

@@ -31,11 +31,12 @@ namespace {
 
 struct StatusOptions {
     std::string snapshot;
-    std::string jobs;   // file; empty = run scontrol
+    std::string jobs;   // file; empty = run squeue --json
     std::string nodes;  // file (scontrol oneliner or state JSON); empty = run scontrol when jobs are live
     std::string health_store;
     std::string model;
     std::string scontrol = "scontrol";
+    std::string squeue = "squeue";
     std::string prometheus;
     bool json = false;
 };
@@ -43,7 +44,7 @@ struct StatusOptions {
 /// `scontrol show ARGS --oneliner`, bounded (30 s), its stdout.
 Result<std::string> scontrol(const std::string& prog, const std::string& what) {
     // 256 MiB: about 200,000 job records; the time bound and this cap bound the call
-    auto r = health::run_process({prog, "show", what, "--oneliner"}, std::chrono::seconds(30), false, 256u << 20);
+    auto r = health::run_process({prog, "show", what, "--oneliner"}, std::chrono::seconds(30), false, 256U << 20);
     if (!r.started) return fail(Errc::Unsupported, "cannot run " + prog);
     if (r.timed_out) return fail(Errc::Unsupported, prog + " show " + what + " timed out after 30 s");
     if (r.exit_code != 0)
@@ -52,6 +53,23 @@ Result<std::string> scontrol(const std::string& prog, const std::string& what) {
         return fail(Errc::Unsupported, prog + " show " + what
                                            + " printed more than 256 MiB; save it to a file and give --"
                                            + (what == "jobs" ? std::string("jobs") : std::string("nodes")) + " FILE");
+    }
+    return r.out;
+}
+
+/// `squeue --all --json`, bounded like scontrol(): the job table in a form where no text a
+/// user controls can pose as a field (22.05's `scontrol` has no --json; squeue has on all).
+Result<std::string> squeue_json(const std::string& prog) {
+    auto r = health::run_process({prog, "--all", "--json"}, std::chrono::seconds(30), false, 256U << 20);
+    if (!r.started) return fail(Errc::Unsupported, "cannot run " + prog);
+    if (r.timed_out) return fail(Errc::Unsupported, prog + " --json timed out after 30 s");
+    if (r.exit_code != 0) {
+        return fail(Errc::Unsupported, prog + " --all --json failed (exit " + std::to_string(r.exit_code)
+                                           + "; it needs Slurm's serializer/json plugin, in slurm-wlm-basic-plugins)");
+    }
+    if (r.truncated) {
+        return fail(Errc::Unsupported,
+                    prog + " --json printed more than 256 MiB; save it to a file and give --jobs FILE");
     }
     return r.out;
 }
@@ -103,10 +121,9 @@ int run_status(const StatusOptions& o) {
     const Topology& topo = **t;
     std::vector<std::string> warnings;
 
-    auto jobs_text = o.jobs.empty() ? scontrol(o.scontrol, "jobs") : read_text_file(o.jobs);
+    auto jobs_text = o.jobs.empty() ? squeue_json(o.squeue) : read_text_file(o.jobs);
     if (!jobs_text) return report(jobs_text.error());
-    auto jobs =
-        placement::parse_scontrol_jobs(topo, *jobs_text, o.jobs.empty() ? "scontrol show jobs" : o.jobs, &warnings);
+    auto jobs = placement::parse_scontrol_jobs(topo, *jobs_text, o.jobs.empty() ? "squeue --json" : o.jobs, &warnings);
     if (!jobs) return report(jobs.error());
 
     // The state: the file or slurmctld's; else idle, with the jobs' hosts taken.
@@ -178,7 +195,7 @@ int run_status(const StatusOptions& o) {
             arr.push_back(e);
         }
         j["jobs"] = arr;
-        std::printf("%s\n", j.dump(2).c_str());
+        std::printf("%s\n", j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace).c_str());
         return kOk;
     }
     std::printf("%-12s %5s %5s %4s %6s %8s %8s %9s  %s\n", "JOBID", "HOSTS", "GPUS", "TIER", "GROUPS", "SLOWDOWN",
@@ -205,13 +222,16 @@ Runner add_status(CLI::App& app) {
     auto* sub = app.add_subcommand(
         "status", "Running jobs: their placement, predicted slowdown, the best placement now, GPU-hours lost per hour");
     sub->add_option("snapshot", o->snapshot, "snapshot file written by `topoplace discover`")->required();
-    sub->add_option("--jobs", o->jobs, "`scontrol show jobs --oneliner` output (default: run scontrol)");
+    sub->add_option("--jobs", o->jobs,
+                    "the job table: `squeue --json` or `scontrol show jobs --json` output, or `scontrol show jobs` "
+                    "text (default: run squeue --all --json)");
     sub->add_option("--nodes", o->nodes,
                     "`scontrol show nodes --oneliner` output or the feed's state JSON (default: run scontrol when the "
                     "jobs come from it; with --jobs FILE and no --nodes, every other host is idle)");
     sub->add_option("--health-store", o->health_store, "flag store: degraded hosts and their slowdown");
     sub->add_option("--model", o->model, "performance model file (default: the published defaults)");
-    sub->add_option("--scontrol", o->scontrol, "scontrol program")->capture_default_str();
+    sub->add_option("--scontrol", o->scontrol, "scontrol program (the node states)")->capture_default_str();
+    sub->add_option("--squeue", o->squeue, "squeue program (the job table)")->capture_default_str();
     sub->add_option("--prometheus", o->prometheus, "also write node_exporter textfile metrics to FILE (atomically)");
     sub->add_flag("--json", o->json, "print one JSON object");
     return [o]() { return run_status(*o); };

@@ -170,4 +170,56 @@ std::vector<std::string_view> split_words(std::string_view s) {
     return out;
 }
 
+namespace {
+/// Length of the well-formed UTF-8 sequence at s[i] (RFC 3629 table 3-7: no overlong
+/// forms, no surrogates, nothing above U+10FFFF), 0 if there is none.
+std::size_t utf8_len(std::string_view s, std::size_t i) {
+    const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
+    const unsigned c = b(0);
+    if (c < 0x80) return 1;
+    std::size_t len = 0;
+    unsigned lo = 0x80, hi = 0xbf;  // range of the second byte
+    if (c >= 0xc2 && c <= 0xdf) {
+        len = 2;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        len = 3;
+        if (c == 0xe0) lo = 0xa0;
+        if (c == 0xed) hi = 0x9f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        len = 4;
+        if (c == 0xf0) lo = 0x90;
+        if (c == 0xf4) hi = 0x8f;
+    } else {
+        return 0;
+    }
+    if (i + len > s.size() || b(1) < lo || b(1) > hi) return 0;
+    for (std::size_t k = 2; k < len; ++k)
+        if ((b(k) >> 6) != 0x2) return 0;
+    return len;
+}
+
+std::string replace_bad_bytes(std::string_view in, bool controls) {
+    std::string s(in);
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        std::size_t len = utf8_len(s, i);
+        if (len == 0 || (controls && ((c < 0x20 && c != '\t') || c == 0x7f))) {
+            s[i] = '?';
+            len = 1;
+        }
+        i += len;
+    }
+    return s;
+}
+}  // namespace
+
+std::string valid_utf8(std::string_view s) {
+    return replace_bad_bytes(s, false);
+}
+
+std::string printable_utf8(std::string_view s) {
+    return replace_bad_bytes(s, true);
+}
+
 }  // namespace topo

@@ -9,6 +9,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <iterator>
 
 #include <topo/hostlist.hpp>
 #include <topo/placement/running.hpp>
@@ -143,6 +144,27 @@ int tres_gpu_count(std::string_view v) {
         if (end == v.size()) break;
     }
     return total;
+}
+
+/// A job's GPUs in its AllocTRES= / tres_alloc_str ("gres/gpu=2048"): -1 when not stated,
+/// kTooMany past 2^30. Unlike a node's count, a job's total has no per-host cap (the
+/// caller checks the count per host of its node list).
+int job_tres_gpu_count(std::string_view v) {
+    long long total = -1;
+    std::size_t pos = 0;
+    while (pos <= v.size()) {
+        auto end = v.find(',', pos);
+        if (end == std::string_view::npos) end = v.size();
+        const auto e = v.substr(pos, end - pos);
+        pos = end + 1;
+        const auto eq = e.find('=');
+        if (eq == std::string_view::npos || e.substr(0, eq) != "gres/gpu") continue;  // typed entries repeat it
+        int n = 0;
+        if (!parse_int(e.substr(eq + 1), n) || n < 0) continue;
+        total = std::max(total, 0LL) + n;
+        if (total > (1LL << 30)) return kTooMany;
+    }
+    return static_cast<int>(total);
 }
 
 /// Map a Slurm state string ("IDLE+DRAIN", "MIXED", "DOWN*", "ALLOCATED+COMPLETING").
@@ -448,9 +470,190 @@ std::optional<int> request_gres_gpus(std::string_view v) {
 
 namespace topo::placement {
 
+namespace {
+
+constexpr std::size_t kMaxJobWarnings = 20;  // then one line with the count
+
+/// Adds a warning while fewer than kMaxJobWarnings were added by this parse; counts the rest.
+struct JobWarnings {
+    std::vector<std::string>* out;
+    std::size_t added = 0, dropped = 0;
+
+    void add(std::string w) {
+        if (out == nullptr) return;
+        if (added < kMaxJobWarnings) {
+            out->push_back(std::move(w));
+            ++added;
+        } else {
+            ++dropped;
+        }
+    }
+
+    void finish(const std::string& f) const {
+        if (out != nullptr && dropped > 0)
+            out->push_back(f + ": " + std::to_string(dropped) + " more warning(s) about job records");
+    }
+};
+
+/// A RUNNING job's NodeList and GPU count into hosts of the topology. Returns false (with
+/// a warning naming the job) for a record that cannot be read; the caller skips it.
+bool resolve_job(const Topology& topo, RunningJob& j, int num_nodes, int gpus, const std::string& where,
+                 JobWarnings& warn) {
+    if (j.nodelist.empty() || j.nodelist == "(null)") {
+        warn.add(where + ": running job " + j.id + " has no node list; skipped");
+        return false;
+    }
+    auto names = expand_hostlist(j.nodelist);
+    if (!names) {
+        warn.add(where + ": job " + j.id + ": node list " + printable_utf8(j.nodelist) + ": " + names.error().message
+                 + "; skipped");
+        return false;
+    }
+    const long nhosts = static_cast<long>(names->size());
+    if (gpus == kTooMany || (gpus > 0 && nhosts > 0 && gpus / nhosts > kMaxHostGpus)) {
+        warn.add(where + ": job " + j.id + ": more than " + std::to_string(kMaxHostGpus) + " GPUs per host; skipped");
+        return false;
+    }
+    j.gpus = std::max(gpus, 0);
+    for (const auto& n : *names) {
+        if (auto h = topo.find_host(n)) {
+            j.hosts.push_back(*h);
+        } else {
+            ++j.unknown_hosts;
+        }
+    }
+    if (num_nodes >= 0 && num_nodes != static_cast<int>(names->size())) {
+        warn.add(where + ": job " + j.id + ": " + std::to_string(num_nodes) + " node(s) stated but the node list names "
+                 + std::to_string(names->size()) + " host(s); the node list is used");
+    }
+    if (j.hosts.empty()) {
+        warn.add(where + ": job " + j.id + " runs on " + j.nodelist + ", not in the topology; skipped");
+        return false;
+    }
+    if (j.unknown_hosts > 0) {
+        warn.add(where + ": job " + j.id + ": " + std::to_string(j.unknown_hosts)
+                 + " of its hosts are not in the topology; assessed on the others");
+    }
+    return true;
+}
+
+/// The keys of a text record that topoplace reads. Each appears once in what scontrol
+/// prints; a second one can only come from text a user controls (a job name, comment,
+/// command or path that holds " JobState=RUNNING ..." or a newline), so such a record is
+/// skipped rather than read either way.
+bool is_read_key(std::string_view k) {
+    return k == "JobId" || k == "JobName" || k == "UserId" || k == "JobState" || k == "NodeList" || k == "NumNodes"
+           || k == "TRES" || k == "AllocTRES" || k == "StartTime";
+}
+
+/// An integer of Slurm's JSON: a plain number (22.05, openapi/v0.0.38) or
+/// {"set": true, "infinite": false, "number": N} (data_parser v0.0.40+). -1 otherwise.
+long long json_int(const nlohmann::json& v) {
+    if (v.is_number_integer()) return v.get<long long>();
+    if (v.is_object()) {
+        const auto set = v.find("set");
+        const auto num = v.find("number");
+        const auto inf = v.find("infinite");
+        if (set != v.end() && set->is_boolean() && set->get<bool>() && num != v.end() && num->is_number_integer()
+            && !(inf != v.end() && inf->is_boolean() && inf->get<bool>()))
+            return num->get<long long>();
+    }
+    return -1;
+}
+
+std::string json_str(const nlohmann::json& job, const char* key) {
+    const auto it = job.find(key);
+    return it != job.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+/// job_state: "RUNNING" (v0.0.38) or ["RUNNING", flags...] (v0.0.40+).
+bool json_running(const nlohmann::json& job) {
+    const auto it = job.find("job_state");
+    if (it == job.end()) return false;
+    if (it->is_string()) return ascii_upper(it->get<std::string>()) == "RUNNING";
+    if (it->is_array()) {
+        for (const auto& e : *it)
+            if (e.is_string() && ascii_upper(e.get<std::string>()) == "RUNNING") return true;
+    }
+    return false;
+}
+
+/// 1-based line of byte offset `pos` in `text`.
+int line_of(std::string_view text, std::size_t pos) {
+    pos = std::min(pos, text.size());
+    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(pos), '\n'));
+}
+
+}  // namespace
+
+Result<std::vector<RunningJob>> parse_slurm_jobs_json(const Topology& topo, std::string_view text,
+                                                      std::string_view file, std::vector<std::string>* warnings) {
+    const std::string f(file);
+    JobWarnings warn{warnings};
+    // Slurm copies a user's bytes into its JSON strings as they are: a job name that is not
+    // UTF-8 would make the whole document unreadable, so such bytes become '?' first.
+    const std::string doc = valid_utf8(text);
+    // Only the fields read here are kept (the job table can be large: ~10 KB a job on 26.05).
+    static const char* const job_keys[] = {"job_id", "name",       "user_name",      "user_id",      "job_state",
+                                           "nodes",  "node_count", "tres_alloc_str", "tres_req_str", "start_time",
+                                           "error",  "description"};  // these two: the errors' entries
+    const auto keep = [](int depth, nlohmann::json::parse_event_t ev, nlohmann::json& parsed) {
+        if (ev != nlohmann::json::parse_event_t::key) return true;
+        const auto& k = parsed.get_ref<const std::string&>();
+        if (depth == 1) return k == "jobs" || k == "errors";
+        if (depth == 3)
+            return std::any_of(std::begin(job_keys), std::end(job_keys), [&](const char* w) { return k == w; });
+        return true;
+    };
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(doc, keep);
+    } catch (const nlohmann::json::parse_error& e) {
+        return fail(Errc::Parse, std::string("not JSON: ") + e.what(), f, line_of(doc, e.byte));
+    }
+    if (!j.is_object() || !j.contains("jobs") || !j["jobs"].is_array()) {
+        return fail(Errc::Parse,
+                    "expected `squeue --json` or `scontrol show jobs --json` output (an object with \"jobs\")", f, 1);
+    }
+    if (const auto e = j.find("errors"); e != j.end() && e->is_array() && !e->empty()) {
+        warn.add(f + ": Slurm reported " + std::to_string(e->size())
+                 + " error(s) with the job table: " + printable_utf8(e->front().dump().substr(0, 200)));
+    }
+    std::vector<RunningJob> out;
+    for (const auto& job : j["jobs"]) {
+        if (!job.is_object() || !json_running(job)) continue;
+        RunningJob r;
+        const auto id = job.find("job_id");
+        const long long idn = id != job.end() ? json_int(*id) : -1;
+        if (idn < 0) {
+            warn.add(f + ": a running job without a job_id; skipped");
+            continue;
+        }
+        r.id = std::to_string(idn);
+        r.name = printable_utf8(json_str(job, "name"));
+        r.user = printable_utf8(json_str(job, "user_name"));
+        if (const auto u = job.find("user_id"); u != job.end() && json_int(*u) >= 0)
+            r.user += "(" + std::to_string(json_int(*u)) + ")";
+        r.nodelist = json_str(job, "nodes");
+        if (const auto st = job.find("start_time"); st != job.end() && json_int(*st) > 0)
+            r.start = std::to_string(json_int(*st));
+        const auto nc = job.find("node_count");
+        const long long nn = nc != job.end() ? json_int(*nc) : -1;
+        const std::string alloc = json_str(job, "tres_alloc_str");
+        const int gpus = job_tres_gpu_count(alloc.empty() ? json_str(job, "tres_req_str") : alloc);
+        if (!resolve_job(topo, r, nn >= 0 && nn < (1LL << 30) ? static_cast<int>(nn) : -1, gpus, f, warn)) continue;
+        out.push_back(std::move(r));
+    }
+    warn.finish(f);
+    return out;
+}
+
 Result<std::vector<RunningJob>> parse_scontrol_jobs(const Topology& topo, std::string_view text, std::string_view file,
                                                     std::vector<std::string>* warnings) {
     const std::string f(file);
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string_view::npos && text[first] == '{') return parse_slurm_jobs_json(topo, text, file, warnings);
+    JobWarnings warn{warnings};
 
     // Records: a line starting "JobId=" opens one; indented lines continue it (the
     // multi-line form); a blank line closes it.
@@ -482,10 +685,15 @@ Result<std::vector<RunningJob>> parse_scontrol_jobs(const Topology& topo, std::s
             recs.back().text += line;
         } else if (line == "No jobs in the system") {
             continue;
+        } else if (!recs.empty()) {
+            // Within the table: a newline in a job's name or comment. The record it broke
+            // goes on (continuation lines are indented), the stray text is not read.
+            warn.add(f + ":" + std::to_string(lineno)
+                     + ": not part of a job record (a newline in a job's name or comment?); ignored");
         } else {
             return fail(Errc::Parse,
                         "expected `scontrol show jobs` output (a job record starting with JobId=), got \""
-                            + std::string(line.substr(0, 40)) + "\"",
+                            + printable_utf8(line.substr(0, 40)) + "\"",
                         f, lineno);
         }
     }
@@ -493,16 +701,26 @@ Result<std::vector<RunningJob>> parse_scontrol_jobs(const Topology& topo, std::s
     for (const auto& r : recs) {
         RunningJob j;
         j.line = r.line;
+        const std::string where = f + ":" + std::to_string(r.line);
         std::string state;
         int num_nodes = -1;
-        int tres = -1, alloc_tres = -1;
+        int tres = -1;
+        int alloc_tres = -1;
+        std::vector<std::string_view> seen;
+        std::string_view twice;
         for (const auto& [k, v] : split_fields(r.text)) {
+            if (!is_read_key(k)) continue;
+            if (std::find(seen.begin(), seen.end(), k) != seen.end()) {
+                twice = k;
+                break;
+            }
+            seen.push_back(k);
             if (k == "JobId") {
-                j.id = std::string(v);
+                j.id = printable_utf8(v);
             } else if (k == "JobName") {
-                j.name = std::string(v);
+                j.name = printable_utf8(v);
             } else if (k == "UserId") {
-                j.user = std::string(v);
+                j.user = printable_utf8(v);
             } else if (k == "JobState") {
                 state = std::string(v);
             } else if (k == "NodeList") {
@@ -511,55 +729,28 @@ Result<std::vector<RunningJob>> parse_scontrol_jobs(const Topology& topo, std::s
                 int n = 0;
                 if (parse_int(v.substr(0, v.find('-')), n)) num_nodes = n;
             } else if (k == "TRES") {
-                tres = tres_gpu_count(v);
+                tres = job_tres_gpu_count(v);
             } else if (k == "AllocTRES") {
-                alloc_tres = tres_gpu_count(v);
+                alloc_tres = job_tres_gpu_count(v);
             } else if (k == "StartTime") {
-                j.start = std::string(v);
+                j.start = printable_utf8(v);
             }
         }
-        if (j.id.empty()) return fail(Errc::Parse, "JobId= is empty", f, r.line);
-        if (ascii_upper(state) != "RUNNING") continue;
-        if (j.nodelist.empty() || j.nodelist == "(null)") {
-            return fail(Errc::Parse, "running job " + j.id + " has no NodeList=", f, r.line);
-        }
-        auto names = expand_hostlist(j.nodelist);
-        if (!names)
-            return fail(Errc::Parse, "job " + j.id + ": NodeList=" + j.nodelist + ": " + names.error().message, f,
-                        r.line);
-        const int gpus = alloc_tres >= 0 ? alloc_tres : tres;
-        const long nhosts = static_cast<long>(names->size());
-        if (gpus == kTooMany || (gpus > 0 && nhosts > 0 && gpus / nhosts > kMaxHostGpus)) {
-            return fail(Errc::Parse, "job " + j.id + ": more than " + std::to_string(kMaxHostGpus) + " GPUs per host",
-                        f, r.line);
-        }
-        j.gpus = std::max(gpus, 0);
-        for (const auto& n : *names) {
-            if (auto h = topo.find_host(n)) {
-                j.hosts.push_back(*h);
-            } else {
-                ++j.unknown_hosts;
-            }
-        }
-        if (num_nodes >= 0 && num_nodes != static_cast<int>(names->size()) && warnings != nullptr) {
-            warnings->push_back(f + ":" + std::to_string(r.line) + ": job " + j.id
-                                + ": NumNodes=" + std::to_string(num_nodes) + " but NodeList= names "
-                                + std::to_string(names->size()) + " host(s); the NodeList is used");
-        }
-        if (j.hosts.empty()) {
-            if (warnings != nullptr) {
-                warnings->push_back(f + ":" + std::to_string(r.line) + ": job " + j.id + " runs on " + j.nodelist
-                                    + ", not in the topology; skipped");
-            }
+        if (!twice.empty()) {
+            warn.add(where + ": job " + (j.id.empty() ? std::string("?") : j.id) + ": " + std::string(twice)
+                     + "= appears twice (text in its name, comment or paths that looks like fields); skipped. "
+                       "`squeue --json` output has no such ambiguity");
             continue;
         }
-        if (j.unknown_hosts > 0 && warnings != nullptr) {
-            warnings->push_back(f + ":" + std::to_string(r.line) + ": job " + j.id + ": "
-                                + std::to_string(j.unknown_hosts)
-                                + " of its hosts are not in the topology; assessed on the others");
+        if (j.id.empty()) {
+            warn.add(where + ": JobId= is empty; skipped");
+            continue;
         }
+        if (ascii_upper(state) != "RUNNING") continue;
+        if (!resolve_job(topo, j, num_nodes, alloc_tres >= 0 ? alloc_tres : tres, where, warn)) continue;
         out.push_back(std::move(j));
     }
+    warn.finish(f);
     return out;
 }
 

@@ -27,5 +27,11 @@ namespace topo {
 /// ASCII case mapping (locale-independent: other bytes are kept).
 [[nodiscard]] std::string ascii_lower(std::string_view s);
 [[nodiscard]] std::string ascii_upper(std::string_view s);
+/// `s` with every byte that is not part of valid UTF-8 replaced by '?' (a JSON document
+/// that Slurm wrote with a user's raw bytes in a string, made readable).
+[[nodiscard]] std::string valid_utf8(std::string_view s);
+/// valid_utf8(s) with every control character but TAB also replaced by '?': text that
+/// users control (job names, comments) made safe for JSON, terminal tables and labels.
+[[nodiscard]] std::string printable_utf8(std::string_view s);
 
 }  // namespace topo

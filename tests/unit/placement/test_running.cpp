@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <topo/placement/running.hpp>
+#include <topo/text_input.hpp>
 
 #include "fabric.hpp"
 
@@ -73,20 +74,158 @@ TEST(Running, MultiLineFormAndNoJobs) {
     EXPECT_TRUE(none->empty());
 }
 
-TEST(Running, BadInputNamesFileAndLine) {
+TEST(Running, ANonTableFailsABadRecordIsSkippedNamingFileAndLine) {
     auto t = three_level(2, 2, 4);
-    auto e1 = parse_scontrol_jobs(*t, "JobId=1 JobState=RUNNING NodeList=n001\nNodeName=n001 State=IDLE\n", "j.txt");
+    // not a job table at all: refused at its first line
+    auto e0 = parse_scontrol_jobs(*t, "NodeName=n001 State=IDLE\n", "j.txt");
+    ASSERT_FALSE(e0);
+    EXPECT_EQ(e0.error().line, 1);
+    EXPECT_EQ(e0.error().file, "j.txt");
+    // within a table, one bad record is skipped with a warning, never the whole table
+    // (issue 32 point 1: one user's job stopped `topoplace status` for everyone)
+    const std::string text =
+        "JobId=1 JobState=RUNNING NodeList=n[001-\n"
+        "JobId=2 JobState=RUNNING NodeList=(null)\n"
+        "JobId=3 JobState=RUNNING NodeList=n001 TRES=gres/gpu=99999999\n"
+        "JobId=4 JobState=RUNNING NodeList=n002\n"
+        "NodeName=n001 State=IDLE\n";
+    std::vector<std::string> w;
+    auto jobs = parse_scontrol_jobs(*t, text, "j.txt", &w);
+    ASSERT_TRUE(jobs) << jobs.error().to_string();
+    ASSERT_EQ(jobs->size(), 1U);
+    EXPECT_EQ((*jobs)[0].id, "4");
+    ASSERT_EQ(w.size(), 4U);
+    EXPECT_NE(w[0].find("j.txt:5: not part of a job record"), std::string::npos) << w[0];
+    EXPECT_NE(w[1].find("j.txt:1: job 1: node list n[001-: "), std::string::npos) << w[1];
+    EXPECT_NE(w[2].find("j.txt:2: running job 2 has no node list; skipped"), std::string::npos) << w[2];
+    EXPECT_NE(w[3].find("j.txt:3: job 3: more than 1024 GPUs per host; skipped"), std::string::npos) << w[3];
+}
+
+TEST(Running, AJobsGpusAreNotCappedAtAHostsCount) {
+    auto t = three_level(4, 4, 16, 8);  // 256 hosts
+    auto text = parse_scontrol_jobs(
+        *t, "JobId=9 JobState=RUNNING NodeList=n[001-256] NumNodes=256 AllocTRES=cpu=256,node=256,gres/gpu=2048\n",
+        "j.txt");
+    ASSERT_TRUE(text) << text.error().to_string();
+    ASSERT_EQ(text->size(), 1U);
+    EXPECT_EQ((*text)[0].gpus, 2048);
+    auto json = parse_slurm_jobs_json(*t,
+                                      R"({"jobs":[{"job_id":9,"job_state":["RUNNING"],"nodes":"n[001-256]",)"
+                                      R"("tres_alloc_str":"cpu=256,node=256,gres/gpu=2048"}]})",
+                                      "j.json");
+    ASSERT_TRUE(json) << json.error().to_string();
+    ASSERT_EQ(json->size(), 1U);
+    EXPECT_EQ((*json)[0].gpus, 2048);
+}
+
+TEST(Running, UserTextPosingAsFieldsIsNeverRead) {
+    auto t = three_level(2, 2, 4);
+    // a pending job whose comment, name or path holds fields: in the text form, a field read
+    // here that appears twice makes the record ambiguous, and it is skipped
+    const std::string text =
+        "JobId=5 JobName=a UserId=u(1) JobState=PENDING Reason=Priority NodeList=(null) NumNodes=1 "
+        "Comment=x JobState=RUNNING NodeList=n[001-016]\n"
+        "JobId=6 JobName=b JobState=RUNNING NodeList=n[001-016] UserId=u(1) JobState=PENDING NodeList=(null)\n"
+        "JobId=7 JobName=c UserId=u(1) JobState=RUNNING NodeList=n003 WorkDir=/x JobId=999\n"
+        "JobId=8 JobName=ok UserId=u(1) JobState=RUNNING NodeList=n004 Command=/bin/run --JobState=RUNNING\n";
+    std::vector<std::string> w;
+    auto jobs = parse_scontrol_jobs(*t, text, "j.txt", &w);
+    ASSERT_TRUE(jobs) << jobs.error().to_string();
+    ASSERT_EQ(jobs->size(), 1U);
+    EXPECT_EQ((*jobs)[0].id, "8");  // "--JobState=" is not a field: no space before it
+    ASSERT_EQ(w.size(), 3U);
+    EXPECT_NE(w[0].find("j.txt:1: job 5: JobState= appears twice"), std::string::npos) << w[0];
+    EXPECT_NE(w[1].find("j.txt:2: job 6: JobState= appears twice"), std::string::npos) << w[1];
+    EXPECT_NE(w[2].find("j.txt:3: job 7: JobId= appears twice"), std::string::npos) << w[2];
+}
+
+// Real job tables from our live labs (tests/fixtures/placement/lab-hostile-jobs-*: squeue
+// --all --json and scontrol show jobs of Slurm 22.05.8, 24.11.5 and 26.05.5 with job 1
+// named "evil JobState=RUNNING NodeList=n[001-004]" and commented "x JobState=RUNNING
+// NodeList=[" on n001, job 2 named "bad\xffname\nJobState=RUNNING" on n[001-002], jobs 3-4
+// pending).
+TEST(Running, RealJsonJobTablesOfEachReleaseReadOnlySlurmsFields) {
+    auto t = three_level(2, 2, 4);
+    for (const char* f : {"lab-hostile-jobs-22.05.squeue.json", "lab-hostile-jobs-24.11.squeue.json",
+                          "lab-hostile-jobs-26.05.squeue.json", "lab-hostile-jobs-26.05.scontrol.json"}) {
+        SCOPED_TRACE(f);
+        const std::string path = std::string(TOPO_FIXTURES) + "/placement/" + f;
+        auto text = read_text_file(path);
+        ASSERT_TRUE(text);
+        std::vector<std::string> w;
+        auto jobs = parse_scontrol_jobs(*t, *text, path, &w);
+        ASSERT_TRUE(jobs) << jobs.error().to_string();
+        EXPECT_TRUE(w.empty()) << w.front();
+        ASSERT_EQ(jobs->size(), 2U);
+        EXPECT_EQ((*jobs)[0].id, "1");
+        EXPECT_EQ((*jobs)[0].nodelist, "n001");
+        EXPECT_EQ((*jobs)[0].hosts.size(), 1U);
+        EXPECT_EQ((*jobs)[0].name, "evil JobState=RUNNING NodeList=n[001-004]");
+        EXPECT_EQ((*jobs)[0].user, "root(0)");
+        EXPECT_EQ((*jobs)[1].id, "2");
+        EXPECT_EQ((*jobs)[1].nodelist, "n[001-002]");
+        EXPECT_EQ((*jobs)[1].name, "bad?name?JobState=RUNNING");  // printable, one line
+        EXPECT_FALSE((*jobs)[1].start.empty());
+    }
+}
+
+TEST(Running, RealTextJobTablesSkipTheAmbiguousRecord) {
+    auto t = three_level(2, 2, 4);
+    for (const char* f : {"lab-hostile-jobs-22.05.scontrol.txt", "lab-hostile-jobs-26.05.scontrol.txt"}) {
+        SCOPED_TRACE(f);
+        const std::string path = std::string(TOPO_FIXTURES) + "/placement/" + f;
+        auto text = read_text_file(path);
+        ASSERT_TRUE(text);
+        std::vector<std::string> w;
+        auto jobs = parse_scontrol_jobs(*t, *text, path, &w);
+        ASSERT_TRUE(jobs) << jobs.error().to_string();
+        // job 1's first line is "JobId=1 JobName=evil JobState=RUNNING NodeList=n[001-004]":
+        // never read as running on four hosts; job 2's name broke a line, its record goes on
+        ASSERT_EQ(jobs->size(), 1U);
+        EXPECT_EQ((*jobs)[0].id, "2");
+        EXPECT_EQ((*jobs)[0].nodelist, "n[001-002]");
+        EXPECT_EQ((*jobs)[0].name, "bad?name");
+        // the name's newline: once in 22.05's table, twice in 26.05's (its SubmitLine= too)
+        ASSERT_EQ(w.size(), std::string(f).find("26.05") != std::string::npos ? 3U : 2U);
+        EXPECT_NE(w[0].find(":31: not part of a job record"), std::string::npos) << w[0];
+        EXPECT_NE(w.back().find(":1: job 1: JobState= appears twice"), std::string::npos) << w.back();
+    }
+}
+
+TEST(Running, JsonThatIsNotAJobTableIsRefusedAtItsLine) {
+    auto t = three_level(2, 2, 4);
+    auto e1 = parse_scontrol_jobs(*t, "{\n  \"jobs\": [\n  {\"job_id\": 1,,}\n]}\n", "j.json");
     ASSERT_FALSE(e1);
-    EXPECT_EQ(e1.error().line, 2);
-    EXPECT_EQ(e1.error().file, "j.txt");
-    auto e2 = parse_scontrol_jobs(*t, "JobId=1 JobState=RUNNING NodeList=n[001-\n", "j.txt");
+    EXPECT_EQ(e1.error().file, "j.json");
+    EXPECT_EQ(e1.error().line, 3);
+    auto e2 = parse_scontrol_jobs(*t, "{\"nodes\": []}", "j.json");
     ASSERT_FALSE(e2);
-    EXPECT_EQ(e2.error().line, 1);
-    auto e3 = parse_scontrol_jobs(*t, "JobId=1 JobState=RUNNING NodeList=(null)\n", "j.txt");
-    ASSERT_FALSE(e3);
-    auto e4 = parse_scontrol_jobs(*t, "JobId=1 JobState=RUNNING NodeList=n001 TRES=gres/gpu=99999999\n", "j.txt");
-    ASSERT_FALSE(e4);
-    EXPECT_NE(e4.error().message.find("GPUs per host"), std::string::npos) << e4.error().to_string();
+    EXPECT_NE(e2.error().message.find("squeue --json"), std::string::npos) << e2.error().to_string();
+    // bad records inside: skipped by name
+    std::vector<std::string> w;
+    auto ok = parse_scontrol_jobs(*t,
+                                  R"({"errors":[],"jobs":[{"job_state":"RUNNING","nodes":"n001"},)"
+                                  R"({"job_id":3,"job_state":"RUNNING","nodes":"n[1-"},)"
+                                  R"({"job_id":4,"job_state":["PENDING"],"nodes":""},)"
+                                  R"({"job_id":{"set":true,"infinite":false,"number":5},"job_state":["RUNNING"],)"
+                                  R"("nodes":"n005","node_count":{"set":true,"number":1}}]})",
+                                  "j.json", &w);
+    ASSERT_TRUE(ok) << ok.error().to_string();
+    ASSERT_EQ(ok->size(), 1U);
+    EXPECT_EQ((*ok)[0].id, "5");
+    ASSERT_EQ(w.size(), 2U);
+    EXPECT_NE(w[0].find("a running job without a job_id"), std::string::npos) << w[0];
+    EXPECT_NE(w[1].find("job 3: node list n[1-"), std::string::npos) << w[1];
+}
+
+TEST(Running, PrintableUtf8KeepsValidTextAndReplacesTheRest) {
+    EXPECT_EQ(printable_utf8("llm-70b \xc3\xa9t\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x9a\x80\tok"),
+              "llm-70b \xc3\xa9t\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x9a\x80\tok");
+    EXPECT_EQ(printable_utf8("a\xff"
+                             "b\nc\x1b[31m"),
+              "a?b?c?[31m");
+    EXPECT_EQ(printable_utf8("\xc0\x80|\xed\xa0\x80|\xf4\x90\x80\x80|\xe2\x9c"), "??|???|????|??");
+    EXPECT_EQ(valid_utf8("a\xff\n\"b\""), "a?\n\"b\"");  // valid_utf8 keeps control characters
 }
 
 TEST(Running, CostAgainstTheBestPlacementNow) {

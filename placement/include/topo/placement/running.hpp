@@ -30,17 +30,30 @@ struct RunningJob {
     int unknown_hosts = 0;      ///< NodeList's hosts the topology does not have
     int gpus = 0;               ///< GPUs allocated (AllocTRES= or TRES= gres/gpu), 0 = not stated
     std::string start;          ///< StartTime, as printed
-    int line = 0;               ///< 1-based line of its JobId=
+    int line = 0;               ///< 1-based line of its JobId= (text form; 0 from JSON)
 };
 
-/// Running jobs in `scontrol show jobs --oneliner` text (one job per line) or the
-/// multi-line form (a job's continuation lines indented). Other states are skipped; "No
-/// jobs in the system" is an empty list. Errors: Errc::Parse at file:line (a line that
-/// is not a job record, a NodeList that does not expand, a GPU count over kMaxHostGpus per
-/// host). Jobs whose hosts are all unknown to the topology are skipped with a warning.
+/// Running jobs from Slurm's job table: `squeue --json` or `scontrol show jobs --json`
+/// output of any supported release (a document starting with '{': parse_slurm_jobs_json),
+/// else `scontrol show jobs [--oneliner]` text (a job's continuation lines indented). Other
+/// states are skipped; "No jobs in the system" is an empty list. The table is user input
+/// (names, comments, commands and paths are free text): a record that cannot be read is
+/// skipped with a warning naming it, never the whole table. In the text form a record in
+/// which a field read here appears twice (user text posing as fields) is skipped; only the
+/// JSON form is free of that ambiguity. Errc::Parse only for a file that is not a job table
+/// (file:line). Jobs whose hosts are all unknown to the topology are skipped with a warning.
+/// Names and users come back as printable UTF-8 (printable_utf8).
 [[nodiscard]] Result<std::vector<RunningJob>> parse_scontrol_jobs(const Topology& topo, std::string_view text,
                                                                   std::string_view file,
                                                                   std::vector<std::string>* warnings = nullptr);
+
+/// `squeue --json` / `scontrol show jobs --json` (openapi/v0.0.38 on 22.05, data_parser
+/// v0.0.42 on 24.11, v0.0.45 on 26.05): job_state a string or an array, counts plain or
+/// {"set","infinite","number"}. Bytes that are not UTF-8 (Slurm copies a user's bytes into
+/// its strings) are read as '?'. Only the fields read are kept in memory.
+[[nodiscard]] Result<std::vector<RunningJob>> parse_slurm_jobs_json(const Topology& topo, std::string_view text,
+                                                                    std::string_view file,
+                                                                    std::vector<std::string>* warnings = nullptr);
 
 /// One running job's cost.
 struct JobCost {

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# topoplace status (issues 16 item 6 and 32 point 1): the running jobs from Slurm's job table
+# and what their placement costs. The table is user input: by default it is read from
+# `squeue --all --json`, where no name, comment or path can pose as a field; a record that
+# cannot be read is skipped by name, and the Prometheus file is written every time.
+set -euo pipefail
+TP=$1; FX=$2
+. "$(dirname "$0")/lib.sh"
+P=$FX/placement
+jqe() { jq -e "$@" > /dev/null; }
+"$TP" discover --spec "$P/tree-16x4.yaml" -o "$TMP/lab.json" 2>/dev/null
+
+# Real job tables of each release (our labs, with a job named "evil JobState=RUNNING
+# NodeList=n[001-004]" on n001 and one named "bad\xffname\nJobState=RUNNING" on n[001-002])
+for f in lab-hostile-jobs-22.05.squeue.json lab-hostile-jobs-24.11.squeue.json lab-hostile-jobs-26.05.squeue.json \
+         lab-hostile-jobs-26.05.scontrol.json; do
+  expect_rc 0 "status --jobs $f" "$TP" status "$TMP/lab.json" --jobs "$P/$f" --json --prometheus "$TMP/s.prom"
+  check "$f: jobs 1 (n001) and 2 (n[001-002]), names as data" jqe '.running_jobs == 2 and
+      .jobs[0].job == "1" and .jobs[0].nodelist == "n001" and .jobs[0].name == "evil JobState=RUNNING NodeList=n[001-004]"
+      and .jobs[1].nodelist == "n[001-002]" and .jobs[1].name == "bad?name?JobState=RUNNING"' "$TMP/out"
+  check "$f: Prometheus written" grep -q '^topoplace_job_slowdown_ratio{job="2"} ' "$TMP/s.prom"
+done
+
+# The text form of the same tables: the record whose first line carries a second
+# JobState=/NodeList= is skipped by name, the rest is read; the metrics are written
+for f in lab-hostile-jobs-22.05.scontrol.txt lab-hostile-jobs-26.05.scontrol.txt; do
+  rm -f "$TMP/s.prom"
+  expect_rc 0 "status --jobs $f (text)" "$TP" status "$TMP/lab.json" --jobs "$P/$f" --prometheus "$TMP/s.prom"
+  err_has "$P/$f:1: job 1: JobState= appears twice"
+  check "$f: job 2 listed, job 1 not" bash -c "grep -q '^2 ' '$TMP/out' && ! grep -Eq '^1 {5}' '$TMP/out'"
+  check "$f: Prometheus written" test -s "$TMP/s.prom"
+done
+
+# Issue 32's reproduction: a pending job commented "x JobState=RUNNING NodeList=[" made
+# status exit 65 and the Prometheus file was never written again
+cat > "$TMP/jobs.txt" <<'J'
+JobId=101 JobName=a UserId=u(1) JobState=PENDING Reason=Priority NodeList=(null) NumNodes=1 Comment=x JobState=RUNNING NodeList=[
+JobId=102 JobName=b UserId=u(1) JobState=RUNNING Reason=None NodeList=n[005-006] NumNodes=2 AllocTRES=cpu=2,node=2,gres/gpu=16
+J
+rm -f "$TMP/s.prom"
+expect_rc 0 "status: a hostile comment in the text table" "$TP" status "$TMP/lab.json" --jobs "$TMP/jobs.txt" --prometheus "$TMP/s.prom"
+check "the hostile record is not read" bash -c "grep -q '^102 ' '$TMP/out' && ! grep -Eq '^101 {5}' '$TMP/out'"
+check "Prometheus written" grep -q '^topoplace_running_jobs 1$' "$TMP/s.prom"
+
+# live: squeue itself (a stand-in printing a real 26.05 table), and its failure
+printf '#!/bin/sh\n[ "$1 $2" = "--all --json" ] || exit 2\ncat %s\n' "$P/lab-hostile-jobs-26.05.squeue.json" > "$TMP/squeue"
+printf '#!/bin/sh\necho "NodeName=n001 State=MIXED Gres=gpu:8 AllocTRES=cpu=3"\necho "NodeName=n002 State=MIXED Gres=gpu:8"\n' > "$TMP/scontrol"
+chmod +x "$TMP/squeue" "$TMP/scontrol"
+expect_rc 0 "status: live through squeue --json" "$TP" status "$TMP/lab.json" --squeue "$TMP/squeue" --scontrol "$TMP/scontrol" --json
+check "live: both running jobs" jqe '.running_jobs == 2 and .nodes_from == "scontrol show nodes"' "$TMP/out"
+printf '#!/bin/sh\necho "slurm_load_jobs error: Unable to contact slurm controller" >&2\nexit 1\n' > "$TMP/squeue-down"
+chmod +x "$TMP/squeue-down"
+expect_rc 69 "status: slurmctld down" "$TP" status "$TMP/lab.json" --squeue "$TMP/squeue-down" --scontrol "$TMP/scontrol"
+err_has "--all --json failed (exit 1"
+printf 'NodeName=n001 State=IDLE\n' > "$TMP/nodes-not-jobs.txt"
+expect_rc 65 "status: not a job table" "$TP" status "$TMP/lab.json" --jobs "$TMP/nodes-not-jobs.txt"
+err_has "$TMP/nodes-not-jobs.txt:1: expected \`scontrol show jobs\` output"
+printf '{"jobs": [\n{"job_id": 1,}\n]}\n' > "$TMP/bad.json"
+expect_rc 65 "status: broken JSON" "$TP" status "$TMP/lab.json" --jobs "$TMP/bad.json"
+err_has "$TMP/bad.json:2: not JSON"
+finish
