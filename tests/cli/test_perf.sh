@@ -47,38 +47,7 @@ head -8 "$N/ocihpc_Troubleshooting.md" > /dev/null
 { sed -n '/#       size/,/^  2147483648/p' "$N/ocihpc_Troubleshooting.md"; echo "  4294967296    1073741824     float     sum      -1  17294.2"; } > "$TMP/cut.txt"
 expect_rc 65 "a truncated result row" "$TP" calibrate --leaf "$TMP/cut.txt"
 err_has "$TMP/cut.txt:5: a result row needs 4 or 8 time/algbw/busbw/error columns"
-# topoplace status (issue 16 item 6): running jobs from `scontrol show jobs --oneliner`
-# text (ours, in its layout), the cost of their placement and the best one now
-cat > "$TMP/jobs.txt" <<'J'
-JobId=11 JobName=split UserId=a(1) JobState=RUNNING Reason=None NodeList=luna-[0001-0008,0021-0028] NumNodes=16 TRES=cpu=16,node=16,gres/gpu=128 StartTime=2026-11-26T08:00:00
-JobId=12 JobName=packed UserId=a(1) JobState=RUNNING Reason=None NodeList=luna-[0041-0056] NumNodes=16 TRES=cpu=16,node=16,gres/gpu=128
-JobId=13 JobName=waiting UserId=b(2) JobState=PENDING Reason=Priority NodeList=(null) NumNodes=4
-J
-expect_rc 0 "status from files" "$TP" status "$TMP/selene.json" --jobs "$TMP/jobs.txt" --json --prometheus "$TMP/status.prom"
-check "status: 2 running jobs, 256 GPUs" jqe '.running_jobs == 2 and .running_gpus == 256' "$TMP/out"
-check "status: the split job is slower than its best placement now" jqe '.jobs[0].job == "11" and .jobs[0].slowdown > 1 and .jobs[0].best_now == 1' "$TMP/out"
-check "status: the packed job costs nothing" jqe '.jobs[1].slowdown == 1' "$TMP/out"
-check "status: GPU-hours per hour lost and recoverable" jqe '.placement_lost_gpu_hours_per_hour > 0 and .recoverable_gpu_hours_per_hour > 0' "$TMP/out"
-check "status: Prometheus textfile" grep -q '^topoplace_job_slowdown_ratio{job="11"} 1\.' "$TMP/status.prom"
-check "status: Prometheus lost GPU-hours" grep -q '^topoplace_placement_lost_gpu_hours_per_hour ' "$TMP/status.prom"
-# a degraded host (the flag store) in the packed job: counted apart
-mkdir -m 755 "$TMP/hs"
-"$TP" health flag luna-0045 --reason "GPU 3 thermal" --degraded --slowdown 1.34 --store "$TMP/hs" > /dev/null
-expect_rc 0 "status with the health store" "$TP" status "$TMP/selene.json" --jobs "$TMP/jobs.txt" --health-store "$TMP/hs"
-check "status: the job on a degraded host says so" grep -q '^12 .* (on a degraded host)' "$TMP/out"
-check "status: degraded GPU-hours in the summary" grep -Eq 'of which to degraded hosts [1-9]' "$TMP/out"
-# live: scontrol itself (a stand-in printing the same text), and its failure
-printf '#!/bin/sh\ncase "$2" in jobs) cat %s;; nodes) echo "NodeName=luna-0001 State=ALLOCATED";; esac\n' "$TMP/jobs.txt" > "$TMP/scontrol"
-chmod +x "$TMP/scontrol"
-expect_rc 0 "status: live through scontrol" "$TP" status "$TMP/selene.json" --scontrol "$TMP/scontrol"
-check "status: live lists the split job" grep -q '^11 ' "$TMP/out"
-printf '#!/bin/sh\necho "slurm_load_jobs error: Unable to contact slurm controller" >&2\nexit 1\n' > "$TMP/scontrol-down"
-chmod +x "$TMP/scontrol-down"
-expect_rc 69 "status: slurmctld down" "$TP" status "$TMP/selene.json" --scontrol "$TMP/scontrol-down"
-err_has "show jobs failed (exit 1)"
-printf 'JobId=1 JobState=RUNNING NodeList=luna-0001\nsomething else\n' > "$TMP/badjobs.txt"
-expect_rc 65 "status: not scontrol output" "$TP" status "$TMP/selene.json" --jobs "$TMP/badjobs.txt"
-err_has "$TMP/badjobs.txt:2: expected \`scontrol show jobs\` output"
+# topoplace status: tests/cli/test_status.sh
 
 printf 'fabric: ib-ar\noversubscription: [1, 1, 0.5, 7]\n' > "$TMP/bad.yaml"
 expect_rc 65 "a model file out of range" "$TP" predict "$TMP/selene.json" --hosts 'luna-[0001-0002]' --model "$TMP/bad.yaml"

@@ -10,6 +10,28 @@ P=$FX/placement
 jqe() { jq -e "$@" > /dev/null; }
 "$TP" discover --spec "$P/tree-16x4.yaml" -o "$TMP/lab.json" 2>/dev/null
 
+# The cost of the jobs' placement and the best one now, on a real fabric (Selene), from
+# `scontrol show jobs --oneliner` text (ours, in its layout)
+"$TP" discover --ibnetdiscover "$FX/ibnetdiscover/selene-compute.ibnetdiscover.txt.gz" -o "$TMP/selene.json" 2>/dev/null
+cat > "$TMP/jobs.txt" <<'J'
+JobId=11 JobName=split UserId=a(1) JobState=RUNNING Reason=None NodeList=luna-[0001-0008,0021-0028] NumNodes=16 TRES=cpu=16,node=16,gres/gpu=128 StartTime=2026-11-26T08:00:00
+JobId=12 JobName=packed UserId=a(1) JobState=RUNNING Reason=None NodeList=luna-[0041-0056] NumNodes=16 TRES=cpu=16,node=16,gres/gpu=128
+JobId=13 JobName=waiting UserId=b(2) JobState=PENDING Reason=Priority NodeList=(null) NumNodes=4
+J
+expect_rc 0 "status from files" "$TP" status "$TMP/selene.json" --jobs "$TMP/jobs.txt" --json --prometheus "$TMP/status.prom"
+check "status: 2 running jobs, 256 GPUs" jqe '.running_jobs == 2 and .running_gpus == 256' "$TMP/out"
+check "status: the split job is slower than its best placement now" jqe '.jobs[0].job == "11" and .jobs[0].slowdown > 1 and .jobs[0].best_now == 1' "$TMP/out"
+check "status: the packed job costs nothing" jqe '.jobs[1].slowdown == 1' "$TMP/out"
+check "status: GPU-hours per hour lost and recoverable" jqe '.placement_lost_gpu_hours_per_hour > 0 and .recoverable_gpu_hours_per_hour > 0' "$TMP/out"
+check "status: Prometheus textfile" grep -q '^topoplace_job_slowdown_ratio{job="11"} 1\.' "$TMP/status.prom"
+check "status: Prometheus lost GPU-hours" grep -q '^topoplace_placement_lost_gpu_hours_per_hour ' "$TMP/status.prom"
+# a degraded host (the flag store) in the packed job: counted apart
+mkdir -m 755 "$TMP/hs"
+"$TP" health flag luna-0045 --reason "GPU 3 thermal" --degraded --slowdown 1.34 --store "$TMP/hs" > /dev/null
+expect_rc 0 "status with the health store" "$TP" status "$TMP/selene.json" --jobs "$TMP/jobs.txt" --health-store "$TMP/hs"
+check "status: the job on a degraded host says so" grep -q '^12 .* (on a degraded host)' "$TMP/out"
+check "status: degraded GPU-hours in the summary" grep -Eq 'of which to degraded hosts [1-9]' "$TMP/out"
+
 # Real job tables of each release (our labs, with a job named "evil JobState=RUNNING
 # NodeList=n[001-004]" on n001 and one named "bad\xffname\nJobState=RUNNING" on n[001-002])
 for f in lab-hostile-jobs-22.05.squeue.json lab-hostile-jobs-24.11.squeue.json lab-hostile-jobs-26.05.squeue.json \
