@@ -15,7 +15,9 @@
 // ("TPSTATE1", without the group records, is refused by its size: the RPC is made.)
 #include "state_cache.hpp"
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -199,11 +201,16 @@ Result<placement::ClusterState> read_state_file(const std::string& path, const T
     for (std::size_t g = 0; g < ng; ++g, at += kGroupBytes) {
         const auto spanning = get<std::int32_t>(b.data() + at);
         const auto multi_pod = get<std::int32_t>(b.data() + at + 4);
-        // at most one job per host of the cluster uses a group's uplinks
-        if (spanning < 0 || multi_pod < 0 || multi_pod > spanning || static_cast<std::size_t>(spanning) > n) {
+        if (spanning < 0 || multi_pod < 0 || multi_pod > spanning) {
             return fail(Errc::Parse, path + ": bad uplink record for leaf group " + std::to_string(g));
         }
-        if (spanning > 0) s.add_uplink_users(GroupId{static_cast<std::uint32_t>(g)}, spanning, multi_pod);
+        // More jobs than hosts is ordinary on shared nodes (17 two-node jobs on 16 hosts);
+        // the cost policy reads only whether a group's uplinks are used: held at the host
+        // count, as the writer does (issue 32 point 3: readers refused such feeds before).
+        const auto cap = static_cast<std::int32_t>(std::min<std::size_t>(n, INT32_MAX));
+        if (spanning > 0)
+            s.add_uplink_users(GroupId{static_cast<std::uint32_t>(g)}, std::min(spanning, cap),
+                               std::min(multi_pod, cap));
     }
     return s;
 }
@@ -268,9 +275,11 @@ Status write_state_file(const std::string& path, const Topology& topo, const pla
     }
     put<std::uint32_t>(b, static_cast<std::uint32_t>(ng));
     for (std::size_t g = 0; g < ng; ++g) {
+        // at most the host count: what every reader accepts, readers before issue 32 too
         const auto u = state.uplink_users(GroupId{static_cast<std::uint32_t>(g)});
-        put<std::int32_t>(b, u.spanning);
-        put<std::int32_t>(b, u.multi_pod);
+        const auto cap = static_cast<std::int32_t>(std::min<std::size_t>(n, INT32_MAX));
+        put<std::int32_t>(b, std::min(u.spanning, cap));
+        put<std::int32_t>(b, std::min(u.multi_pod, cap));
     }
     put<std::uint64_t>(b, fnv1a(b.data(), b.size()));
 

@@ -34,5 +34,6 @@ case "$name" in
                          tests/fixtures/nccl-tests/topoplace-markdown-wrapped-rank-list-dgxa100.md "$work"/
                       printf 'fabric: roce-ecmp\noversubscription: [1, 1, 1, 7]\nphi: {DP: 0.05}\n' > "$work/model.yaml" ;;
   fuzz_trace)         cp tests/fixtures/failures/*.csv "$work"/
-                      for t in tests/fixtures/traces/*; do head -c 3000 "$t" > "$work/$(basename "$t")"; done ;;
+                      for t in tests/fixtures/traces/*; do head -c 3000 "$t" > "$work/$(basename "$t")"; done
+                      cp tests/fixtures/traces/topoplace-sacct-tab-format-all-24.11.tsv "$work"/sacct-tab-format-all.whole.tsv ;;
 esac

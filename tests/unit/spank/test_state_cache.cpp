@@ -341,8 +341,8 @@ TEST_F(CacheFile, FeedRoundTripModeAndOwner) {
 
 // The running jobs' uplinks (topoplace-nodefeed reads them from the job table for the cost
 // policy) travel in the file: a plugin deciding in-process from the feed sees the sharing the
-// service sees. A record that cannot be (negative, more multi-pod than spanning jobs, more
-// jobs than hosts) refuses the file.
+// service sees. A record that cannot be (negative, more multi-pod than spanning jobs) refuses
+// the file.
 TEST_F(CacheFile, UplinkUsersTravelInTheFile) {
     auto s = busy_state(t);
     ASSERT_GE(t.groups().size(), 3U);
@@ -375,8 +375,7 @@ TEST_F(CacheFile, UplinkUsersTravelInTheFile) {
         return h;
     };
     const std::size_t ng = t.groups().size();
-    for (const auto& [spanning, multi_pod] : std::vector<std::pair<std::int32_t, std::int32_t>>{
-             {-1, 0}, {1, 2}, {static_cast<std::int32_t>(t.hosts().size()) + 1, 0}}) {
+    for (const auto& [spanning, multi_pod] : std::vector<std::pair<std::int32_t, std::int32_t>>{{-1, 0}, {1, 2}}) {
         ASSERT_TRUE(write_state_feed(path, t, s, now));
         std::string b;
         {
@@ -399,6 +398,31 @@ TEST_F(CacheFile, UplinkUsersTravelInTheFile) {
         EXPECT_NE(bad.error().message.find("bad uplink record for leaf group 0"), std::string::npos)
             << bad.error().message;
     }
+}
+
+// Issue 32 point 3: on shared nodes more jobs than hosts use a group's uplinks (ordinary
+// load); the feed holds the count at the host count (the cost policy reads only whether a
+// group's uplinks are used) and every reader, older ones included, accepts it. Before,
+// readers refused such a feed and each submission asked slurmctld instead.
+TEST_F(CacheFile, MoreSpanningJobsThanHostsIsOrdinaryLoad) {
+    auto s = busy_state(t);
+    const auto n = static_cast<int>(t.hosts().size());
+    for (int i = 0; i < n + 1; ++i) s.add_uplink_users(GroupId{0}, 1, i % 2);
+    s.add_uplink_users(GroupId{1}, n + 1, 0);
+    ASSERT_EQ(s.uplink_users(GroupId{0}).spanning, n + 1);
+    ASSERT_TRUE(write_state_feed(path, t, s, now));
+    auto r = read_state_feed(path, t, 3, now, nullptr, ::geteuid());
+    ASSERT_TRUE(r) << r.error().to_string();
+    EXPECT_EQ(r->uplink_users(GroupId{0}).spanning, n);
+    EXPECT_EQ(r->uplink_users(GroupId{1}).spanning, n);
+    EXPECT_EQ(r->groups_with_uplink_users(), s.groups_with_uplink_users());
+    placement::Request req;
+    req.nodes_min = 6;
+    const placement::Placer placer(t);
+    auto p1 = placer.place(s, req, placement::Policy::Cost);
+    auto p2 = placer.place(*r, req, placement::Policy::Cost);
+    ASSERT_TRUE(p1 && p2);
+    EXPECT_EQ(p1->hosts, p2->hosts);  // the same decision as on the uncapped counts
 }
 
 TEST(StateCache, FeedPlugstackArguments) {
