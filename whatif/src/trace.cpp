@@ -149,11 +149,37 @@ void flush_notes(Trace& t, const std::map<std::string, int>& reasons) {
 
 // ---- sacct --parsable2 -------------------------------------------------------------
 
-Result<Trace> parse_sacct(const Lines& l, const std::string& source) {
+const char* sep_name(char sep) {
+    return sep == '\t' ? "TAB" : "'|'";
+}
+
+/// The columns of a sacct header that the replay needs and it lacks, as sacct names them
+/// (empty when none is missing).
+std::string missing_sacct_columns(const std::map<std::string, int>& col) {
+    auto has = [&](const char* n) { return col.contains(n); };
+    std::vector<std::string> miss;
+    if (!has("jobid") && !has("jobidraw")) miss.emplace_back("JobID");
+    if (!has("submit")) miss.emplace_back("Submit");
+    if (!has("nnodes") && !has("allocnodes") && !has("reqnodes")) miss.emplace_back("NNodes");
+    if (!has("elapsed") && (!has("start") || !has("end"))) {
+        if (has("start")) {
+            miss.emplace_back("End or Elapsed");
+        } else if (has("end")) {
+            miss.emplace_back("Start or Elapsed");
+        } else {
+            miss.emplace_back("Elapsed (or Start and End)");
+        }
+    }
+    std::string out;
+    for (const auto& m : miss) out += (out.empty() ? "" : ", ") + m;
+    return out;
+}
+
+Result<Trace> parse_sacct(const Lines& l, const std::string& source, char sep) {
     Trace t;
     t.source = source;
     t.format = "sacct";
-    auto col = columns(l.all[l.header], '|');
+    auto col = columns(l.all[l.header], sep);
     auto idx = [&](const char* name) {
         auto it = col.find(name);
         return it == col.end() ? -1 : it->second;
@@ -171,25 +197,32 @@ Result<Trace> parse_sacct(const Lines& l, const std::string& source) {
     const int c_req = idx("reqtres");
     const int c_limit = idx("timelimit");
     const int hline = static_cast<int>(l.header) + 1;
-    if (c_id < 0) return parse_error(source, hline, "sacct header has no JobID column");
-    if (c_submit < 0) return parse_error(source, hline, "sacct header has no Submit column");
-    if (c_nodes < 0) return parse_error(source, hline, "sacct header has no NNodes column");
-    if (c_elapsed < 0 && (c_start < 0 || c_end < 0)) {
-        return parse_error(source, hline, "sacct header needs Elapsed, or Start and End");
+    const std::string missing = missing_sacct_columns(col);
+    if (!missing.empty()) {
+        return parse_error(source, hline,
+                           std::string("this ") + sep_name(sep)
+                               + "-separated sacct header lacks the columns the replay needs: " + missing
+                               + " (re-run it as sacct -P --format=JobID,Submit,Start,End,Elapsed,NNodes,AllocTRES,"
+                                 "Timelimit)");
     }
-    const std::size_t ncols = split(l.all[l.header], '|').size();
+    const std::size_t ncols = split(l.all[l.header], sep).size();
+    if (sep == '\t') {
+        t.notes.push_back("read as a TAB-separated sacct -P export (" + std::to_string(ncols)
+                          + " columns; the replay uses JobID, Submit, Start, End, Elapsed, NNodes, AllocTRES, "
+                            "ReqTRES and Timelimit where present)");
+    }
     std::map<std::string, int> reasons;
     for (std::size_t i = l.header + 1; i < l.all.size(); ++i) {
         const int line = static_cast<int>(i) + 1;
         std::string_view raw = l.all[i];
         if (trim(raw).empty()) continue;
-        auto f = split(raw, '|');
-        // --parsable (not 2) ends every line with a '|'.
+        auto f = split(raw, sep);
+        // --parsable (not 2) ends every line with the delimiter.
         if (f.size() == ncols + 1 && f.back().empty()) f.pop_back();
         if (f.size() != ncols) {
-            return parse_error(
-                source, line,
-                "expected " + std::to_string(ncols) + " '|'-separated fields, found " + std::to_string(f.size()));
+            return parse_error(source, line,
+                               "expected " + std::to_string(ncols) + " " + sep_name(sep) + "-separated fields, found "
+                                   + std::to_string(f.size()));
         }
         auto field = [&](int c) { return c < 0 ? std::string_view{} : trim(f[static_cast<std::size_t>(c)]); };
         std::string_view id = field(c_id);
@@ -447,10 +480,19 @@ Result<Trace> parse_trace(std::string_view text, const std::string& source) {
     if (l.header >= l.all.size()) return parse_error(source, 1, "empty trace (no header line)");
     std::string_view head = trim(l.all[l.header]);
     const int hline = static_cast<int>(l.header) + 1;
-    if (head.find('|') != std::string_view::npos) {
-        auto col = columns(head, '|');
-        if (col.count("jobid") != 0 || col.count("jobidraw") != 0) return parse_sacct(l, source);
-        return parse_error(source, hline, "'|'-separated header without JobID: not a sacct --parsable2 export");
+    // sacct -P: '|' by default, any --delimiter (TAB is the common one); the header says which
+    const auto tabs = std::count(head.begin(), head.end(), '\t');
+    const auto pipes = std::count(head.begin(), head.end(), '|');
+    if (tabs > 0 || pipes > 0) {
+        const char sep = tabs >= pipes ? '\t' : '|';
+        auto col = columns(head, sep);
+        if (col.contains("jobid") || col.contains("jobidraw")) return parse_sacct(l, source, sep);
+        if (sep == '|') {
+            return parse_error(source, hline, "'|'-separated header without JobID: not a sacct --parsable2 export");
+        }
+        return parse_error(source, hline,
+                           "TAB-separated header without JobID: not a sacct -P export (the replay needs "
+                               + missing_sacct_columns(col) + ")");
     }
     auto col = columns(head, ',');
     auto has = [&](const char* n) { return col.count(n) != 0; };

@@ -91,8 +91,10 @@ TEST(TraceRead, EveryRealFileParsesOrIsRefusedWithAReason) {
             EXPECT_NE(t.error().message.find(r->second), std::string::npos) << name << ": " << t.error().message;
         }
     }
-    EXPECT_EQ(seen, 13);
-    EXPECT_EQ(parsed, 2);
+    // 14 files since issue 28 added our TAB-separated sacct export, which parses (3 = the two
+    // Alibaba lists and it); the 13 real ones are read as before
+    EXPECT_EQ(seen, 14);
+    EXPECT_EQ(parsed, 3);
 }
 
 TEST(TraceRead, PhillyRuntimesAreADurationSample) {
@@ -137,6 +139,56 @@ TEST(TraceRead, SacctParsable2) {
     EXPECT_EQ(t->jobs[2].duration_s, 90);
     EXPECT_EQ(t->jobs[2].gpus_per_node, 8);  // from ReqTRES (AllocTRES empty)
     EXPECT_EQ(t->jobs[2].timelimit_s, 0);    // UNLIMITED
+}
+
+TEST(TraceRead, SacctTabSeparatedFormatAll) {
+    // ours: the jobs of kSacct as `sacct -P --delimiter=$'\t' --format=ALL` prints them, with
+    // Slurm 24.11.5's 118 columns (src/sacct/sacct.c fields[]); a '|' inside a field (SubmitLine)
+    auto t = read_trace_file(fx("topoplace-sacct-tab-format-all-24.11.tsv"));
+    ASSERT_TRUE(t) << t.error().to_string();
+    auto p = parse_trace(kSacct, "jobs.sacct");
+    ASSERT_TRUE(p);
+    EXPECT_EQ(t->format, "sacct");
+    ASSERT_EQ(t->jobs.size(), p->jobs.size());
+    EXPECT_EQ(t->skipped, p->skipped);
+    for (std::size_t i = 0; i < t->jobs.size(); ++i) {
+        EXPECT_EQ(t->jobs[i].id, p->jobs[i].id);
+        EXPECT_EQ(t->jobs[i].submit_s, p->jobs[i].submit_s);
+        EXPECT_EQ(t->jobs[i].duration_s, p->jobs[i].duration_s);
+        EXPECT_EQ(t->jobs[i].nodes, p->jobs[i].nodes);
+        EXPECT_EQ(t->jobs[i].gpus_per_node, p->jobs[i].gpus_per_node);
+        EXPECT_EQ(t->jobs[i].timelimit_s, p->jobs[i].timelimit_s);
+        EXPECT_EQ(t->jobs[i].line, p->jobs[i].line);
+    }
+    const bool said = std::any_of(t->notes.begin(), t->notes.end(), [](const std::string& n) {
+        return n.find("TAB-separated") != std::string::npos && n.find("118 columns") != std::string::npos;
+    });
+    EXPECT_TRUE(said) << ::testing::PrintToString(t->notes);
+}
+
+TEST(TraceRead, DelimitedSacctWithoutTheReplayColumnsNamesThem) {
+    // TAB or '|': the columns the replay needs that the header lacks are named at its line
+    auto tab = parse_trace("# sacct export\nJobID\tJobName\tElapsed\tState\n1\ta\t00:10:00\tCOMPLETED\n", "t.tsv");
+    ASSERT_FALSE(tab);
+    EXPECT_EQ(tab.error().code, Errc::Parse);
+    EXPECT_EQ(tab.error().file, "t.tsv");
+    EXPECT_EQ(tab.error().line, 2);
+    EXPECT_NE(tab.error().message.find("TAB-separated"), std::string::npos) << tab.error().message;
+    EXPECT_NE(tab.error().message.find("Submit, NNodes"), std::string::npos) << tab.error().message;
+    auto pipe = parse_trace("JobID|Start|NNodes\n", "p.txt");
+    ASSERT_FALSE(pipe);
+    EXPECT_EQ(pipe.error().line, 1);
+    EXPECT_NE(pipe.error().message.find("Submit, End or Elapsed"), std::string::npos) << pipe.error().message;
+    auto nojob = parse_trace("Account\tUser\tState\nml\tkim\tCOMPLETED\n", "n.tsv");
+    ASSERT_FALSE(nojob);
+    EXPECT_EQ(nojob.error().line, 1);
+    EXPECT_NE(nojob.error().message.find("JobID"), std::string::npos) << nojob.error().message;
+    EXPECT_EQ(nojob.error().message.find("fixed-width"), std::string::npos) << nojob.error().message;
+    // a row with a missing TAB is refused at its line
+    auto cut = parse_trace("JobID\tSubmit\tElapsed\tNNodes\n1\t2024-01-01T00:00:00\t00:10:00\n", "c.tsv");
+    ASSERT_FALSE(cut);
+    EXPECT_EQ(cut.error().line, 2);
+    EXPECT_NE(cut.error().message.find("TAB-separated fields"), std::string::npos) << cut.error().message;
 }
 
 TEST(TraceRead, SacctColumnsInAnyOrderWithoutElapsed) {
