@@ -124,12 +124,21 @@ else bad "installed binaries run" "$v"$'\n'"$nv"; fi
 cp tests/fixtures/ibnetdiscover/ufm-lab-small.ibnetdiscover.txt "$I/tmp/fabric.txt"
 # (the warnings name the input's path: the same relative path on both sides)
 s=$(in_root "$I" bash -c 'cd /tmp && topoplace discover --ibnetdiscover fabric.txt -o /tmp/lab.json 2>/dev/null && topoplace show /tmp/lab.json' 2>&1)
+# This host's build: the test command's (build/dev) or the one scripts/demo.sh makes
+# (build/release); with neither (a clean clone), the CLI is built here first (issue 28 item 6).
+HOSTTP=""
+for d in dev release; do [ -x "$SRC/build/$d/cli/topoplace" ] && { HOSTTP="$SRC/build/$d/cli/topoplace"; break; }; done
+if [ -z "$HOSTTP" ]; then
+  echo "package-release.sh: building this host's CLI (build/release) to compare with the package" >&2
+  cmake --preset release > /dev/null && cmake --build --preset release -j"${JOBS:-2}" --target topoplace > /dev/null \
+    && HOSTTP="$SRC/build/release/cli/topoplace"
+fi
 hs=$(t=$(mktemp -d) && cp tests/fixtures/ibnetdiscover/ufm-lab-small.ibnetdiscover.txt "$t/fabric.txt" \
-       && (cd "$t" && "$SRC/build/dev/cli/topoplace" discover --ibnetdiscover fabric.txt -o "$t/lab.json" 2>/dev/null) \
-       && build/dev/cli/topoplace show "$t/lab.json"; rm -rf "$t")
+       && (cd "$t" && "$HOSTTP" discover --ibnetdiscover fabric.txt -o "$t/lab.json" 2>/dev/null) \
+       && "$HOSTTP" show "$t/lab.json"; rm -rf "$t")
 if [ -n "$s" ] && [ "$s" = "$hs" ]; then
-  ok "installed CLI: discover + show on a real fabric, the same output as this host's build"
-else bad "installed CLI discover + show" "$(head -5 <<<"$s")"; fi
+  ok "installed CLI: discover + show on a real fabric, the same output as this host's build (${HOSTTP#"$SRC"/})"
+else bad "installed CLI discover + show, the same as this host's build (${HOSTTP:-none built})" "$(head -5 <<<"$s")"; fi
 # sbatch loads the packaged plugin through the packaged snippet (a minimal slurm.conf: the
 # 24.11+ clients read it even for --help)
 printf 'ClusterName=pkg\nSlurmctldHost=localhost\nNodeName=n1 CPUs=1\nPartitionName=p Nodes=n1 Default=YES\n' > "$I/etc/slurm/slurm.conf"
