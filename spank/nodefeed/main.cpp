@@ -170,6 +170,7 @@ int run(int argc, char** argv) {
     const bool jobs_wanted = jobs_every > 0;
     std::time_t jobs_update = 0;
     auto jobs_read_at = std::chrono::steady_clock::time_point{};
+    auto jobs_ok_at = std::chrono::steady_clock::time_point{};  // the last good read
     long job_reads = 0;
     std::string jobs_error;
     // a node state with the running jobs' uplinks recorded (what the cost policy reads)
@@ -324,13 +325,26 @@ int run(int argc, char** argv) {
             jobs_read_at = std::chrono::steady_clock::now();
             auto jr = load_running_jobs_since(*topo, &jobs_update);
             if (!jr) {
-                // the uplinks of the last good read stay (a failed read is not "no jobs")
+                // The uplinks of the last good read stay for three reads (a failed read is not
+                // "no jobs"); older, they are dropped rather than served as fresh (issue 32
+                // point 6): cost then decides without sharing, as readers of a stale feed do.
                 if (jr.error().message != jobs_error)
-                    log("error: ", jr.error().message + " (the last job list is kept)");
+                    log("error: ", jr.error().message + " (the last job list is kept for 3 reads)");
                 jobs_error = jr.error().message;
+                const auto kept = jobs_read_at - jobs_ok_at;
+                if (!running.empty() && job_reads > 0
+                    && kept > std::chrono::nanoseconds(static_cast<std::int64_t>(3 * jobs_every * 1e9))) {
+                    log("error: ", "no good job table read for "
+                                       + std::to_string(std::chrono::duration_cast<std::chrono::seconds>(kept).count())
+                                       + " s: the running jobs' uplinks are dropped until one succeeds");
+                    running.clear();
+                    jobs_update = 0;  // the next good read is a full one
+                }
             } else {
+                if (!jobs_error.empty()) log("", "the job table reads again");
                 jobs_error.clear();
                 ++job_reads;
+                jobs_ok_at = jobs_read_at;
                 if (*jr) running = std::move(**jr);
             }
         }
