@@ -18,18 +18,6 @@ int span_tier(const Topology& t, const std::vector<HostId>& hosts) {
     return tier;
 }
 
-perf::Slowdown slowdown_of(const Topology& t, const perf::FabricShape& shape, const perf::Params& params,
-                           const std::vector<HostId>& hosts, int gph, const ClusterState& state,
-                           const std::vector<std::vector<HostId>>& others) {
-    perf::JobPlacement jp;
-    jp.hosts = hosts;
-    for (auto h : hosts) {
-        if (const double s = state.at(h).slowdown; s > 1.0) jp.degraded.emplace(h, s);
-    }
-    const perf::Profile prof = perf::default_layout({}, static_cast<int>(hosts.size()) * gph, gph);
-    return perf::slowdown(params, prof, perf::features_of(t, shape, jp, prof, gph, others));
-}
-
 }  // namespace
 
 bool record_uplinks(const Topology& t, const perf::FabricShape& shape, ClusterState& state,
@@ -55,17 +43,66 @@ int record_running_uplinks(const Placer& placer, ClusterState& state, const std:
 
 ClusterCost assess_running(const Placer& placer, const ClusterState& state, const std::vector<RunningJob>& jobs,
                            const perf::Params& params) {
+    // Work grows with the jobs' hosts, not jobs x all hosts (issue 32 point 2): each
+    // multi-node job's span is read once; per job, the other jobs' uplink use is the counts
+    // less its own, and "its hosts given back" is one working state changed and restored.
     const Topology& t = placer.topology();
-    const perf::FabricShape shape = perf::fabric_shape(t);
+    const perf::FabricShape& shape = placer.fabric_shape();
     ClusterCost out;
-    std::vector<std::vector<HostId>> multi;  // hosts of each multi-node job (uplink sharing)
-    std::vector<std::size_t> multi_of(jobs.size(), static_cast<std::size_t>(-1));
+    const std::size_t ng = shape.pod_of_group.size();
+    const auto np = static_cast<std::size_t>(std::max(0, shape.pods));
+    std::vector<int> group_users(ng, 0);  // spanning jobs using each group's uplinks
+    std::vector<int> pod_users(np, 0);    // multi-pod jobs using each pod's
+    std::vector<perf::Span> spans(jobs.size());
+    std::vector<char> spanning(jobs.size(), 0);
+    bool any_multi = false;
     for (std::size_t i = 0; i < jobs.size(); ++i) {
-        if (jobs[i].hosts.size() > 1) {
-            multi_of[i] = multi.size();
-            multi.push_back(jobs[i].hosts);
+        if (jobs[i].hosts.size() < 2) continue;
+        any_multi = true;
+        spans[i] = perf::span_of(t, shape, jobs[i].hosts);
+        const auto& sp = spans[i];
+        if (sp.groups.size() > 1) {
+            spanning[i] = 1;
+            for (auto g : sp.groups)
+                if (g < ng) ++group_users[g];
         }
+        if (sp.pods.size() > 1)
+            for (auto p : sp.pods)
+                if (p >= 0 && static_cast<std::size_t>(p) < np) ++pod_users[static_cast<std::size_t>(p)];
     }
+    // The other running jobs' uplink use, for job i: the counts less its own.
+    auto others_use = [&](std::size_t i) {
+        perf::UplinkUse u;
+        if (!any_multi) return u;
+        u.busy_group.assign(ng, 0);
+        u.busy_pod.assign(np, 0);
+        for (std::size_t g = 0; g < ng; ++g) u.busy_group[g] = group_users[g] > 0 ? 1 : 0;
+        for (std::size_t p = 0; p < np; ++p) u.busy_pod[p] = pod_users[p] > 0 ? 1 : 0;
+        if (spanning[i] != 0)
+            for (auto g : spans[i].groups)
+                if (g < ng) u.busy_group[g] = group_users[g] > 1 ? 1 : 0;
+        if (spans[i].pods.size() > 1)
+            for (auto p : spans[i].pods)
+                if (p >= 0 && static_cast<std::size_t>(p) < np)
+                    u.busy_pod[static_cast<std::size_t>(p)] = pod_users[static_cast<std::size_t>(p)] > 1 ? 1 : 0;
+        return u;
+    };
+    auto slowdown_with = [&](const std::vector<HostId>& hosts, int gph, const perf::UplinkUse& use) {
+        perf::JobPlacement jp;
+        jp.hosts = hosts;
+        for (auto h : hosts) {
+            if (const double s = state.at(h).slowdown; s > 1.0) jp.degraded.emplace(h, s);
+        }
+        const perf::Profile prof = perf::default_layout({}, static_cast<int>(hosts.size()) * gph, gph);
+        return perf::slowdown(params, prof, perf::features_of(t, shape, jp, prof, gph, use));
+    };
+    // The state the best placements are chosen on: every multi-node job's uplinks recorded
+    // (unless the caller recorded them), each job's own taken off while it is assessed.
+    ClusterState work = state;
+    const bool record = work.groups_with_uplink_users() == 0;
+    if (record)
+        for (const auto& j : jobs) record_uplinks(t, shape, work, j.hosts, +1);
+    std::vector<HostState> saved;
     for (std::size_t i = 0; i < jobs.size(); ++i) {
         const RunningJob& j = jobs[i];
         JobCost c;
@@ -80,38 +117,33 @@ ClusterCost assess_running(const Placer& placer, const ClusterState& state, cons
         std::set<GroupId> groups;
         for (auto h : j.hosts) groups.insert(t.group_of(h));
         c.groups = static_cast<int>(groups.size());
-        std::vector<std::vector<HostId>> others;
-        others.reserve(multi.size());
-        for (std::size_t k = 0; k < multi.size(); ++k) {
-            if (k != multi_of[i]) others.push_back(multi[k]);
-        }
+        const perf::UplinkUse use = others_use(i);
         const int gph = std::max(1, c.gpus_per_host);
-        c.now = slowdown_of(t, shape, params, j.hosts, gph, state, others);
+        c.now = slowdown_with(j.hosts, gph, use);
         // The best it could have now: its hosts given back, the cost policy's choice.
-        ClusterState freed = state;
-        if (freed.groups_with_uplink_users() == 0) {  // the other running jobs' uplinks, for the cost policy
-            for (std::size_t k = 0; k < multi.size(); ++k)
-                if (k != multi_of[i]) record_uplinks(t, shape, freed, multi[k], +1);
-        }
+        if (record) record_uplinks(t, shape, work, j.hosts, -1);
         const bool whole = j.gpus == 0 || c.gpus_per_host >= host_gpus;
+        saved.clear();
+        for (auto h : j.hosts) saved.push_back(work.at(h));
         for (auto h : j.hosts) {
             if (whole) {
-                freed.set_state(h, NodeState::Idle);
-                freed.set_free_gpus(h, -1);
+                work.set_state(h, NodeState::Idle);
+                work.set_free_gpus(h, -1);
             } else {
-                const int total = freed.total_gpus(t, h);
-                const int free = std::min(total, freed.free_gpus(t, h) + c.gpus_per_host);
-                freed.set_free_gpus(h, free >= total ? -1 : free);
-                freed.set_state(h, free >= total ? NodeState::Idle : NodeState::Mixed);
+                const int total = work.total_gpus(t, h);
+                const int free = std::min(total, work.free_gpus(t, h) + c.gpus_per_host);
+                work.set_free_gpus(h, free >= total ? -1 : free);
+                work.set_state(h, free >= total ? NodeState::Idle : NodeState::Mixed);
             }
         }
         Request req;
         req.nodes_min = n;
         req.exclusive = whole;
         req.gpus_per_node = whole ? 0 : c.gpus_per_host;
-        if (auto p = placer.place(freed, req, Policy::Cost)) {
-            c.best_now = slowdown_of(t, shape, params, p->hosts, gph, state, others).s_job;
-        }
+        if (auto p = placer.place(work, req, Policy::Cost)) c.best_now = slowdown_with(p->hosts, gph, use).s_job;
+        // restored in reverse: a host listed twice gets its first saved state back
+        for (std::size_t k = j.hosts.size(); k-- > 0;) work.set(j.hosts[k], saved[k]);
+        if (record) record_uplinks(t, shape, work, j.hosts, +1);
         c.lost_gpus = c.gpus * (1.0 - 1.0 / c.now.s_job);
         c.degraded_gpus = c.gpus * c.now.s_net * (c.now.s_deg - 1.0) / c.now.s_job;
         out.running_gpus += c.gpus;
