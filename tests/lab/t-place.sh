@@ -100,19 +100,19 @@ run_state() { # name, "f0 .. f15", sizes...
     j=$(sub -N "$n")
     IFS='|' read -r st nodes _ <<<"$(wait_running "$j" 20)"
     if [ "$name" = issue ] && [ "$st" = RUNNING ]; then
-      # topoplace status on the live cluster (issue 16 item 6): it runs scontrol itself;
+      # topoplace status on the live cluster (issue 16 item 6): it runs squeue --json and scontrol itself;
       # Slurm's own choice crosses the core, the best placement now stays under a spine
       scontrol show jobs --oneliner > "$WORK/jobs.txt"
       if "$TOPOPLACE" status "$SNAP" --json > "$WORK/status.json" 2>"$WORK/status.err"; then
         local srow; srow=$(json "$WORK/status.json" "next(('%d %.4f %.4f' % (x['tier'], x['slowdown'], x.get('best_now', 0))) for x in d['jobs'] if x['job'] == '$j')")
         local stier sslow sbest; read -r stier sslow sbest <<<"$srow"
         if [ "$stier" = 2 ] && python3 -c "import sys; sys.exit(0 if 1.0 <= $sbest < $sslow else 1)"; then
-          ok "topoplace status (live scontrol): job $j on $nodes crosses tier 2, slowdown $sslow, best now $sbest"
-        else bad "topoplace status (live scontrol): job $j tier 2 and best now below its slowdown" "$srow $(cat "$WORK/status.err")"; fi
+          ok "topoplace status (live: squeue --json, scontrol show nodes): job $j on $nodes crosses tier 2, slowdown $sslow, best now $sbest"
+        else bad "topoplace status (live: squeue --json, scontrol show nodes): job $j tier 2 and best now below its slowdown" "$srow $(cat "$WORK/status.err")"; fi
         "$TOPOPLACE" status "$SNAP" --jobs "$WORK/jobs.txt" --nodes "$WORK/state.txt" > "$WORK/status.txt" 2>&1 \
           && grep -q "^$j " "$WORK/status.txt" && ok "topoplace status --jobs/--nodes files: job $j listed" \
           || bad "topoplace status --jobs/--nodes files" "$(cat "$WORK/status.txt")"
-      else bad "topoplace status (live scontrol)" "$(cat "$WORK/status.err")"; fi
+      else bad "topoplace status (live: squeue --json, scontrol show nodes)" "$(cat "$WORK/status.err")"; fi
     fi
     scancel "$j" 2>/dev/null; wait_gone "$j"
     local live; live=$(expand_hostlist "$nodes" | paste -sd,)
