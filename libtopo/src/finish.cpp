@@ -171,9 +171,13 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
     //  3. a host-less switch cabled to a leaf is above it, never a leaf; one with a single
     //     neighbour switch (not a leaf) is an unpopulated leaf hanging off one spine
     //     (Selene's management leaf MLG01-05);
+    //  1b. a switch with compute hosts that is cabled to every other leaf (a hub of at
+    //     least two) is a spine, whatever hangs on it; its hosts become service hosts;
     //  4. a host-less switch whose neighbours are all neighbours of one leaf is an empty
     //     leaf (a ToR not yet populated, cabled to some or all of that pod's spines). A
     //     super-spine joins spines of several pods, or it would not be needed (rule 6).
+    //     So is one cabled only to switches of one pod, most of them one leaf's (4b: its
+    //     uplinks differ from each populated ToR's, which miss a cable each);
     //  Loopback cables (a switch port cabled to another port of the same switch) are not
     //  edges of the graph: they say nothing about tiers.
     std::vector<SwitchId> leaves;
@@ -197,13 +201,73 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
                 }
             }
         }
+        // rule 1b: a populated switch cabled to every other leaf is a spine by structure,
+        // whatever hangs on it (two servers cabled to one spine of a 2-tier fabric made
+        // it a seventh leaf). A switch with compute hosts is a candidate when it is cabled
+        // to at least two compute leaves, each with fewer compute-leaf neighbours than it
+        // has (a mesh of leaves has no hub); it is a spine when it is cabled to every
+        // compute leaf that is not a spine. Its hosts become service hosts: out of the
+        // compute hosts and their groups, and out of Slurm's files. A switch holding only
+        // service or unnamed hosts and cabled to every compute leaf is the same case
+        // (and what a snapshot of the first reads back as), so it gets the same warning.
+        std::set<SwitchId> hubs;
+        const auto cabled_to_every_leaf = [&](SwitchId sw) {
+            const auto& nb = nbrs[sw.index()];
+            std::size_t reached = 0;
+            for (auto x : nb) reached += compute_leaves.contains(SwitchId(x)) && !hubs.contains(SwitchId(x)) ? 1 : 0;
+            std::size_t rest = 0;
+            for (const auto& l : compute_leaves) rest += !hubs.contains(l) && l != sw ? 1 : 0;
+            return rest >= 2 && reached == rest;
+        };
+        {
+            const auto leaf_degree = [&](std::uint32_t i) {
+                const auto& nb = nbrs[i];
+                return std::count_if(nb.begin(), nb.end(),
+                                     [&](std::uint32_t x) { return compute_leaves.contains(SwitchId(x)); });
+            };
+            for (const auto& sw : compute_leaves) {
+                const auto d = leaf_degree(sw.index());
+                const auto& nb = nbrs[sw.index()];
+                if (d >= 2 && std::all_of(nb.begin(), nb.end(), [&](std::uint32_t x) {
+                        return !compute_leaves.contains(SwitchId(x)) || leaf_degree(x) < d;
+                    })) {
+                    hubs.insert(sw);
+                }
+            }
+            // keep the candidates that reach every other leaf; dropping one makes it a
+            // leaf the others must reach, so repeat until none is dropped
+            for (bool dropped = true; dropped;) {
+                dropped = false;
+                for (auto it = hubs.begin(); it != hubs.end();) {
+                    if (cabled_to_every_leaf(*it)) {
+                        ++it;
+                    } else {
+                        it = hubs.erase(it);
+                        dropped = true;
+                    }
+                }
+            }
+            for (const auto& sw : hubs) {
+                compute_leaves.erase(sw);
+                for (auto& h : t.hosts_) {
+                    if (std::any_of(h.nics.begin(), h.nics.end(),
+                                    [&](NicId nid) { return t.nics_[nid.index()].leaf == sw; })) {
+                        h.role = HostRole::Service;
+                    }
+                }
+            }
+        }
         std::set<SwitchId> ls = compute_leaves;
         std::vector<std::string> raised;  // switches rule 2 keeps off tier 0
         for (const auto& [sw, hs] : other_leaves) {
-            if (compute_leaves.count(sw) != 0) continue;
+            if (compute_leaves.contains(sw) || hubs.contains(sw)) continue;
+            if (cabled_to_every_leaf(sw)) {
+                hubs.insert(sw);  // rule 1b
+                continue;
+            }
             const auto& nb = nbrs[sw.index()];
             const bool above_compute = std::any_of(
-                nb.begin(), nb.end(), [&](std::uint32_t x) { return compute_leaves.count(SwitchId(x)) != 0; });
+                nb.begin(), nb.end(), [&](std::uint32_t x) { return compute_leaves.contains(SwitchId(x)); });
             if (above_compute) {
                 std::string what = t.switches_[sw.index()].name;
                 if (what.empty()) what = t.switches_[sw.index()].guid;
@@ -214,6 +278,30 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
             } else {
                 ls.insert(sw);
             }
+        }
+        if (!hubs.empty()) {
+            std::string msg = std::to_string(hubs.size()) +
+                              " switch(es) with hosts are cabled to every leaf of the fabric, so they are read as "
+                              "spines, whatever hangs on them: ";
+            int k = 0;
+            for (const auto& sw : hubs) {
+                std::vector<std::string> names;
+                for (const auto& h : t.hosts_) {
+                    if (std::any_of(h.nics.begin(), h.nics.end(),
+                                    [&](NicId nid) { return t.nics_[nid.index()].leaf == sw; })) {
+                        names.push_back(h.name);
+                    }
+                }
+                if (k++ > 0) msg += "; ";
+                msg += switch_label(t.switches_[sw.index()]) + " (";
+                for (std::size_t n = 0; n < names.size() && n < 8; ++n) msg += (n > 0 ? ", " : "") + names[n];
+                if (names.size() > 8) msg += ", and " + std::to_string(names.size() - 8) + " more";
+                msg += ")";
+            }
+            msg +=
+                ". Their hosts are kept out of the compute hosts, the leaf groups they would share and Slurm's "
+                "topology (read as service hosts; to run jobs on them, cable them to a leaf switch)";
+            t.warnings_.push_back(std::move(msg));
         }
         if (!raised.empty()) {
             std::string msg = std::to_string(raised.size()) +
@@ -228,22 +316,44 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
         std::vector<SwitchId> empty_leaves;  // rule 4
         std::set<std::vector<std::uint32_t>> leaf_nbrs;
         for (const auto& l : host_leaves) leaf_nbrs.insert(nbrs[l.index()]);
+        // The pods of rule 4b: switches a leaf is cabled to, joined through the leaves
+        // they share (a director's leaf ASICs of one ToR slot group, a pod's spines).
+        std::vector<bool> above_leaf(t.switches_.size(), false);
+        DisjointSets pods(t.switches_.size());
+        for (const auto& ln : leaf_nbrs) {
+            for (auto x : ln) {
+                above_leaf[x] = true;
+                pods.join(x, ln.front());
+            }
+        }
         for (std::size_t i = 0; i < t.switches_.size(); ++i) {
             const SwitchId id(static_cast<std::uint32_t>(i));
-            if (host_leaves.count(id) != 0 || degree[i] < 1 || host_leaves.empty()) continue;
+            if (host_leaves.contains(id) || degree[i] < 1 || host_leaves.empty()) continue;
             const auto& nb = nbrs[i];
             // A leaf's neighbours are never leaves: a host-less switch cabled to a leaf is
             // above it (also a spine of a one-leaf fabric, with that single neighbour).
-            if (std::any_of(nb.begin(), nb.end(),
-                            [&](std::uint32_t x) { return host_leaves.count(SwitchId(x)) != 0; })) {
+            if (std::any_of(nb.begin(), nb.end(), [&](std::uint32_t x) { return host_leaves.contains(SwitchId(x)); })) {
                 continue;
             }
             if (degree[i] == 1) {
                 ls.insert(id);
                 continue;
             }
+            // 4b: a ToR whose uplinks are no subset of one populated ToR's (each of those
+            // misses a cable) is still an empty leaf when it is cabled only to switches
+            // of one pod, most of them also a single leaf's. A spine (of a director) or
+            // a super-spine joins pods, or shares at most half its cables with a leaf.
+            const bool one_pod = std::all_of(nb.begin(), nb.end(), [&](std::uint32_t x) {
+                return above_leaf[x] && pods.find(x) == pods.find(nb.front());
+            });
             for (const auto& ln : leaf_nbrs) {
-                if (ln.size() >= nb.size() && std::includes(ln.begin(), ln.end(), nb.begin(), nb.end())) {
+                bool empty = ln.size() >= nb.size() && std::includes(ln.begin(), ln.end(), nb.begin(), nb.end());
+                if (!empty && one_pod) {
+                    std::size_t shared = 0;
+                    for (auto x : nb) shared += std::binary_search(ln.begin(), ln.end(), x) ? 1 : 0;
+                    empty = 2 * shared > nb.size();
+                }
+                if (empty) {
                     ls.insert(id);
                     empty_leaves.push_back(id);
                     break;
@@ -398,11 +508,11 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
             if (2 * hs.size() >= multi_hosts.size()) rail_of_label[lab] = r++;
         }
         for (const auto& [leaf, lab] : leaf_label) {
-            if (rail_of_label.count(lab) == 0) side_leaves.insert(leaf);
+            if (!rail_of_label.contains(lab)) side_leaves.insert(leaf);
         }
         for (const auto& [nid, lab] : label_of) {
             const Nic& n = t.nics_[nid.index()];
-            if (lab != leaf_label.at(n.leaf) && side_leaves.count(n.leaf) == 0) {
+            if (lab != leaf_label.at(n.leaf) && !side_leaves.contains(n.leaf)) {
                 if (renamed++ == 0) {
                     const std::string& leaf_name = t.switches_[n.leaf.index()].name.empty()
                                                        ? t.switches_[n.leaf.index()].guid
@@ -427,7 +537,7 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
                     std::binary_search(multi_hosts.begin(), multi_hosts.end(), static_cast<std::uint32_t>(hi));
                 for (auto nid : host_fabric_nics[hi]) {
                     auto leaf = t.nics_[nid.index()].leaf;
-                    if (side_leaves.count(leaf) == 0) continue;
+                    if (!side_leaves.contains(leaf)) continue;
                     if (mh) {
                         ++seen[leaf].first;
                     } else {
@@ -466,7 +576,7 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
         for (auto nid : fabric) {
             Nic& n = t.nics_[nid.index()];
             auto lab = label_of.find(nid);
-            if (side_leaves.count(n.leaf) != 0) {
+            if (side_leaves.contains(n.leaf)) {
                 n.rail = -1;  // a side leaf (rule 4): cabled, but not a rail
                 continue;
             }
@@ -544,6 +654,7 @@ Result<TopologyPtr> TopologyAccess::finish(std::shared_ptr<Topology> topo, const
                 if (linked[gid.index()]) comps[sets.find(gid.index())].push_back(gid);
             }
             std::vector<std::vector<GpuId>> ordered;
+            ordered.reserve(comps.size());
             for (auto& [root, gs] : comps) ordered.push_back(std::move(gs));
             std::sort(ordered.begin(), ordered.end());
             int k = 0;

@@ -113,23 +113,27 @@ Result<std::unique_ptr<Element>> read_elements(std::string_view text, const std:
                             source, line);
             }
             std::string key(text.substr(ks, p - ks));
+            const auto about = [&](std::string_view what) {
+                std::string m("attribute ");
+                m.append(key).append(" of <").append(name).append("> ").append(what);
+                return m;
+            };
             while (p < text.size() && space(text[p])) ++p;
             if (p >= text.size() || text[p] != '=') {
                 advance(std::min(p, text.size()));
-                return fail(Errc::Parse, "attribute " + key + " of <" + name + "> has no value", source, line);
+                return fail(Errc::Parse, about("has no value"), source, line);
             }
             ++p;
             while (p < text.size() && space(text[p])) ++p;
             if (p >= text.size() || (text[p] != '"' && text[p] != '\'')) {
                 advance(std::min(p, text.size()));
-                return fail(Errc::Parse, "attribute " + key + " of <" + name + "> is not quoted", source, line);
+                return fail(Errc::Parse, about("is not quoted"), source, line);
             }
             const char q = text[p];
             const auto ve = text.find(q, p + 1);
             if (ve == std::string_view::npos) {
                 advance(text.size());
-                return fail(Errc::Parse, "truncated: attribute " + key + " of <" + name + "> never closed", source,
-                            line);
+                return fail(Errc::Parse, std::string("truncated: ").append(about("never closed")), source, line);
             }
             el->attrs[key] = std::string(text.substr(p + 1, ve - p - 1));
             p = ve + 1;
@@ -262,16 +266,19 @@ Result<NodeDescription> parse_nccl_topo_xml(std::string_view text, const std::st
         std::string name;
         std::string guid;
         double gbps = 0;
+        std::vector<const Element*> also_at;  // the other CPUs' copies of a folded NIC
     };
 
     std::vector<NicFound> nics;
+    int first_folded = 0;
+    std::size_t copies = 0;
     std::map<std::string, const Element*> by_bus;
     int max_numa = -1;
     std::vector<const Element*> stack{sys};
     while (!stack.empty()) {
         const Element* e = stack.back();
         stack.pop_back();
-        for (auto it = e->children.rbegin(); it != e->children.rend(); ++it) stack.push_back(it->get());
+        std::for_each(e->children.rbegin(), e->children.rend(), [&](const auto& c) { stack.push_back(c.get()); });
         if (e->name == "cpu") max_numa = std::max(max_numa, to_int(e->attr("numaid"), -1));
         const Element* cpu = cpu_of(e);
         const int numa = cpu != nullptr ? to_int(cpu->attr("numaid"), -1) : -1;
@@ -284,7 +291,7 @@ Result<NodeDescription> parse_nccl_topo_xml(std::string_view text, const std::st
             if (g != nullptr || cls == 0x03 || cls == 0x12) {
                 gpus.push_back(Found{e, g, bus, numa});
             } else if (cls == 0x02 && child(*e, "nic") == nullptr) {
-                nics.push_back(NicFound{Found{e, nullptr, bus, numa}, {}, {}, 0});
+                nics.push_back(NicFound{Found{e, nullptr, bus, numa}, {}, {}, 0, {}});
             }
         } else if (e->name == "nic") {
             const Element* at = e->parent != nullptr && e->parent->name == "pci" ? e->parent : e;
@@ -295,9 +302,9 @@ Result<NodeDescription> parse_nccl_topo_xml(std::string_view text, const std::st
                 any = true;
                 const int speed = to_int(n->attr("speed"), 0);  // Mb/s
                 nics.push_back(
-                    NicFound{Found{at, nullptr, bus, numa}, n->attr("name"), n->attr("guid"), speed / 1000.0});
+                    NicFound{Found{at, nullptr, bus, numa}, n->attr("name"), n->attr("guid"), speed / 1000.0, {}});
             }
-            if (!any) nics.push_back(NicFound{Found{at, nullptr, bus, numa}, {}, {}, 0});
+            if (!any) nics.push_back(NicFound{Found{at, nullptr, bus, numa}, {}, {}, 0, {}});
         }
     }
     nd.numa_nodes = max_numa + 1;
@@ -316,13 +323,48 @@ Result<NodeDescription> parse_nccl_topo_xml(std::string_view text, const std::st
         if (!a.name.empty()) return natural_less(a.name, b.name);
         return a.where.bus < b.where.bus;
     });
-    std::set<std::string> seen_nic;
     int unnamed = 0;
     for (auto& n : nics) {
         if (n.name.empty()) n.name = "nic" + std::to_string(unnamed++);
-        if (!seen_nic.insert(n.name).second) {
-            return fail(Errc::Parse, "NIC " + n.name + " appears twice", source, n.where.at->line);
+    }
+    // A NIC named twice is refused, except NCCL's own pattern: an interface with no PCI
+    // device (docker0, a bridge, a tunnel) is written under every CPU of the dump
+    // (NCCL_TOPO_DUMP_FILE on a host whose only interfaces are sockets). Such copies, one
+    // per CPU, are one NIC: it keeps no NUMA locality and each GPU reaches it at its
+    // own CPU (the best of the copies' paths).
+    std::vector<std::string> folded;
+    const auto virtual_nic = [](const NicFound& n) { return n.where.at->name != "pci"; };
+    for (std::size_t i = 0; i < nics.size();) {
+        std::size_t j = i + 1;
+        while (j < nics.size() && nics[j].name == nics[i].name) ++j;
+        if (j - i > 1) {
+            std::set<const Element*> cpus;
+            for (std::size_t k = i; k < j; ++k) {
+                const Element* cpu = cpu_of(nics[k].where.at);
+                if (!virtual_nic(nics[k]) || cpu == nullptr || !cpus.insert(cpu).second) {
+                    return fail(Errc::Parse, "NIC " + nics[k].name + " appears twice", source,
+                                nics[std::max(k, i + 1)].where.at->line);
+                }
+            }
+            for (std::size_t k = i + 1; k < j; ++k) nics[i].also_at.push_back(nics[k].where.at);
+            nics[i].where.numa = -1;
+            folded.push_back(nics[i].name);
+            if (folded.size() == 1) {
+                first_folded = nics[i].where.at->line;
+                copies = j - i;
+            }
+            nics.erase(nics.begin() + static_cast<std::ptrdiff_t>(i + 1),
+                       nics.begin() + static_cast<std::ptrdiff_t>(j));
         }
+        ++i;
+    }
+    if (!folded.empty()) {
+        std::string names;
+        for (const auto& f : folded) names += (names.empty() ? "" : ", ") + f;
+        nd.warnings.push_back(source + ":" + std::to_string(first_folded) + ": " + names
+                              + (folded.size() > 1 ? " are" : " is") + " listed under each of " + std::to_string(copies)
+                              + " CPUs (NCCL writes an interface with no PCI device under every CPU): folded to one NIC"
+                              + (folded.size() > 1 ? " each" : "") + ", with no NUMA locality");
     }
     std::map<std::string, int> gpu_of_bus;
     for (std::size_t i = 0; i < gpus.size(); ++i) {
@@ -352,7 +394,11 @@ Result<NodeDescription> parse_nccl_topo_xml(std::string_view text, const std::st
     if (!nd.gpus.empty() && !nd.nics.empty()) {
         for (const auto& g : gpus) {
             std::vector<PathClass> row;
-            for (const auto& n : nics) row.push_back(path_between(g.at, n.where.at));
+            for (const auto& n : nics) {
+                PathClass best = path_between(g.at, n.where.at);
+                for (const Element* at : n.also_at) best = std::min(best, path_between(g.at, at));
+                row.push_back(best);
+            }
             nd.gpu_nic.push_back(std::move(row));
         }
     }
@@ -375,8 +421,10 @@ Result<NodeDescription> parse_nccl_topo_xml(std::string_view text, const std::st
             } else if (l->attr("tclass").rfind("0x0680", 0) == 0) {
                 on_switch[target].emplace_back(static_cast<int>(i), count);
             } else {
-                nd.warnings.push_back(source + ":" + std::to_string(l->line) + ": " + l->name + " to " + target
-                                      + ", which is no GPU or NVSwitch of the file; ignored");
+                std::string w = source;
+                w.append(":").append(std::to_string(l->line)).append(": ").append(l->name).append(" to ");
+                w.append(target).append(", which is no GPU or NVSwitch of the file; ignored");
+                nd.warnings.push_back(std::move(w));
             }
         }
     }

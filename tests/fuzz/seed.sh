@@ -11,7 +11,11 @@ case "$name" in
                          tests/fixtures/ibnetdiscover/topoplace-ibdiagnet2-ndr-labels.ibnetdiscover \
                          tests/fixtures/ibnetdiscover/topoplace-prompt-bom.ibnetdiscover.txt \
                          tests/fixtures/ibnetdiscover/ibtopotool-test3.ibnetdiscover.txt \
-                         tests/fixtures/ibnetdiscover/topoplace-gen-8rail-converged-storage-leaf.ibnetdiscover.txt "$work"/ ;;
+                         tests/fixtures/ibnetdiscover/topoplace-gen-8rail-converged-storage-leaf.ibnetdiscover.txt \
+                         tests/fixtures/ibnetdiscover/topoplace-2tier-hosts-on-spine.ibnetdiscover.txt "$work"/
+                      # the director fabric, cut to its first 40,000 bytes (a seed over 400 kB slows libFuzzer)
+                      head -c 40000 tests/fixtures/ibnetdiscover/topoplace-director-hdr-partial-uplinks.ibnetdiscover.txt \
+                         > "$work"/topoplace-director-hdr-partial-uplinks.head ;;
   fuzz_nvidia_smi)    cp tests/fixtures/nvidia-smi-topo/*.txt "$work"/ ;;
   fuzz_slurm_topology) cp tests/fixtures/slurm-topology/nstda-tara-dgx1.topology.conf \
                          tests/fixtures/slurm-topology/slurm-testsuite-block-32.topology.conf \

@@ -14,6 +14,9 @@
 /// when they meet only at their CPU, SYS across CPUs (NCCL's own PATH_* meanings).
 /// `<nvlink>`/`<xgmi target=busid count=N>` under a `<gpu>` give NVLink pairs; targets
 /// of class 0x068000 are NVSwitches: every pair of GPUs on them is linked.
+/// An interface with no PCI device (docker0, a bridge, a tunnel) that a dump lists under
+/// every CPU, one copy each, is one NIC with no NUMA locality (a warning names them); any
+/// other name given twice is refused at its second appearance.
 /// An NCCL graph file (`<graphs>`, NCCL_GRAPH_FILE) is refused with a clear error.
 
 #include <string>

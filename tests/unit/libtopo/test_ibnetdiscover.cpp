@@ -14,6 +14,7 @@
 
 #include <topo/builder.hpp>
 #include <topo/ib_fabric.hpp>
+#include <topo/snapshot.hpp>
 #include <topo/text_input.hpp>
 #include <topo/topology.hpp>
 
@@ -90,6 +91,8 @@ const Row kRows[] = {
     {"topoplace-ibdiagnet2-ndr-labels.ibnetdiscover", {3, 4, 0, 0, 12, 2}},
     {"topoplace-juwels-like-hca-names.ibnetdiscover.txt", {5, 8, 0, 0, 24, 4}},
     {"topoplace-prompt-bom.ibnetdiscover.txt", {1, 2, 0, 0, 4, 0}},  // the two prompts are not ports
+    {"topoplace-2tier-hosts-on-spine.ibnetdiscover.txt", {8, 26, 0, 0, 76, 12}},
+    {"topoplace-director-hdr-partial-uplinks.ibnetdiscover.txt", {192, 114, 0, 0, 4820, 2296}},
     {"plafrim-voltaire-qdr.ibnetdiscover-s-p.txt", {9, 125, 0, 0, 402, 76}},
     {"plafrim2-subnet0-qdr.ibnetdiscover-s-p.txt", {7, 96, 0, 0, 310, 59}},
     {"plafrim2-subnet1-mixed.ibnetdiscover-s-p.txt", {1, 23, 0, 0, 46, 0}},
@@ -681,6 +684,12 @@ TEST(IbImport, SinglePortFabricsImport) {
 //    FabricReading tests check (SUs, rails, tiers; ufm*/ddn* are service hosts).
 //  - topoplace-ibdiagnet2 / -prompt-bom / -juwels-like: 2 hosts on 2 rail leaves and a
 //    spine; 2 hosts on one switch; 2 hosts on 4 rail leaves and a spine.
+//  - topoplace-2tier-hosts-on-spine (ours, issue 28 item 3): 24 hosts on 6 leaves, two
+//    servers gpu-s01/02 on spine-1, which is cabled to every leaf: 2 tiers (6 leaves, 2
+//    spines), the two servers are service hosts in a group of their own (6 + 1 groups).
+//  - topoplace-director-hdr-partial-uplinks (ours, issue 28 item 5): 2 director chassis,
+//    72 ToRs (57 with 2 single-HCA hosts each, 15 empty), 80 leaf ASICs, 40 spine ASICs:
+//    3 tiers, 57 groups.
 //  - ufm-lab-small: r-dcs96 (4 HCAs, 2 per switch: no rails) + 4 r-dmz-ufm* service hosts.
 //  - director: 154 ToRs with hosts, 6 host-less ToRs cabled to the same 20 director leaf
 //    ASICs as the others (tier 0, not core), 160 director leaf ASICs (tier 1), 80 director
@@ -706,6 +715,8 @@ const ImportRow kImportRows[] = {
     {"topoplace-ibdiagnet2-ndr-labels.ibnetdiscover", 2, 2, 0, 3, 2, 2, 1, nullptr},
     {"topoplace-juwels-like-hca-names.ibnetdiscover.txt", 2, 2, 0, 5, 2, 4, 1, nullptr},
     {"topoplace-prompt-bom.ibnetdiscover.txt", 2, 2, 0, 1, 1, 1, 1, nullptr},
+    {"topoplace-2tier-hosts-on-spine.ibnetdiscover.txt", 26, 24, 2, 8, 2, 1, 7, nullptr},
+    {"topoplace-director-hdr-partial-uplinks.ibnetdiscover.txt", 114, 114, 0, 192, 3, 1, 57, nullptr},
     {"plafrim-voltaire-qdr.ibnetdiscover-s-p.txt", 125, 120, 5, 9, 2, 1, 7, nullptr},
     {"plafrim2-subnet0-qdr.ibnetdiscover-s-p.txt", 96, 96, 0, 7, 2, 1, 5, nullptr},
     {"plafrim2-subnet1-mixed.ibnetdiscover-s-p.txt", 23, 23, 0, 1, 1, 1, 1, nullptr},
@@ -763,6 +774,75 @@ TEST(IbImport, DirectorHostlessTorsAreLeaves) {
     auto ufm = im.topo->find_host("sat11-0101-0902-01ufm");
     ASSERT_TRUE(ufm.has_value());
     for (auto nid : im.topo->host(*ufm).nics) EXPECT_EQ(im.topo->nic(nid).rail, 0);
+}
+
+// Issue 28 item 3: a switch cabled to every leaf of the fabric is a spine by structure,
+// whatever hangs on it. Two ordinary-named servers on spine-1 of a 6-leaf, 2-spine fabric
+// made it a seventh leaf (7 leaves, 1 spine); now the tiers follow the cables, the two
+// servers are named in one warning and kept out of the compute hosts and their groups.
+TEST(IbImport, HostsOnASpineLeaveItASpine) {
+    Imported im = import_fixture("topoplace-2tier-hosts-on-spine.ibnetdiscover.txt");
+    ASSERT_TRUE(im.topo);
+    const topo::Topology& t = *im.topo;
+    std::map<std::string, int> tier;
+    for (const auto& sw : t.switches()) tier[sw.description.substr(4, sw.description.find(':') - 4)] = sw.tier;
+    const std::map<std::string, int> want{{"leaf-1", 0}, {"leaf-2", 0}, {"leaf-3", 0},  {"leaf-4", 0},
+                                          {"leaf-5", 0}, {"leaf-6", 0}, {"spine-1", 1}, {"spine-2", 1}};
+    EXPECT_EQ(tier, want);
+    EXPECT_EQ(t.summary().tiers, 2);
+    std::set<topo::GroupId> server_groups;
+    for (const char* n : {"gpu-s01", "gpu-s02"}) {
+        auto h = t.find_host(n);
+        ASSERT_TRUE(h.has_value()) << n;
+        EXPECT_EQ(t.host(*h).role, HostRole::Service) << n;
+        server_groups.insert(t.host(*h).group);
+    }
+    int compute_groups = 0;
+    for (const auto& g : t.groups()) {
+        bool compute = false;
+        for (auto hid : g.hosts) {
+            compute = compute || t.host(hid).role == HostRole::Compute;
+            if (t.host(hid).role == HostRole::Compute) EXPECT_EQ(server_groups.count(t.host(hid).group), 0U);
+        }
+        if (compute) {
+            ++compute_groups;
+            EXPECT_EQ(g.hosts.size(), 4U);
+        }
+    }
+    EXPECT_EQ(compute_groups, 6);
+    std::vector<std::string> said;
+    for (const auto& w : im.warnings) {
+        if (w.find("cabled to every leaf") != std::string::npos) said.push_back(w);
+    }
+    ASSERT_EQ(said.size(), 1U) << ::testing::PrintToString(im.warnings);
+    EXPECT_NE(said[0].find("spine-1"), std::string::npos) << said[0];
+    EXPECT_NE(said[0].find("gpu-s01, gpu-s02"), std::string::npos) << said[0];
+    // a snapshot of it reads back the same (the servers' role is stored)
+    auto back = topo::from_snapshot_json(topo::to_snapshot_json(t), "snap.json");
+    ASSERT_TRUE(back.has_value()) << back.error().to_string();
+    EXPECT_EQ((*back)->fingerprint(), t.fingerprint());
+    EXPECT_EQ((*back)->summary().tiers, 2);
+}
+
+// Issue 28 item 5: a director-class HDR fabric (2 chassis: 80 leaf ASICs, 40 spine ASICs;
+// 72 ToRs, 15 without hosts). In three ToR groups every populated ToR misses one uplink,
+// so the group's empty ToR (all uplinks) is cabled to no subset of one populated ToR's
+// switches; it was read with the spine ASICs (tiers 69/80/43). It is cabled only to
+// switches of its own group (pod), so it is an empty leaf: 72/80/40.
+TEST(IbImport, DirectorEmptyTorsWithOtherUplinksAreLeaves) {
+    Imported im = import_fixture("topoplace-director-hdr-partial-uplinks.ibnetdiscover.txt");
+    ASSERT_TRUE(im.topo);
+    std::map<std::pair<std::string, int>, int> by_kind_tier;
+    for (const auto& sw : im.topo->switches()) {
+        std::string kind = sw.description.find("MCS8500/S") != std::string::npos   ? "director spine"
+                           : sw.description.find("MCS8500/L") != std::string::npos ? "director leaf"
+                                                                                   : "QM8700 ToR";
+        ++by_kind_tier[{kind, sw.tier}];
+    }
+    const std::map<std::pair<std::string, int>, int> want{
+        {{"QM8700 ToR", 0}, 72}, {{"director leaf", 1}, 80}, {{"director spine", 2}, 40}};
+    EXPECT_EQ(by_kind_tier, want);
+    EXPECT_TRUE(any_warning(im, "15 switch(es) without hosts")) << ::testing::PrintToString(im.warnings);
 }
 
 TEST(IbImport, RouterAndDualPortCa) {

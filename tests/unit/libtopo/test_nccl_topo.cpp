@@ -56,6 +56,9 @@ const Row kRows[] = {
     {"rccl-topo_16p1h.xml", 16, 8, 4, 28, 0, {"mlx5_0", "mlx5_1"}, PathClass::Pxb},
     {"rccl-topo_8p_940-mi300x-8nic.xml", 8, 8, 2, 28, 0, {"mlx5_0"}, PathClass::Pxb},
     {"rccl-topo_8p_rome_4nics-mi100.xml", 8, 4, 4, 12, 0, {"mlx5_1"}, PathClass::Pxb},
+    // ours: docker0 and a bridge under both CPUs, folded to one NIC each; GPU4 (cpu 1)
+    // reaches them at its own CPU (PHB) and eno1 (a PCI NIC of cpu 0) across CPUs.
+    {"topoplace-socket-only-docker0-dump.xml", 8, 3, 2, 28, 4, {"br-7f3a2c91d0e4", "docker0"}, PathClass::Phb},
 };
 
 TEST(NcclTopo, EveryFixture) {
@@ -123,6 +126,62 @@ TEST(NcclTopo, AppliesToAHostLikeHwloc) {
     auto near = (*t)->nearest_nics(h.gpus[3]);
     ASSERT_EQ(near.size(), 1U);
     EXPECT_EQ((*t)->nic(near[0]).name, "nic3");
+}
+
+// NCCL_TOPO_DUMP_FILE on a host whose only interfaces are sockets: NCCL lists each
+// virtual interface (docker0, bridges), which has no PCI device, under every CPU. The
+// file is NCCL's own: read it, one NIC per name, and say in one line what was folded.
+TEST(NcclTopo, VirtualInterfaceUnderEveryCpuIsFolded) {
+    auto r = read_nccl_topo_xml(fx("topoplace-socket-only-docker0-dump.xml"));
+    ASSERT_TRUE(r.has_value()) << r.error().to_string();
+    ASSERT_EQ(r->gpus.size(), 8U);
+    std::vector<std::string> names;
+    for (const auto& n : r->nics) names.push_back(n.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"br-7f3a2c91d0e4", "docker0", "eno1"}));
+    EXPECT_EQ(r->nics[1].numa, -1);  // under every CPU: no locality of its own
+    EXPECT_EQ(r->nics[2].numa, 0);
+    EXPECT_EQ(r->nics[2].pci_bus, "0000:4b:00.0");
+    EXPECT_DOUBLE_EQ(r->nics[1].gbps, 10.0);
+    // every GPU meets a folded interface at its own CPU; eno1 only from cpu 0
+    for (std::size_t g = 0; g < 8; ++g) {
+        EXPECT_EQ(r->gpu_nic[g][1], PathClass::Phb) << g;
+        EXPECT_EQ(r->gpu_nic[g][2], g < 4 ? PathClass::Phb : PathClass::Sys) << g;
+    }
+    std::vector<std::string> folded;
+    for (const auto& w : r->warnings) {
+        if (w.find("folded") != std::string::npos) folded.push_back(w);
+    }
+    ASSERT_EQ(folded.size(), 1U) << ::testing::PrintToString(r->warnings);
+    EXPECT_NE(folded[0].find(fx("topoplace-socket-only-docker0-dump.xml") + ":36:"), std::string::npos) << folded[0];
+    EXPECT_NE(folded[0].find("br-7f3a2c91d0e4, docker0"), std::string::npos) << folded[0];
+    EXPECT_NE(folded[0].find("under each of 2 CPUs"), std::string::npos) << folded[0];
+    // the node description applies to a host like any other
+    TopologyBuilder b;
+    b.apply_node_description("dgx-1", *r);
+    auto t = std::move(b).freeze();
+    ASSERT_TRUE(t.has_value()) << t.error().to_string();
+    EXPECT_EQ((*t)->host(*(*t)->find_host("dgx-1")).gpus.size(), 8U);
+}
+
+// What is not NCCL's pattern stays refused at its line: the same name on two PCI
+// devices, or twice under one CPU.
+TEST(NcclTopo, DuplicateNicsThatAreNotFoldedAreRefused) {
+    const std::string two_pci =
+        "<system version=\"1\">\n <cpu numaid=\"0\">\n"
+        "  <pci busid=\"0000:01:00.0\" class=\"0x020000\"><nic><net name=\"eth0\" dev=\"0\"/></nic></pci>\n"
+        "  <pci busid=\"0000:02:00.0\" class=\"0x020000\"><nic><net name=\"eth0\" dev=\"1\"/></nic></pci>\n"
+        " </cpu>\n</system>\n";
+    auto a = parse_nccl_topo_xml(two_pci, "t.xml");
+    ASSERT_FALSE(a.has_value());
+    EXPECT_EQ(a.error().to_string(), "t.xml:4: NIC eth0 appears twice");
+    const std::string same_cpu =
+        "<system version=\"1\">\n <cpu numaid=\"0\">\n"
+        "  <nic><net name=\"docker0\" dev=\"0\"/></nic>\n"
+        "  <nic><net name=\"docker0\" dev=\"0\"/></nic>\n"
+        " </cpu>\n <cpu numaid=\"1\">\n  <nic><net name=\"docker0\" dev=\"0\"/></nic>\n </cpu>\n</system>\n";
+    auto b = parse_nccl_topo_xml(same_cpu, "t.xml");
+    ASSERT_FALSE(b.has_value());
+    EXPECT_EQ(b.error().to_string(), "t.xml:4: NIC docker0 appears twice");
 }
 
 TEST(NcclTopo, BadInputNamesFileAndLine) {
