@@ -7,6 +7,7 @@
 // <nvlink>/<xgmi> targets (a link to the GPU's own bus id, as in azure-ncv4, is none).
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <set>
 #include <string>
@@ -28,9 +29,9 @@ struct Row {
     const char* file;
     std::size_t gpus;
     std::size_t nics;
-    int numa_nodes;
+    std::int64_t numa_nodes;
     std::size_t nv_pairs;
-    int gpu;                           // a GPU ...
+    std::int64_t gpu;                  // a GPU ...
     std::vector<std::string> nearest;  // ... its nearest NICs ...
     PathClass cls;                     // ... and their path class
 };
@@ -46,24 +47,27 @@ struct Row {
 //    CPUs -> SYS.
 //  16p1h: GPU0-mlx5_0 two bridges, GPU0-mlx5_1 four bridges: both PXB (one class).
 //  xGMI pairs: 16p1h 28 (counts 1, 2 and 4), rome 12, mi300x 28 (all-to-all).
-const Row kRows[] = {
-    {"aws-ofi-nccl-g5.48xl-topo.xml", 0, 0, 2, 0, -1, {}, PathClass::Unknown},
-    {"aws-ofi-nccl-p4d-24xl-topo.xml", 8, 4, 2, 0, 0, {"nic0"}, PathClass::Pix},
-    {"azure-ncv4-topo.xml", 4, 1, 4, 0, 1, {"eth0"}, PathClass::Sys},
-    {"azure-ndv2-topo.xml", 8, 1, 2, 0, 0, {"nic0"}, PathClass::Phb},
-    {"azure-ndv4-topo.xml", 8, 8, 4, 0, 0, {"nic0", "nic1"}, PathClass::Pix},
-    {"azure-ndv5-topo.xml", 8, 8, 2, 0, 3, {"nic3"}, PathClass::Pix},
-    {"rccl-topo_16p1h.xml", 16, 8, 4, 28, 0, {"mlx5_0", "mlx5_1"}, PathClass::Pxb},
-    {"rccl-topo_8p_940-mi300x-8nic.xml", 8, 8, 2, 28, 0, {"mlx5_0"}, PathClass::Pxb},
-    {"rccl-topo_8p_rome_4nics-mi100.xml", 8, 4, 4, 12, 0, {"mlx5_1"}, PathClass::Pxb},
-    // ours: docker0 and a bridge under both CPUs, folded to one NIC each; GPU4 (cpu 1)
-    // reaches them at its own CPU (PHB) and eno1 (a PCI NIC of cpu 0) across CPUs.
-    {"topoplace-socket-only-docker0-dump.xml", 8, 3, 2, 28, 4, {"br-7f3a2c91d0e4", "docker0"}, PathClass::Phb},
-};
+const std::vector<Row>& rows() {
+    static const std::vector<Row> table = {
+        {"aws-ofi-nccl-g5.48xl-topo.xml", 0, 0, 2, 0, -1, {}, PathClass::Unknown},
+        {"aws-ofi-nccl-p4d-24xl-topo.xml", 8, 4, 2, 0, 0, {"nic0"}, PathClass::Pix},
+        {"azure-ncv4-topo.xml", 4, 1, 4, 0, 1, {"eth0"}, PathClass::Sys},
+        {"azure-ndv2-topo.xml", 8, 1, 2, 0, 0, {"nic0"}, PathClass::Phb},
+        {"azure-ndv4-topo.xml", 8, 8, 4, 0, 0, {"nic0", "nic1"}, PathClass::Pix},
+        {"azure-ndv5-topo.xml", 8, 8, 2, 0, 3, {"nic3"}, PathClass::Pix},
+        {"rccl-topo_16p1h.xml", 16, 8, 4, 28, 0, {"mlx5_0", "mlx5_1"}, PathClass::Pxb},
+        {"rccl-topo_8p_940-mi300x-8nic.xml", 8, 8, 2, 28, 0, {"mlx5_0"}, PathClass::Pxb},
+        {"rccl-topo_8p_rome_4nics-mi100.xml", 8, 4, 4, 12, 0, {"mlx5_1"}, PathClass::Pxb},
+        // ours: docker0 and a bridge under both CPUs, folded to one NIC each; GPU4 (cpu 1)
+        // reaches them at its own CPU (PHB) and eno1 (a PCI NIC of cpu 0) across CPUs.
+        {"topoplace-socket-only-docker0-dump.xml", 8, 3, 2, 28, 4, {"br-7f3a2c91d0e4", "docker0"}, PathClass::Phb},
+    };
+    return table;
+}
 
 TEST(NcclTopo, EveryFixture) {
     std::set<std::string> covered{"azure-ncv4-graph.xml"};  // GraphFileIsRefused
-    for (const auto& row : kRows) {
+    for (const auto& row : rows()) {
         SCOPED_TRACE(row.file);
         covered.insert(row.file);
         auto r = read_nccl_topo_xml(fx(row.file));
