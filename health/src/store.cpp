@@ -208,10 +208,12 @@ std::string to_record_text(const Record& r) {
     s += verdict_name(r.verdict);
     s += "\nreason=" + one_line(r.reason);
     if (r.verdict == Verdict::Degraded && r.slowdown >= 1.0 && r.slowdown <= 100.0) {
+        // to_chars/from_chars: the same text under any locale (the store is read inside
+        // Slurm's processes, where another library may have set LC_NUMERIC; issue 32 point 6)
         char b[32];
-        std::snprintf(b, sizeof b, "%.4g", r.slowdown);
+        const auto [end, ec] = std::to_chars(b, b + sizeof b, r.slowdown, std::chars_format::general, 4);
         s += "\nslowdown=";
-        s += b;
+        if (ec == std::errc()) s.append(b, end);
     }
     s += "\nsource=" + one_line(r.source);
     s += "\nsince=" + std::to_string(r.since);
@@ -264,9 +266,9 @@ Result<Record> parse_record(std::string_view text, const std::string& source) {
             r.reason = val;
         } else if (key == "slowdown") {
             const std::string v(val);
-            char* end = nullptr;
-            const double d = std::strtod(v.c_str(), &end);
-            if (v.empty() || end != v.c_str() + v.size() || !(d >= 1.0 && d <= 100.0))
+            double d = 0;
+            const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), d);
+            if (v.empty() || ec != std::errc() || end != v.data() + v.size() || !(d >= 1.0 && d <= 100.0))
                 return fail(Errc::Parse, "slowdown must be a number from 1 to 100, not '" + v + "'", source, line);
             r.slowdown = d;
         } else if (key == "source") {

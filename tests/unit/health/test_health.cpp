@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <clocale>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -898,6 +900,41 @@ TEST(HealthStore, DegradedRecordRoundTripAndRules) {
     EXPECT_NE(bad.error().to_string().find("/x/n004:4"), std::string::npos) << bad.error().to_string();
     EXPECT_FALSE(parse_record("topoplace-health 1\nnode=n004\nverdict=degraded\nslowdown=0.9\n", "f"));
     EXPECT_FALSE(parse_record("topoplace-health 1\nnode=n004\nverdict=degraded\nslowdown=nan\n", "f"));
+}
+
+// Issue 32 point 6: a degraded host's slowdown is written and read the same under a locale
+// whose decimal separator is a comma (the store is read inside Slurm's processes, where a
+// library may have set LC_NUMERIC). Before, "%.4g"/strtod wrote "1,067" and read it as 1.
+TEST(HealthStore, SlowdownIsTheSameUnderACommaLocale) {
+    char tmpl[] = "/tmp/topoplace-locale.XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    const std::string dir = tmpl;
+    const std::string cmd = "localedef -i de_DE -f UTF-8 " + dir + "/de_DE.UTF-8 >/dev/null 2>&1";
+    const int built = std::system(cmd.c_str());  // NOLINT(cert-env33-c): a fixed command line
+    ::setenv("LOCPATH", dir.c_str(), 1);
+    const char* set = std::setlocale(LC_NUMERIC, "de_DE.UTF-8");
+    if (built != 0 || set == nullptr) {
+        ::unsetenv("LOCPATH");
+        fs::remove_all(dir);
+        GTEST_SKIP() << "no de_DE locale could be built here (localedef, /usr/share/i18n/locales)";
+    }
+    char probe[16];
+    std::snprintf(probe, sizeof probe, "%.2f", 1.5);
+    EXPECT_STREQ(probe, "1,50");  // the locale is in effect
+    StoreDir d;
+    Store s = d.open();
+    Record r = rec("n004", Verdict::Degraded, "ib: degraded");
+    r.slowdown = 1.067;
+    const bool put = static_cast<bool>(s.put(r));
+    auto g = s.get("n004");
+    const std::string text = slurp(fs::path(d.dir) / "n004");
+    std::setlocale(LC_NUMERIC, "C");
+    ::unsetenv("LOCPATH");
+    fs::remove_all(dir);
+    ASSERT_TRUE(put);
+    EXPECT_NE(text.find("\nslowdown=1.067\n"), std::string::npos) << text;
+    ASSERT_TRUE(g && g->has_value());
+    EXPECT_DOUBLE_EQ((*g)->slowdown, 1.067);
 }
 
 TEST(HealthStore, NewlinesInReasonCannotForgeFields) {
