@@ -148,9 +148,14 @@ check "cost says why" grep -q 'cost: off shared uplinks' "$TMP/out"
 expect_rc 0 "topo with --jobs" "$TP" place "$TMP/lab.json" -N 6 --state "$TMP/lab-nodes.txt" --jobs "$TMP/lab-jobs.txt" --policy topo --json
 eq "topo ignores the running jobs" "$(jq_ "$TMP/out" "','.join(d['groups'])")" "g001,g003"
 err_has "--jobs is read by --policy cost only (1 of 2 running jobs span leaf groups)"
-printf 'JobId=1 JobState=RUNNING NodeList=n001\nsomething else\n' > "$TMP/bad-jobs.txt"
-expect_rc 65 "--jobs not scontrol output" "$TP" place "$TMP/lab.json" -N 2 --policy cost --jobs "$TMP/bad-jobs.txt"
-err_has "bad-jobs.txt:2:"
+printf 'NodeName=n001 State=IDLE\nJobId=1 JobState=RUNNING NodeList=n001\n' > "$TMP/bad-jobs.txt"
+expect_rc 65 "--jobs not a job table" "$TP" place "$TMP/lab.json" -N 2 --policy cost --jobs "$TMP/bad-jobs.txt"
+err_has "bad-jobs.txt:1: expected \`scontrol show jobs\` output"
+# within a table a stray line or a bad record is skipped by name (issue 32), never the table
+printf 'JobId=1 JobState=RUNNING NodeList=n001\nsomething else\nJobId=2 JobState=RUNNING NodeList=n[1-\n' > "$TMP/odd-jobs.txt"
+expect_rc 0 "--jobs with a stray line and a bad record" "$TP" place "$TMP/lab.json" -N 2 --policy cost --jobs "$TMP/odd-jobs.txt"
+err_has "odd-jobs.txt:2: not part of a job record"
+err_has "odd-jobs.txt:3: job 2: node list n[1-: "
 expect_rc 66 "--jobs missing" "$TP" place "$TMP/lab.json" -N 2 --policy cost --jobs "$TMP/none-jobs.txt"
 
 # exit 66: missing input
