@@ -114,7 +114,7 @@ else bad "install in a fresh $SUITE chroot" "$(tail -20 "$log")"; finish; fi
 if [ -n "$tdeb" ]; then
   if [ -f "$I/usr/lib/x86_64-linux-gnu/slurm-wlm/topology_topoplace.so" ] && [ -f "$I/usr/share/doc/topoplace-topology/COPYING.slurm" ] \
      && grep -q 'TopologyPlugin=topology/topoplace' "$I/usr/share/doc/topoplace-topology/topology-plugin.md" \
-     && dpkg-deb -f "$tdeb" Description | grep -q 'TopologyPlugin=topology/topoplace in slurm.conf'; then
+     && grep -q 'TopologyPlugin=topology/topoplace in slurm.conf' <<<"$(dpkg-deb -f "$tdeb" Description)"; then
     ok "installed: topology_topoplace.so next to Slurm's plugins, its GPL licence (COPYING.slurm) and the slurm.conf line (description, topology-plugin.md)"
   else bad "topoplace-topology installed with its licence and docs" "$(ls "$I/usr/share/doc/topoplace-topology" 2>&1)"; fi
 fi
