@@ -41,23 +41,20 @@ struct StatusOptions {
     bool json = false;
 };
 
-/// `scontrol show ARGS --oneliner`, bounded (30 s), its stdout.
-Result<std::string> scontrol(const std::string& prog, const std::string& what) {
-    // 256 MiB: about 200,000 job records; the time bound and this cap bound the call
-    auto r = health::run_process({prog, "show", what, "--oneliner"}, std::chrono::seconds(30), false, 256U << 20);
+/// `scontrol show nodes --oneliner`, bounded (30 s, 256 MiB), its stdout.
+Result<std::string> scontrol_nodes(const std::string& prog) {
+    auto r = health::run_process({prog, "show", "nodes", "--oneliner"}, std::chrono::seconds(30), false, 256U << 20);
     if (!r.started) return fail(Errc::Unsupported, "cannot run " + prog);
-    if (r.timed_out) return fail(Errc::Unsupported, prog + " show " + what + " timed out after 30 s");
+    if (r.timed_out) return fail(Errc::Unsupported, prog + " show nodes timed out after 30 s");
     if (r.exit_code != 0)
-        return fail(Errc::Unsupported, prog + " show " + what + " failed (exit " + std::to_string(r.exit_code) + ")");
-    if (r.truncated) {
-        return fail(Errc::Unsupported, prog + " show " + what
-                                           + " printed more than 256 MiB; save it to a file and give --"
-                                           + (what == "jobs" ? std::string("jobs") : std::string("nodes")) + " FILE");
-    }
+        return fail(Errc::Unsupported, prog + " show nodes failed (exit " + std::to_string(r.exit_code) + ")");
+    if (r.truncated)
+        return fail(Errc::Unsupported,
+                    prog + " show nodes printed more than 256 MiB; save it to a file and give --nodes FILE");
     return r.out;
 }
 
-/// `squeue --all --json`, bounded like scontrol(): the job table in a form where no text a
+/// `squeue --all --json`, bounded like scontrol_nodes(): the job table in a form where no text a
 /// user controls can pose as a field (22.05's `scontrol` has no --json; squeue has on all).
 Result<std::string> squeue_json(const std::string& prog) {
     auto r = health::run_process({prog, "--all", "--json"}, std::chrono::seconds(30), false, 256U << 20);
@@ -130,7 +127,7 @@ int run_status(const StatusOptions& o) {
     placement::ClusterState state(topo);
     std::string nodes_from = "the jobs' hosts";
     if (!o.nodes.empty() || o.jobs.empty()) {
-        auto text = o.nodes.empty() ? scontrol(o.scontrol, "nodes") : read_text_file(o.nodes);
+        auto text = o.nodes.empty() ? scontrol_nodes(o.scontrol) : read_text_file(o.nodes);
         if (!text) return report(text.error());
         const std::string name = o.nodes.empty() ? "scontrol show nodes" : o.nodes;
         const auto first = text->find_first_not_of(" \t\r\n");
