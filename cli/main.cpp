@@ -16,9 +16,12 @@ Runner add_compile(CLI::App& app);  // cmd_compile.cpp
 Runner add_predict(CLI::App& app);  // cmd_perf.cpp
 Runner add_calibrate(CLI::App& app);
 Runner add_status(CLI::App& app);  // cmd_status.cpp
+Runner add_doctor(CLI::App& app);  // cmd_doctor.cpp
 }  // namespace topo::cli
 
-int main(int argc, char** argv) {
+namespace {
+
+int run_main(int argc, char** argv) {
     using namespace topo::cli;
     CLI::App app{"topoplace: topology-aware placement for GPU clusters on Slurm"};
     app.require_subcommand(1);
@@ -35,6 +38,7 @@ int main(int argc, char** argv) {
     add(add_predict(app));
     add(add_calibrate(app));
     add(add_status(app));
+    add(add_doctor(app));
     // The front door: `--version` alone prints one line; an unknown command names itself and
     // lists the commands (CLI11 would print nothing, or the top-level help for `X --help`).
     if (argc == 2 && std::string_view(argv[1]) == "--version") {
@@ -79,4 +83,19 @@ int main(int argc, char** argv) {
         return kSoftware;
     }
     return kUsage;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    // Nothing escapes: building the commands can throw (std::bad_alloc) before run_main's own
+    // handlers are in place.
+    try {
+        return run_main(argc, argv);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "topoplace: internal error: %s\n", e.what());
+    } catch (...) {
+        std::fprintf(stderr, "topoplace: internal error\n");
+    }
+    return topo::cli::kSoftware;
 }

@@ -64,6 +64,12 @@ foreach(_rel 24.11 26.05)
     endforeach()
   endforeach()
 endforeach()
+# The README's quick start on a live lab of each release, then `topoplace doctor` with each part
+# broken and fixed (issue 30).
+foreach(_rel 22.05 24.11 26.05)
+  add_test(NAME release.${_rel}.doctor COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lab/release.sh ${_rel} test t-doctor.sh)
+  set_tests_properties(release.${_rel}.doctor PROPERTIES LABELS releases TIMEOUT 900 RUN_SERIAL TRUE SKIP_RETURN_CODE 77)
+endforeach()
 # A plugin built for one release in another release's plugstack: refused by Slurm, no crash
 # (after the builds above; each release is shown another release's build).
 foreach(_rel 22.05 24.11 26.05)

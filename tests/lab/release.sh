@@ -106,6 +106,13 @@ case "$ACTION" in
         [ -n "$R" ] || { echo "SKIP: Slurm $REL has no topology_p_eval_nodes"; exit 77; }
         if [ -f "$SRC/$OUT/topology_topoplace.NOT-BUILT" ]; then echo "SKIP: $(cat "$SRC/$OUT/topology_topoplace.NOT-BUILT")"; exit 77; fi
         in_release bash tests/lab/t-topology.sh "$CLI" "$P/topology_topoplace.so" "$SO" "$@" ;;
+      t-doctor.sh)  # the README's quick start + topoplace doctor; the topology plugin where built, and
+        # another release's plugin as "the topology plugin of another release"
+        tso=-; [ -n "$R" ] && [ ! -f "$SRC/$OUT/topology_topoplace.NOT-BUILT" ] && tso="$P/topology_topoplace.so"
+        case "$REL" in 24.11) other=26.05 ;; *) other=24.11 ;; esac
+        of="$BUILD/slurm-$other/topoplace.so"; [ -f "$SRC/$of" ] || of=-
+        [ -n "$R" ] && [ "$of" != - ] && of="/src/$of"
+        in_release bash tests/lab/t-doctor.sh "$CLI" "$SO" "$FEED" "$tso" "$of" ;;
       t-spank.sh) in_release bash tests/lab/t-spank.sh "$CLI" "$SO" "$LABTOOL" "$FEED" "$@" ;;
       t-replay.sh)  # the topology plugin where this release has one built, else '-'
         tso=-; [ -n "$R" ] && [ ! -f "$SRC/$OUT/topology_topoplace.NOT-BUILT" ] && tso="$P/topology_topoplace.so"
