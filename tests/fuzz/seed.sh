@@ -20,7 +20,11 @@ case "$name" in
   fuzz_slurm_topology) cp tests/fixtures/slurm-topology/nstda-tara-dgx1.topology.conf \
                          tests/fixtures/slurm-topology/slurm-testsuite-block-32.topology.conf \
                          tests/fixtures/slurm-topology/slurm-manpage-example.topology.yaml \
-                         tests/fixtures/slurm-topology/topograph-expected-block-nvl.topology.conf "$work"/ ;;
+                         tests/fixtures/slurm-topology/topograph-expected-block-nvl.topology.conf \
+                         tests/fixtures/slurm-conf/check/tree-overflow.conf \
+                         tests/fixtures/slurm-conf/check/tree-loop.conf \
+                         tests/fixtures/slurm-conf/check/block-small.conf \
+                         tests/fixtures/slurm-conf/check/good.yaml "$work"/ ;;
   fuzz_hostlist)      printf 'gpu[001-004,007],login1' > "$work/a"; printf 'rack[1-2]-n[01-02]' > "$work/b" ;;
   fuzz_snapshot)      build/dev/cli/topoplace discover --ibnetdiscover tests/fixtures/ibnetdiscover/ufm-lab-small.ibnetdiscover.txt \
                          -o "$work/lab.json" 2>/dev/null || true ;;
