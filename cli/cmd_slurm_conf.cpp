@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // topoplace slurm-conf SNAPSHOT --format tree|block|yaml [--features FILE [--weights]]
 //                      [--gres FILE] [block / gres / yaml options] [-o FILE]
+// topoplace slurm-conf --check FILE [--slurm-version X.Y] [--slurm-conf slurm.conf]
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -13,11 +14,13 @@
 
 #include <topo/atomic_file.hpp>
 #include <topo/slurmconf/block.hpp>
+#include <topo/slurmconf/check.hpp>
 #include <topo/slurmconf/gres.hpp>
 #include <topo/slurmconf/nodes.hpp>
 #include <topo/slurmconf/tree.hpp>
 #include <topo/slurmconf/yaml.hpp>
 #include <topo/snapshot.hpp>
+#include <topo/text_input.hpp>
 
 #include "commands.hpp"
 #include "common.hpp"
@@ -48,6 +51,9 @@ struct SlurmConfOptions {
     bool no_links = false;
     // the Slurm release the files are for ("" = scontrol --version, else the newest)
     std::string slurm_version;
+    // --check FILE: check an existing topology.conf / topology.yaml instead of generating
+    std::string check;
+    std::string slurm_conf;  // --slurm-conf: the slurm.conf whose nodes the file must name
 };
 
 /// A Slurm release as major*100+minor (22.05 -> 2205).
@@ -68,13 +74,12 @@ constexpr int kNewestRelease = 2605;  // the newest release topoplace is tested 
 std::optional<Release> parse_release(std::string s) {
     if (s.rfind("slurm ", 0) == 0) s = s.substr(6);
     while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
-    int major = 0;
-    int minor = 0;
-    char dot = 0;
-    int used = 0;
-    if (std::sscanf(s.c_str(), "%2d%c%2d%n", &major, &dot, &minor, &used) != 3 || dot != '.' || used < 5)
-        return std::nullopt;
-    if (static_cast<std::size_t>(used) != s.size() && s[static_cast<std::size_t>(used)] != '.') return std::nullopt;
+    // "YY.MM", then the end or ".micro"
+    auto digit = [&](std::size_t i) { return i < s.size() && s[i] >= '0' && s[i] <= '9'; };
+    if (!digit(0) || !digit(1) || s.size() < 5 || s[2] != '.' || !digit(3) || !digit(4)) return std::nullopt;
+    if (s.size() != 5 && s[5] != '.') return std::nullopt;
+    const int major = (s[0] - '0') * 10 + (s[1] - '0');
+    const int minor = (s[3] - '0') * 10 + (s[4] - '0');
     if (minor != 2 && minor != 5 && minor != 11) return std::nullopt;  // Slurm releases: YY.02/05/11
     return Release{major * 100 + minor};
 }
@@ -140,7 +145,65 @@ int usage(const std::string& msg) {
     return kUsage;
 }
 
+/// Print findings on `out`, one a line, then one summary line per release checked.
+void print_findings(std::FILE* out, const std::vector<slurmconf::Finding>& fs, const std::vector<int>& releases) {
+    for (const auto& f : fs) std::fprintf(out, "%s\n", f.to_string().c_str());
+    for (int r : releases) {
+        int n[3] = {0, 0, 0};
+        for (const auto& f : fs)
+            if (f.release == r) ++n[static_cast<int>(f.severity)];
+        if (n[0] + n[1] + n[2] == 0) {
+            std::fprintf(out, "Slurm %s: clean\n", slurmconf::release_name(r).c_str());
+        } else {
+            std::fprintf(out, "Slurm %s: %d fatal, %d misplaces, %d warning\n", slurmconf::release_name(r).c_str(),
+                         n[0], n[1], n[2]);
+        }
+    }
+}
+
+/// --check: 0 clean, 65 with findings, 66 when a file cannot be read.
+int run_check(const SlurmConfOptions& o) {
+    std::vector<int> releases{slurmconf::kRelease2205, slurmconf::kRelease2411, slurmconf::kRelease2605};
+    if (!o.slurm_version.empty()) {
+        auto r = parse_release(o.slurm_version);
+        if (!r
+            || (r->v != slurmconf::kRelease2205 && r->v != slurmconf::kRelease2411 && r->v != slurmconf::kRelease2605))
+            return usage(
+                "--check --slurm-version " + o.slurm_version
+                + ": the checker knows Slurm 22.05, 24.11 and 26.05 (give one of them, or none for all three)");
+        releases = {r->v};
+    }
+    slurmconf::CheckOptions co;
+    co.label = o.check;
+    co.releases = releases;
+    if (!o.slurm_conf.empty()) {
+        auto sc = read_text_file(o.slurm_conf);
+        if (!sc) {
+            report(sc.error());
+            return kNoInput;
+        }
+        auto facts = slurmconf::read_slurm_conf_facts(*sc, o.slurm_conf);
+        if (!facts) return report(facts.error());
+        co.slurm = std::move(*facts);
+    }
+    auto text = read_text_file(o.check);
+    if (!text) {
+        report(text.error());
+        return kNoInput;
+    }
+    auto fs = slurmconf::check_topology_file(*text, co);
+    print_findings(stdout, fs, releases);
+    std::fflush(stdout);
+    return fs.empty() ? kOk : kDataErr;
+}
+
 int run_slurm_conf(const SlurmConfOptions& o) {
+    if (!o.check.empty()) {
+        if (!o.snapshot.empty()) return usage("--check FILE checks an existing file: give no snapshot with it");
+        return run_check(o);
+    }
+    if (o.snapshot.empty()) return usage("a snapshot is required (or --check FILE)");
+    if (!o.slurm_conf.empty()) return usage("--slurm-conf goes with --check FILE");
     Release rel{kNewestRelease};
     if (!o.slurm_version.empty()) {
         auto r = parse_release(o.slurm_version);
@@ -220,6 +283,27 @@ int run_slurm_conf(const SlurmConfOptions& o) {
         warnings = std::move(y->warnings);
     }
     for (const auto& w : warnings) std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
+    {
+        // the checker on what we write, for the release it is written for
+        slurmconf::CheckOptions co;
+        co.label = o.output == "-" ? std::string(o.format == "yaml" ? "topology.yaml" : "topology.conf") : o.output;
+        co.kind = o.format == "yaml" ? slurmconf::FileKind::Yaml : slurmconf::FileKind::Conf;
+        const int crel = rel.v >= slurmconf::kRelease2605   ? slurmconf::kRelease2605
+                         : rel.v >= slurmconf::kRelease2411 ? slurmconf::kRelease2411
+                                                            : slurmconf::kRelease2205;
+        co.releases = {crel};
+        auto fs = slurmconf::check_topology_file(main_text, co);
+        bool fatal = false;
+        for (const auto& f : fs) {
+            std::fprintf(stderr, "topoplace: check: %s\n", f.to_string().c_str());
+            fatal = fatal || f.severity == slurmconf::Severity::Fatal;
+        }
+        if (fatal) {
+            std::fprintf(stderr, "topoplace: slurm-conf: slurmctld %s would exit on this file; nothing written\n",
+                         slurmconf::release_name(crel).c_str());
+            return kSoftware;
+        }
+    }
     if (!o.slurm_version.empty()) std::fprintf(stderr, "topoplace: note: %s\n", release_note(o.format, rel).c_str());
 
     std::string features_text;
@@ -277,7 +361,13 @@ int run_slurm_conf(const SlurmConfOptions& o) {
 Runner add_slurm_conf(CLI::App& app) {
     auto opts = std::make_shared<SlurmConfOptions>();
     auto* sub = app.add_subcommand("slurm-conf", "Generate Slurm topology configuration from a snapshot");
-    sub->add_option("snapshot", opts->snapshot, "snapshot file written by `topoplace discover`")->required();
+    sub->add_option("snapshot", opts->snapshot, "snapshot file written by `topoplace discover` (not with --check)");
+    sub->add_option("--check", opts->check,
+                    "check an existing topology.conf or topology.yaml (ours or anyone's) instead: what makes "
+                    "slurmctld 22.05, 24.11, 26.05 (or --slurm-version) exit or misplace jobs, at file:line with "
+                    "the rule's source in Slurm; exit 0 clean, 65 with findings");
+    sub->add_option("--slurm-conf", opts->slurm_conf,
+                    "with --check: the slurm.conf whose NodeName= and TopologyPlugin= the file must agree with");
     sub->add_option("--format", opts->format,
                     "tree: topology.conf for topology/tree (Slurm 22.05+); block: topology.conf for "
                     "topology/block (24.05+); yaml: topology.yaml with tree and block topologies (25.05+)")
@@ -317,7 +407,8 @@ Runner add_slurm_conf(CLI::App& app) {
     sub->add_flag("--no-links", opts->no_links, "gres: do not write Links=");
     sub->add_option("--slurm-version", opts->slurm_version,
                     "the Slurm release (major.minor) the files are for: formats it lacks are refused, and the "
-                    "slurm.conf lines it needs are printed (default: scontrol --version, else 26.05)");
+                    "slurm.conf lines it needs are printed (default: scontrol --version, else 26.05); with --check: "
+                    "the one release to check (default: 22.05, 24.11 and 26.05)");
     sub->add_option("-o,--output", opts->output, "output file ('-' = standard output)")->capture_default_str();
     return [opts]() { return run_slurm_conf(*opts); };
 }
