@@ -28,3 +28,23 @@ set_tests_properties(trixie.block PROPERTIES LABELS trixie TIMEOUT 900 RUN_SERIA
 # job_submit.lua under Lua 5.1 with a stand-in slurm table: what it logs of user-set text.
 add_test(NAME lua.job_submit COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lua/test_job_submit.sh ${PROJECT_SOURCE_DIR})
 set_tests_properties(lua.job_submit PROPERTIES LABELS cli SKIP_RETURN_CODE 77 TIMEOUT 60)
+
+# topoplace slurm-conf --check against a live slurmctld of each release (issue 28): every
+# file the checker passes starts slurmctld, every fatal finding is fatal there too
+# (tests/lab/t-topocheck.sh; one private slurmctld at a time on ports 7911-7913, no slurmd).
+# 22.05 is this host's Slurm (label lab); 24.11 and 26.05 run in the release chroots of
+# tests/lab/release.sh (label releases), with the CLI of this build tree.
+file(RELATIVE_PATH _topocheck_build ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR})
+foreach(_rel 22.05 24.11 26.05)
+  if(_rel STREQUAL "22.05")
+    set(_label lab)
+    set(_cli $<TARGET_FILE:topoplace>)
+  else()
+    set(_label releases)
+    set(_cli /opt/topoplace-host/topoplace)  # release.sh's wrapper of this tree's CLI
+  endif()
+  add_test(NAME release.${_rel}.topocheck
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lab/release.sh ${_rel} run bash tests/lab/t-topocheck.sh ${_cli})
+  set_tests_properties(release.${_rel}.topocheck PROPERTIES LABELS ${_label} TIMEOUT 240 RUN_SERIAL TRUE
+    SKIP_RETURN_CODE 77 ENVIRONMENT "TOPO_BUILD_DIR=${_topocheck_build}")
+endforeach()

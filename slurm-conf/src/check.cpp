@@ -210,6 +210,7 @@ void check_tree(Ctx& c, int rel, std::vector<Sw> sws, bool yaml) {
     const char* validate = rel == kRelease2205 ? kSrcTree2205 : kSrcTreeValidate;
     const char* parse = rel == kRelease2205 ? kSrcTreeParse2205 : kSrcTreeParse;
     std::vector<Sw> kept;
+    std::set<std::string> refused;  // lines Slurm already refused: not reported again as invalid children
     for (auto& s : sws) {
         if (yaml) {
             if (s.name.empty()) {
@@ -232,12 +233,14 @@ void check_tree(Ctx& c, int rel, std::vector<Sw> sws, bool yaml) {
                       "SwitchName " + s.name.substr(0, 20) + "... is " + std::to_string(s.name.size())
                           + " characters, over HOST_NAME_MAX (64): the line is refused and slurmctld exits",
                       parse);
+                refused.insert(s.name);
                 continue;
             }
             if (s.nodes && s.switches) {
                 c.add(rel, Severity::Fatal, s.line, "tree-both-nodes-and-switches",
                       "switch " + s.name + " has both Nodes= and Switches=: the line is refused and slurmctld exits",
                       parse);
+                refused.insert(s.name);
                 continue;
             }
             if (!s.nodes && !s.switches && rel < kRelease2605) {
@@ -246,6 +249,7 @@ void check_tree(Ctx& c, int rel, std::vector<Sw> sws, bool yaml) {
                           + " has neither Nodes= nor Switches=: the line is refused and slurmctld exits (26.05 "
                             "takes it as an empty leaf)",
                       parse);
+                refused.insert(s.name);
                 continue;
             }
         }
@@ -330,6 +334,8 @@ void check_tree(Ctx& c, int rel, std::vector<Sw> sws, bool yaml) {
                 c.add(rel, Severity::Fatal, s.line, "tree-name-overflows-hostlist", std::move(msg),
                       std::string(kSrcHostname) + ", " + validate);
                 broken = true;
+            } else if (it == index.end() && refused.contains(child)) {
+                broken = true;  // Slurm exited at that switch's line already
             } else if (it == index.end() || it->second == i) {
                 c.add(rel, Severity::Fatal, s.line, "tree-invalid-child",
                       "switch " + s.name + ": child " + child
