@@ -118,6 +118,7 @@ nodes_for() {
 
 check_one() {
   local f=$1 name; name=$(basename "$f")
+  case "$f" in "$GOLD"/*) name="golden/$name" ;; "$ANY"/*) name="slurm-topology/$name" ;; esac
   local yaml=0 plugin=""
   case "$f" in *.yaml|*.yml) yaml=1 ;; esac
   rm -f "$W/etc/topology.conf" "$W/etc/topology.yaml"
@@ -156,7 +157,8 @@ check_one() {
 files=("$FIX"/*.conf "$FIX"/*.yaml
   "$GOLD/two-tier.topology.conf" "$GOLD/psmn-x5-qdr.topology.conf" "$GOLD/gb200-nvl72x4.block.conf"
   "$GOLD/gb200-nvl72x4.topology.yaml" "$GOLD/psmn-x5-qdr.topology.yaml"
-  "$ANY/slurm-testsuite-tree-disconnected.topology.conf" "$ANY/slurm-testsuite-block-32.topology.conf")
+  "$ANY/slurm-testsuite-tree-disconnected.topology.conf" "$ANY/slurm-testsuite-block-32.topology.conf"
+  "$ANY/psmn-x5-qdr.topology.conf")
 for f in "${files[@]}"; do
   [ "$(basename "$f")" = slurm.conf ] && continue
   # shellcheck disable=SC2053
