@@ -68,6 +68,9 @@ struct JobRt {
     double slow_net = 1;   // its S_net (slow = slow_net x S_deg)
     double kept_wall = 0;  // wall-seconds of progress kept (not lost to failures), for ETTR
     std::vector<HostId> hosts;
+    /// While it runs with the model: its leaf groups and pods (perf::span_of(hosts)), read
+    /// once at start for its uplink use (Engine::uplinks) and its neighbours' (slowdown_of)
+    perf::Span span;
     // Decide::Submit: the plan made at submission (empty: none, Slurm's tree alone)
     std::vector<std::pair<GroupId, int>> plan_groups;  // (leaf group, hosts): "[lg_a*3&lg_b*1]"
     double switch_deadline = 0;                        // until then Slurm holds the job for plan_groups.size() switches
@@ -118,8 +121,15 @@ public:
           at_submit_(decide == Decide::Submit && (policy == Policy::Topo || policy == Policy::Cost)),
           record_(record),
           state_(topo_) {
-        if (opt_.model != nullptr) shape_ = perf::fabric_shape(topo_);
-        pods_ = perf::fabric_shape(topo_).pod_of_group;
+        // the Placer's shape, built once per simulate() (it was built twice per run here:
+        // 0.5 s per run at 16,384 hosts, its O(groups^2) pod search)
+        const perf::FabricShape& shape = placer.fabric_shape();
+        if (opt_.model != nullptr) {
+            shape_ = shape;
+            group_users_.assign(shape_.pod_of_group.size(), 0);
+            pod_users_.assign(static_cast<std::size_t>(std::max(0, shape_.pods)), 0);
+        }
+        pods_ = shape.pod_of_group;
     }
 
     Status run(PolicyRun& out, int run_index, int runs);
@@ -236,6 +246,11 @@ private:
     double slow_den_ = 0;  // ... of which ideal (S = 1) GPU-seconds
     std::vector<double> slowdowns_;
     perf::FabricShape shape_;
+    /// The running jobs' uplink use, kept as they start and end (not re-read from every
+    /// running job's hosts at each start): per leaf group, the running jobs spanning
+    /// several groups with hosts in it; per pod, those spanning several pods.
+    std::vector<int> group_users_;
+    std::vector<int> pod_users_;
     std::vector<int> pods_;  // pod of each leaf group (-1: none), for judge_dominance()
     /// Before job j starts on p: is there a placement on the hosts free now (healthy ones
     /// when enough are) with no more leaf groups and pods than p and fewer of one? Counted
@@ -447,15 +462,26 @@ void Engine::slowdown_of(int j) {
     }
     const bool multi = job.hosts.size() > 1;
     if (!multi && jp.degraded.empty()) return;  // one healthy host: no network, no S_deg
-    std::vector<std::vector<HostId>> others;    // uplink sharing: a multi-node job's only
-    for (const auto& [end, o] : running_) {
-        if (multi && o != j && jobs_[static_cast<std::size_t>(o)].hosts.size() > 1)
-            others.push_back(jobs_[static_cast<std::size_t>(o)].hosts);
+    // Uplink sharing: the other running multi-node jobs' use (perf::uplink_use() of their
+    // hosts) is the counts less this job's own; features_of() reads it only at this job's
+    // groups and pods, so only those entries are filled.
+    perf::UplinkUse use;
+    if (multi && running_.size() > 1) {
+        use.busy_group.assign(group_users_.size(), 0);
+        use.busy_pod.assign(pod_users_.size(), 0);
+        const int own_g = job.span.groups.size() > 1 ? 1 : 0;
+        const int own_p = job.span.pods.size() > 1 ? 1 : 0;
+        for (auto g : job.span.groups)
+            if (g < group_users_.size() && group_users_[g] - own_g > 0) use.busy_group[g] = 1;
+        for (int p : job.span.pods) {
+            const auto pi = static_cast<std::size_t>(p);
+            if (p >= 0 && pi < pod_users_.size() && pod_users_[pi] - own_p > 0) use.busy_pod[pi] = 1;
+        }
     }
     const int gph = std::max(1, max_gpus_);
     jp.hosts = job.hosts;
     const perf::Profile prof = perf::default_layout({}, static_cast<int>(job.hosts.size()) * gph, gph);
-    const auto f = perf::features_of(topo_, shape_, jp, prof, gph, others);
+    const auto f = perf::features_of(topo_, shape_, jp, prof, gph, use);
     const auto sd = perf::slowdown(*opt_.model, prof, f);
     job.slow = sd.s_job;
     job.slow_net = sd.s_net;
@@ -463,7 +489,23 @@ void Engine::slowdown_of(int j) {
 
 void Engine::uplinks(int j, int sign) {
     if (opt_.model == nullptr) return;  // the fabric's pods are known only with a model
-    placement::record_uplinks(topo_, shape_, state_, jobs_[static_cast<std::size_t>(j)].hosts, sign);
+    auto& job = jobs_[static_cast<std::size_t>(j)];
+    if (sign > 0) job.span = job.hosts.size() > 1 ? perf::span_of(topo_, shape_, job.hosts) : perf::Span{};
+    placement::record_uplinks(topo_, shape_, state_, job.hosts, sign);
+    // the same rule for slowdown_of()'s counts: a job spanning several groups (pods) uses
+    // all of their uplinks
+    const perf::Span& sp = job.span;
+    if (sp.groups.size() > 1) {
+        for (auto g : sp.groups)
+            if (g < group_users_.size()) group_users_[g] += sign;
+    }
+    if (sp.pods.size() > 1) {
+        for (int p : sp.pods) {
+            const auto pi = static_cast<std::size_t>(p);
+            if (p >= 0 && pi < pod_users_.size()) pod_users_[pi] += sign;
+        }
+    }
+    if (sign < 0) job.span = {};
 }
 
 void Engine::release(int j) {
@@ -486,7 +528,7 @@ void Engine::release(int j) {
 void Engine::finish(int j, double now) {
     auto& job = jobs_[static_cast<std::size_t>(j)];
     if (record_ != nullptr) {
-        record_->push_back(Interval{j, job.run_start, now, job.hosts, job.exclusive ? -1 : job.gph, false});
+        record_->push_back(Interval{j, job.run_start, now, job.hosts, job.exclusive ? -1 : job.gph, false, job.slow});
     }
     allocated_ += job.units * (now - job.run_start);
     useful_ += job.units * job.remaining;
@@ -511,7 +553,7 @@ void Engine::finish(int j, double now) {
 void Engine::kill(int j, double now) {
     auto& job = jobs_[static_cast<std::size_t>(j)];
     if (record_ != nullptr) {
-        record_->push_back(Interval{j, job.run_start, now, job.hosts, job.exclusive ? -1 : job.gph, true});
+        record_->push_back(Interval{j, job.run_start, now, job.hosts, job.exclusive ? -1 : job.gph, true, job.slow});
     }
     const double progress = std::max(0.0, now - job.run_start - job.run_cost);
     double saved = 0;

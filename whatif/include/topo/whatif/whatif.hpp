@@ -187,6 +187,7 @@ struct Interval {
     std::vector<HostId> hosts;
     int gpus_per_host = 0;  ///< GPUs taken on each host; -1 = the whole host (exclusive)
     bool killed = false;
+    double slowdown = 1;  ///< S_job of this run's placement next to the jobs running at its start (1 without a model)
 };
 
 [[nodiscard]] Result<std::vector<Interval>> replay_intervals(const Topology& topo, const Trace& trace,
