@@ -66,4 +66,11 @@ err_has "a snapshot is required"
 expect_rc 0 "the generator: a clean block file" "$TP" slurm-conf "$TMP/nvl.json" --format block --slurm-version 24.11 -o "$TMP/b.conf"
 check "no check line for a clean file" bash -c "! grep -q 'topoplace: check:' '$TMP/err'"
 expect_rc 0 "which the checker passes" "$TP" slurm-conf --check "$TMP/b.conf" --slurm-version 24.11
+# a name template that gives 72-character switch names: 24.11 refuses SwitchName over 64
+long=$(printf 'x%.0s' $(seq 66))
+expect_rc 70 "the generator refuses what 24.11 would exit on" "$TP" slurm-conf "$TMP/nvl.json" --format tree --slurm-version 24.11 --name-template "${long}{kind}{n}" -o "$TMP/long.conf"
+err_has "24.11: fatal: tree-name-too-long: SwitchName"
+err_has "slurmctld 24.11 would exit on this file; nothing written"
+check "nothing written" test ! -e "$TMP/long.conf"
+expect_rc 0 "the same names for 22.05 (no length limit there)" "$TP" slurm-conf "$TMP/nvl.json" --format tree --slurm-version 22.05 --name-template "${long}{kind}{n}" -o "$TMP/long.conf"
 finish
