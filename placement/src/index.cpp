@@ -139,6 +139,20 @@ Placer::Placer(const Topology& topo) : topo_(&topo), idx_(std::make_unique<Index
             for (auto h : ix.leaf_hosts[static_cast<std::size_t>(l)]) bits[h / 64] |= std::uint64_t{1} << (h % 64);
         }
     }
+    ix.sw_lo.assign(ix.sw.size(), 0);
+    ix.sw_hi.assign(ix.sw.size(), 0);
+    ix.sw_off.assign(ix.sw.size() + 1, 0);
+    for (std::size_t i = 0; i < ix.sw.size(); ++i) {
+        const auto nw = static_cast<std::uint32_t>(ix.n_words);
+        const auto* bits = ix.sw_bits.data() + i * nw;
+        std::uint32_t lo = 0;
+        while (lo < nw && bits[lo] == 0) ++lo;
+        std::uint32_t hi = nw;
+        while (hi > lo && bits[hi - 1] == 0) --hi;
+        ix.sw_lo[i] = lo;
+        ix.sw_hi[i] = hi;
+        ix.sw_off[i + 1] = ix.sw_off[i] + (hi - lo);
+    }
 
     // Multi-node NVLink domains.
     for (std::uint32_t d = 0; d < topo.nvl_domains().size(); ++d) {

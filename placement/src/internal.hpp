@@ -69,6 +69,12 @@ struct Placer::Index {
     /// the slurm-tree policy; words of 64 bits, n_words per switch.
     int n_words = 0;
     std::vector<std::uint64_t> sw_bits;
+    /// Per switch, the words of its bitmap that can be non-zero: [sw_lo, sw_hi) (a leaf's
+    /// hosts are a word or two of the cluster's); its words in a compact buffer start at
+    /// sw_off[i] (sw_off[m] words in all). The slurm-tree policy works on these only.
+    std::vector<std::uint32_t> sw_lo;
+    std::vector<std::uint32_t> sw_hi;
+    std::vector<std::size_t> sw_off;
 
     int d(int a, int b) const { return dist[static_cast<std::size_t>(a) * sw.size() + static_cast<std::size_t>(b)]; }
 };
@@ -162,8 +168,8 @@ int take_from_leaf(const Work& w, int leaf, int units, Choice& c);
 /// tier that holds the job now (Request::max_tier = out.lb_tier), from the same scan, where
 /// that differs from `out` (out's tier is higher); low->hosts stays empty otherwise.
 bool choose_topo(const Work& w, Choice& out, Choice* low = nullptr);
-bool choose_slurm_tree(const Work& w, Choice& c);
-bool choose_linear(const Work& w, Choice& c);
+bool choose_slurm_tree(const Work& w, Choice& out);
+bool choose_linear(const Work& w, Choice& out);
 
 /// Lower bounds on w's caps: fewest leaves (groups) with enough units in one connected
 /// part, and the lowest level of a switch that holds enough units (-1: none fits).

@@ -10,6 +10,7 @@
 // taken in bitmap (config = natural name) order; switch_node_cnt of upper switches is
 // not updated while leaves are used, as in Slurm. It counts nodes, never GPUs per switch.
 #include <algorithm>
+#include <bit>
 #include <limits>
 #include <sstream>
 
@@ -73,19 +74,7 @@ struct SlurmSel {
 
 namespace {
 
-/// Slurm's bitstr_t, reduced to what _eval_nodes_topo uses; one flat buffer holds every
-/// switch's map (Slurm allocates one per switch with bit_copy()).
-struct Bits {
-    std::size_t words = 0;
-    std::vector<std::uint64_t> v;
-
-    Bits(std::size_t n_maps, std::size_t w) : words(w), v(n_maps * w, 0) {}
-
-    std::uint64_t* map(std::size_t i) { return v.data() + i * words; }
-
-    const std::uint64_t* map(std::size_t i) const { return v.data() + i * words; }
-};
-
+/// Slurm's bitstr_t, reduced to what _eval_nodes_topo uses: words of 64 bits.
 inline bool bit_test(const std::uint64_t* b, std::uint32_t i) {
     return ((b[i / 64] >> (i % 64)) & 1U) != 0;
 }
@@ -94,46 +83,15 @@ inline void bit_set(std::uint64_t* b, std::uint32_t i) {
     b[i / 64] |= std::uint64_t{1} << (i % 64);
 }
 
-inline void bit_and(std::uint64_t* a, const std::uint64_t* b, std::size_t words) {
-    for (std::size_t k = 0; k < words; ++k) a[k] &= b[k];
-}
-
-inline void bit_or(std::uint64_t* a, const std::uint64_t* b, std::size_t words) {
-    for (std::size_t k = 0; k < words; ++k) a[k] |= b[k];
-}
-
-inline int bit_set_count(const std::uint64_t* b, std::size_t words) {
-    int n = 0;
-    for (std::size_t k = 0; k < words; ++k) n += __builtin_popcountll(b[k]);
-    return n;
-}
-
-inline bool bit_overlap_any(const std::uint64_t* a, const std::uint64_t* b, std::size_t words) {
-    for (std::size_t k = 0; k < words; ++k) {
-        if ((a[k] & b[k]) != 0) return true;
-    }
-    return false;
-}
-
-/// next_node_bitmap(): the next set bit at or after `i` (word scan), -1 at the end.
-inline long next_bit(const std::uint64_t* b, std::size_t words, long i) {
-    std::size_t k = static_cast<std::size_t>(i) / 64;
-    if (k >= words) return -1;
-    std::uint64_t x = b[k] & (~std::uint64_t{0} << (static_cast<unsigned>(i) % 64));
-    while (true) {
-        if (x != 0) return static_cast<long>(k * 64 + static_cast<std::size_t>(__builtin_ctzll(x)));
-        if (++k >= words) return -1;
-        x = b[k];
-    }
-}
-
 }  // namespace
 
 bool choose_slurm_tree(const Work& w, Choice& out) {
-    // The structure (and so the cost) of Slurm 22.05 cons_tres _eval_nodes_topo: node
-    // bitmaps over every node, per-switch bitmaps ANDed with the available map and
-    // counted, the greedy loop over all switches with switches_dist updated for every
-    // switch, nodes of a leaf taken in bitmap order. No required nodes, one weight.
+    // The structure of Slurm 22.05 cons_tres _eval_nodes_topo: node bitmaps, per-switch
+    // bitmaps ANDed with the available map and counted, the greedy loop over all switches
+    // with switches_dist updated for every switch, nodes of a leaf taken in bitmap order.
+    // No required nodes, one weight. The per-switch bitmap work covers only the words a
+    // switch has nodes in (issue 29: whole-cluster bitmaps per switch were 70 % of a
+    // slurm-tree replay at 16,384 hosts), with the same decisions.
     const auto& ix = *w.ix;
     const std::size_t m = ix.sw.size();
     if (m == 0) return false;
@@ -144,60 +102,70 @@ bool choose_slurm_tree(const Work& w, Choice& out) {
     int max_nodes = gpu_job ? ix.n_hosts : w.nodes;  // the caller walks node ranges from the top
 
     // node_map: nodes that can run the job (what cons_tres passes in after evaluating
-    // every node of the partition).
-    Bits node_map(1, nw);
-    for (std::uint32_t h = 0; h < static_cast<std::uint32_t>(ix.n_hosts); ++h) {
-        if (w.host_units[h] > 0) bit_set(node_map.map(0), h);
-    }
-    // node_weight_list: one weight group (node weights are not modelled).
-    Bits weight_map(1, nw);
+    // every node of the partition). The node_weight_list's one group (node weights are not
+    // modelled) is the same map: weight_map = node_map.
+    std::vector<std::uint64_t> node_map(nw, 0);
     int weight_cnt = 0;
-    for (long i = next_bit(node_map.map(0), nw, 0); i >= 0; i = next_bit(node_map.map(0), nw, i + 1)) {
-        bit_set(weight_map.map(0), static_cast<std::uint32_t>(i));
-        ++weight_cnt;
+    for (std::uint32_t h = 0; h < static_cast<std::uint32_t>(ix.n_hosts); ++h) {
+        if (w.host_units[h] > 0) {
+            bit_set(node_map.data(), h);
+            ++weight_cnt;
+        }
     }
     if (weight_cnt == 0) return false;  // "node_map is empty"
 
-    // switch_node_bitmap[i] = switch_record_table[i].node_bitmap AND node_map.
-    Bits sw_map(m, nw);
+    // switch_node_bitmap[i] = switch_record_table[i].node_bitmap AND node_map, on the words
+    // where the switch has nodes (Index::sw_lo/sw_hi: the other words are 0 in every map
+    // below, so Slurm's whole-bitmap operations come out the same): the work per switch
+    // is its own nodes' words, not the cluster's.
+    std::vector<std::uint64_t> sw_map(ix.sw_off[m], 0);
+    auto map_of = [&](std::size_t i) { return sw_map.data() + ix.sw_off[i]; };
     std::vector<int> sw_cnt(m, 0);  // switch_node_cnt
     int top = -1;
     for (std::size_t i = 0; i < m; ++i) {
-        std::copy_n(ix.sw_bits.data() + i * nw, nw, sw_map.map(i));
-        bit_and(sw_map.map(i), node_map.map(0), nw);
-        sw_cnt[i] = bit_set_count(sw_map.map(i), nw);
-        if (sw_cnt[i] < rem_nodes) continue;                       // _enough_nodes
-        if (bit_overlap_any(weight_map.map(0), sw_map.map(i), nw)  // _topo_node_find
-            && (top == -1 || ix.sw[i].level >= ix.sw[static_cast<std::size_t>(top)].level)) {
+        const std::uint32_t lo = ix.sw_lo[i];
+        const std::uint32_t hi = ix.sw_hi[i];
+        const std::uint64_t* bits = ix.sw_bits.data() + i * nw;
+        std::uint64_t* sm = map_of(i);
+        for (std::uint32_t k = lo; k < hi; ++k) {
+            sm[k - lo] = bits[k] & node_map[k];
+            sw_cnt[i] += std::popcount(sm[k - lo]);
+        }
+        if (sw_cnt[i] < rem_nodes) continue;  // _enough_nodes
+        // _topo_node_find: the switch's map overlaps weight_map (= node_map, which holds it)
+        if (sw_cnt[i] > 0 && (top == -1 || ix.sw[i].level >= ix.sw[static_cast<std::size_t>(top)].level)) {
             top = static_cast<int>(i);
         }
     }
-    std::fill(node_map.v.begin(), node_map.v.end(), 0);  // bit_clear_all(node_map)
-    if (top == -1) return false;                         // unable to identify top level switch
+    std::fill(node_map.begin(), node_map.end(), 0);  // bit_clear_all(node_map)
+    if (top == -1) return false;                     // unable to identify top level switch
     const auto topi = static_cast<std::size_t>(top);
-    // Remove nodes that cannot be reached from the top switch.
-    for (std::size_t i = 0; i < m; ++i) {
-        if (i != topi) bit_and(sw_map.map(i), sw_map.map(topi), nw);
-    }
-    // Best set: the nodes of the (only) weight group under the top switch.
-    Bits best(1, nw);
+    const std::uint32_t top_lo = ix.sw_lo[topi];
+    const std::uint32_t top_hi = ix.sw_hi[topi];
+    const std::uint64_t* top_map = map_of(topi);
+    // Best set: the nodes of the (only) weight group under the top switch (all of them
+    // have resources: node_map held only those), i.e. the top switch's map.
     int best_cnt = 0;
     long best_gpus = 0;  // gres_sched_consec
-    for (long i = next_bit(weight_map.map(0), nw, 0); i >= 0; i = next_bit(weight_map.map(0), nw, i + 1)) {
-        const auto h = static_cast<std::uint32_t>(i);
-        if (!bit_test(sw_map.map(topi), h)) continue;
-        if (w.host_units[h] <= 0) continue;  // _select_cores: no resources
-        bit_set(best.map(0), h);
-        ++best_cnt;
-        if (gpu_job) best_gpus += w.host_units[h];
+    for (std::uint32_t k = top_lo; k < top_hi; ++k) {
+        best_cnt += std::popcount(top_map[k - top_lo]);
+        if (!gpu_job) continue;
+        for (std::uint64_t x = top_map[k - top_lo]; x != 0; x &= x - 1)
+            best_gpus += w.host_units[k * 64 + static_cast<std::uint32_t>(std::countr_zero(x))];
     }
     if (best_cnt < rem_nodes || (gpu_job && best_gpus < rem_gpus)) return false;  // !sufficient
-    // Switch entries restricted to the best set.
-    Bits avail(1, nw);
+    // Remove nodes that cannot be reached from the top switch, i.e. switch entries
+    // restricted to the best set (the top switch's map).
     for (std::size_t i = 0; i < m; ++i) {
-        bit_and(sw_map.map(i), best.map(0), nw);
-        bit_or(avail.map(0), sw_map.map(i), nw);
-        sw_cnt[i] = bit_set_count(sw_map.map(i), nw);
+        if (i == topi) continue;
+        const std::uint32_t lo = ix.sw_lo[i];
+        const std::uint32_t hi = ix.sw_hi[i];
+        std::uint64_t* sm = map_of(i);
+        sw_cnt[i] = 0;
+        for (std::uint32_t k = lo; k < hi; ++k) {
+            sm[k - lo] &= k >= top_lo && k < top_hi ? top_map[k - top_lo] : 0;
+            sw_cnt[i] += std::popcount(sm[k - lo]);
+        }
     }
 
     // Greedy leaf selection (switches_dist over every switch).
@@ -222,26 +190,36 @@ bool choose_slurm_tree(const Work& w, Choice& out) {
         }
         ++leaves_used;
         order_used.push_back(bsw);
-        const auto* leaf_map = sw_map.map(static_cast<std::size_t>(bsw));
-        for (long i = next_bit(leaf_map, nw, 0); i >= 0 && max_nodes > 0; i = next_bit(leaf_map, nw, i + 1)) {
-            const auto h = static_cast<std::uint32_t>(i);
-            if (bit_test(node_map.map(0), h) || w.host_units[h] <= 0) continue;
-            bit_set(node_map.map(0), h);
-            out.hosts.push_back(h);
-            int g = w.gpn > 0 ? w.gpn : w.req.exclusive ? w.state->total_gpus(*w.topo, HostId{h}) : 0;
-            if (gpu_job) {
-                g = std::min(w.host_units[h], rem_gpus);
-                rem_gpus -= g;
-            }
-            out.gpus_per_host.push_back(g);
-            --rem_nodes;
-            --max_nodes;
-            if (rem_nodes <= 0 && rem_gpus <= 0) {
-                done = true;
-                break;
+        // the leaf's nodes in bitmap order
+        const auto b = static_cast<std::size_t>(bsw);
+        const std::uint64_t* leaf_map = map_of(b);
+        bool stop = false;
+        for (std::uint32_t k = ix.sw_lo[b]; k < ix.sw_hi[b] && !stop; ++k) {
+            for (std::uint64_t x = leaf_map[k - ix.sw_lo[b]]; x != 0; x &= x - 1) {
+                if (max_nodes <= 0) {
+                    stop = true;
+                    break;
+                }
+                const std::uint32_t h = k * 64 + static_cast<std::uint32_t>(std::countr_zero(x));
+                if (bit_test(node_map.data(), h) || w.host_units[h] <= 0) continue;
+                bit_set(node_map.data(), h);
+                out.hosts.push_back(h);
+                int g = w.gpn > 0 ? w.gpn : w.req.exclusive ? w.state->total_gpus(*w.topo, HostId{h}) : 0;
+                if (gpu_job) {
+                    g = std::min(w.host_units[h], rem_gpus);
+                    rem_gpus -= g;
+                }
+                out.gpus_per_host.push_back(g);
+                --rem_nodes;
+                --max_nodes;
+                if (rem_nodes <= 0 && rem_gpus <= 0) {
+                    done = true;
+                    stop = true;
+                    break;
+                }
             }
         }
-        sel.cnt[static_cast<std::size_t>(bsw)] = 0;  // used all
+        sel.cnt[b] = 0;  // used all
     }
     if (!done) return false;
     // --switches: more leaves than allowed means "waiting for switches" (pending).
