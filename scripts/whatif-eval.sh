@@ -7,8 +7,10 @@
 #   e.g. scripts/whatif-eval.sh /tmp/ev 200 cost,topo,slurm-tree,linear
 #        scripts/whatif-eval.sh /tmp/ev-deg 200 cost,topo --degraded 0.005 --degraded-rule off
 # Needs a build (TP=path/to/topoplace, default build/release/cli/topoplace). FABRICS
-# (default "selene fat2 fat3 gb200") and JOBS (default 5000) may be set; JOBS_PARALLEL=N
-# runs N replays at once.
+# (default "selene fat2 fat3 gb200"; also fat3-16k, bench_whatif's 16,384-host fabric) and
+# JOBS (default 5000) may be set; JOBS_PARALLEL=N runs N replays at once. The byte-identity
+# check of a change that must not alter decisions (issue 29): the 20 default replays
+# (SEEDS=5, cost,topo,slurm-tree,linear) plus FABRICS=fat3-16k, cmp'd before and after.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 TP=${TP:-$ROOT/build/release/cli/topoplace}
@@ -32,6 +34,10 @@ snap() {  # fabric -> snapshot path, made once
             'fabric: {hosts_per_leaf: 32, rails: 8, spines_per_rail: 2, sus_per_pod: 4, cores_per_rail: 2, gbps: 400, rate: 4xNDR}' > "$OUT/fat3.yaml"
           "$TP" discover --spec "$OUT/fat3.yaml" -o "$s" 2>/dev/null ;;
     gb200) "$TP" discover --spec "$FX/specs/gb200-nvl72x4.yaml" -o "$s" 2>/dev/null ;;
+    fat3-16k) printf '%s\n' 'version: 1' 'name: bench-16384' 'nodes:' '  - names: gpu[00001-16384]' \
+            '    gpus: {count: 8, model: NVIDIA H100 80GB HBM3}' \
+            'fabric: {hosts_per_leaf: 32, rails: 8, spines_per_rail: 2, sus_per_pod: 8, cores_per_rail: 2, gbps: 400, rate: 4xNDR}' > "$OUT/fat3-16k.yaml"
+          "$TP" discover --spec "$OUT/fat3-16k.yaml" -o "$s" 2>/dev/null ;;
     *) echo "unknown fabric $f" >&2; return 1 ;;
   esac
   echo "$s"
