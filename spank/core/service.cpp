@@ -7,6 +7,7 @@
 #include <charconv>
 #include <chrono>
 #include <cstring>
+#include <iterator>
 #include <map>
 #include <optional>
 
@@ -110,6 +111,8 @@ std::string feed_metrics_text(const FeedCounters& c) {
             c.rereads);
     counter("topoplace_nodefeed_dropped_connections_total", "Connections closed unanswered (limits, slow clients).",
             c.dropped);
+    counter("topoplace_nodefeed_over_budget_total",
+            "Requests closed unanswered because their uid had used its --uid-budget (also in dropped).", c.over_budget);
     counter("topoplace_nodefeed_job_reads_total",
             "Job tables read from slurmctld for policy=cost requests (changed or 'no change').", c.job_reads);
     s += "# HELP topoplace_nodefeed_decisions_total Placement requests answered, by answer.\n"
@@ -346,6 +349,23 @@ void ServiceServer::accept_new() {
     }
 }
 
+ServiceServer::Bucket& ServiceServer::bucket(uid_t uid, std::chrono::steady_clock::time_point now) {
+    if (buckets_.size() > 4096) {  // bounded: forget the uids whose budget is whole again
+        for (auto it = buckets_.begin(); it != buckets_.end();) {
+            const double ms = std::chrono::duration<double>(now - it->second.last).count() * limits_.uid_ms_per_s;
+            it = it->second.balance_ms + ms >= limits_.uid_burst_ms ? buckets_.erase(it) : std::next(it);
+        }
+    }
+    auto [it, fresh] = buckets_.try_emplace(uid, Bucket{limits_.uid_burst_ms, now});
+    Bucket& b = it->second;
+    if (!fresh) {
+        const double earned = std::chrono::duration<double>(now - b.last).count() * limits_.uid_ms_per_s;
+        b.balance_ms = std::min(limits_.uid_burst_ms, b.balance_ms + std::max(earned, 0.0));
+        b.last = now;
+    }
+    return b;
+}
+
 int ServiceServer::step(int timeout_ms, const Answer& answer) {
     using clock = std::chrono::steady_clock;
     auto now = clock::now();
@@ -360,32 +380,53 @@ int ServiceServer::step(int timeout_ms, const Answer& answer) {
     if (::poll(pfds.data(), pfds.size(), std::max(timeout_ms, 0)) < 0) return 0;
     int done = 0;
     std::vector<char> gone(conns_.size(), 0);
+    std::vector<std::size_t> complete;  // read to the client's EOF, to be answered
     for (std::size_t i = 0; i < conns_.size(); ++i) {
         Conn& c = conns_[i];
-        if (pfds[i + 1].revents == 0) continue;
-        if (!c.answered) {
-            char buf[4096];
-            for (;;) {
-                const ssize_t r = ::recv(c.fd, buf, sizeof buf, 0);
-                if (r > 0) {
-                    c.in.append(buf, static_cast<std::size_t>(r));
-                    if (c.in.size() > kMaxMessage) {
-                        gone[i] = 1;
-                        break;
-                    }
-                } else if (r == 0) {
-                    c.out = answer(c.in, c.uid);
-                    c.in.clear();
-                    c.answered = true;
-                    break;
-                } else if (errno == EINTR) {
-                    continue;
-                } else {
-                    if (errno != EAGAIN && errno != EWOULDBLOCK) gone[i] = 1;
+        if (pfds[i + 1].revents == 0 || c.answered) continue;
+        char buf[4096];
+        for (;;) {
+            const ssize_t r = ::recv(c.fd, buf, sizeof buf, 0);
+            if (r > 0) {
+                c.in.append(buf, static_cast<std::size_t>(r));
+                if (c.in.size() > kMaxMessage) {
+                    gone[i] = 1;
                     break;
                 }
+            } else if (r == 0) {
+                complete.push_back(i);
+                break;
+            } else if (errno == EINTR) {
+                continue;
+            } else {
+                if (errno != EAGAIN && errno != EWOULDBLOCK) gone[i] = 1;
+                break;
             }
         }
+    }
+    // Answer the richest uid first; a uid whose budget is spent is told nothing.
+    now = clock::now();
+    for (const std::size_t i : complete) (void)bucket(conns_[i].uid, now);
+    std::stable_sort(complete.begin(), complete.end(), [&](std::size_t a, std::size_t b) {
+        return buckets_[conns_[a].uid].balance_ms > buckets_[conns_[b].uid].balance_ms;
+    });
+    for (const std::size_t i : complete) {
+        Conn& c = conns_[i];
+        const auto t0 = clock::now();
+        Bucket& b = bucket(c.uid, t0);
+        if (b.balance_ms < limits_.min_request_ms) {  // not even one request's worth left
+            gone[i] = 1;
+            ++over_budget_;
+            continue;
+        }
+        c.out = answer(c.in, c.uid);
+        c.in.clear();
+        c.answered = true;
+        const double ms = std::chrono::duration<double, std::milli>(clock::now() - t0).count();
+        b.balance_ms -= std::max(ms, limits_.min_request_ms);
+    }
+    for (std::size_t i = 0; i < conns_.size(); ++i) {
+        Conn& c = conns_[i];
         if (c.answered && gone[i] == 0) {
             while (c.sent < c.out.size()) {
                 const ssize_t w = ::send(c.fd, c.out.data() + c.sent, c.out.size() - c.sent, MSG_NOSIGNAL);
@@ -407,7 +448,7 @@ int ServiceServer::step(int timeout_ms, const Answer& answer) {
     now = clock::now();
     for (std::size_t i = conns_.size(); i-- > 0;) {
         if (gone[i] != 0 || conns_[i].deadline <= now) {
-            if (gone[i] == 0) ++dropped_;
+            if (gone[i] == 0 || !conns_[i].answered) ++dropped_;
             drop(i);
         }
     }

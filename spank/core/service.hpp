@@ -37,6 +37,7 @@ namespace topo::spank {
 /// topoplace-nodefeed's own figures, for --metrics (Prometheus textfile).
 struct FeedCounters {
     long full_reads = 0, unchanged = 0, failed_reads = 0, writes = 0, rereads = 0, dropped = 0;
+    long over_budget = 0;                 ///< requests closed unanswered past their uid's budget (in dropped too)
     long job_reads = 0;                   ///< job tables read (policy=cost: uplink sharing)
     long running_multi_node = 0;          ///< running jobs on several hosts at the last job table read
     std::map<std::string, long> replies;  ///< by reply_kind_name()
@@ -68,10 +69,19 @@ struct FeedCounters {
 /// its own decision as on any other failure.
 class ServiceServer {
 public:
+    /// Per uid, a budget of answering time (issue 32 point 4): a token bucket of `uid_burst_ms`
+    /// milliseconds, refilled at `uid_ms_per_s` per second. Each answer costs the time it took,
+    /// at least `min_request_ms` (so a flood of cheap requests is a rate too). A uid whose
+    /// balance is below one request's `min_request_ms` has its requests closed unanswered (its clients decide
+    /// in-process, on their own CPU) until it refills; requests ready together are answered richest uid first, so one
+    /// user's expensive `cost` requests cannot queue ahead of another's.
     struct Limits {
         int per_connection_ms = 200;
         std::size_t max_connections = 128;
         std::size_t max_per_uid = 16;
+        double uid_ms_per_s = 250;
+        double uid_burst_ms = 1000;
+        double min_request_ms = 1;
     };
 
     using Answer = std::function<std::string(const std::string& request, uid_t uid)>;
@@ -90,6 +100,9 @@ public:
 
     [[nodiscard]] long dropped() const noexcept { return dropped_; }
 
+    /// Requests closed unanswered because their uid's budget was spent (also in dropped()).
+    [[nodiscard]] long over_budget() const noexcept { return over_budget_; }
+
 private:
     struct Conn {
         int fd = -1;
@@ -101,13 +114,22 @@ private:
         bool answered = false;
     };
 
+    struct Bucket {
+        double balance_ms = 0;
+        std::chrono::steady_clock::time_point last;
+    };
+
     void accept_new();
     void drop(std::size_t i);
+    /// The uid's bucket, refilled up to now.
+    Bucket& bucket(uid_t uid, std::chrono::steady_clock::time_point now);
 
     int lfd_;
     Limits limits_;
     std::vector<Conn> conns_;
+    std::map<uid_t, Bucket> buckets_;
     long dropped_ = 0;
+    long over_budget_ = 0;
 };
 
 /// One request to the service at `socket_path`: connect, send, read the reply to EOF, each

@@ -127,6 +127,16 @@ int run(int argc, char** argv) {
                    "then decides without uplink sharing)")
         ->check(CLI::Range(0.0, 3600.0))
         ->capture_default_str();
+    ServiceServer::Limits limits;
+    app.add_option("--uid-budget", limits.uid_ms_per_s,
+                   "milliseconds of answering per second each uid may use, on average (issue 32: past it, a uid's "
+                   "requests are closed unanswered and its clients decide in-process); each request counts at least "
+                   "1 ms")
+        ->check(CLI::Range(1.0, 1000.0))
+        ->capture_default_str();
+    app.add_option("--uid-burst", limits.uid_burst_ms, "milliseconds a uid may use at once before --uid-budget applies")
+        ->check(CLI::Range(1.0, 60000.0))
+        ->capture_default_str();
     std::string metrics;
     app.add_option("--metrics", metrics,
                    "write Prometheus textfile metrics (reads, writes, decisions by answer, flagged hosts) to FILE, "
@@ -151,7 +161,7 @@ int run(int argc, char** argv) {
     long served = 0;
     long rereads = 0;
     std::optional<ServiceServer> server;
-    if (lfd >= 0) server.emplace(lfd, ServiceServer::Limits{});
+    if (lfd >= 0) server.emplace(lfd, limits);
     // A `busy` answer re-reads slurmctld's node table once (as the plugin does), at most once
     // per kRereadEvery for all requests together: root's RPCs are exempt from slurmctld's
     // per-user rate limit, so no user may drive them (issue 17).
@@ -206,6 +216,7 @@ int run(int argc, char** argv) {
         fc.writes = writes;
         fc.rereads = rereads;
         fc.dropped = server ? static_cast<long>(server->dropped()) : 0;
+        fc.over_budget = server ? static_cast<long>(server->over_budget()) : 0;
         fc.hosts = topo ? static_cast<int>(topo->hosts().size()) : 0;
         fc.job_reads = job_reads;
         fc.running_multi_node = static_cast<long>(running.size());
