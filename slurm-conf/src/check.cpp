@@ -45,6 +45,7 @@ namespace {
 
 // Sources, as "file:function" in Slurm's tree.
 constexpr const char* kSrcParseFile = "src/common/parse_config.c:s_p_parse_file";
+constexpr const char* kSrcInclude = "src/common/parse_config.c:_parse_include_directive";
 constexpr const char* kSrcParseNextKey = "src/common/parse_config.c:_parse_next_key";
 constexpr const char* kSrcTreeParse = "src/plugins/topology/tree/switch_record.c:_parse_switches";
 constexpr const char* kSrcTreeParse2205 = "src/plugins/topology/tree/topology_tree.c:_parse_switches (22.05)";
@@ -677,6 +678,26 @@ void check_conf(Ctx& c, std::string_view text, const std::vector<int>& releases)
             const std::string k0 = r.pairs.empty() ? std::string() : r.pairs[0].key;
             const bool top_known =
                 plugin == Plugin::Tree ? key_is(k0, "SwitchName") : key_is(k0, "BlockName") || key_is(k0, "BlockSizes");
+            if (r.pairs.empty() && r.rest.size() > 7 && ascii_lower(r.rest.substr(0, 7)) == "include"
+                && std::isspace(static_cast<unsigned char>(r.rest[7])) != 0) {
+                // parse_config.c:_parse_include_directive reads the file in place; a glob is refused
+                const std::string file(trim(std::string_view(r.rest).substr(8)));
+                if (file.find('*') != std::string::npos) {
+                    c.add(rel, Severity::Fatal, r.line, "conf-include-glob",
+                          "Include " + file
+                              + (rel == kRelease2205
+                                     ? ": Slurm does not expand globs; 22.05 retries the literal name for 60 s, then "
+                                       "slurmctld exits"
+                                     : R"(: Slurm does not expand globs ("Include" failed): slurmctld exits)"),
+                          kSrcInclude);
+                } else {
+                    c.add(rel, Severity::Warning, r.line, "conf-include-not-followed",
+                          "Include " + file
+                              + ": slurmctld reads that file here; this check does not follow it (check it on its own)",
+                          kSrcInclude);
+                }
+                continue;
+            }
             if (r.pairs.empty()) {
                 c.add(rel, Severity::Fatal, r.line, "conf-parse-error",
                       "\"" + r.rest.substr(0, 60) + R"(" is not KEY=VALUE: slurmctld exits ("Parse error in file"))",

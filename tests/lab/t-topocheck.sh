@@ -91,11 +91,16 @@ start_ctld() {
   env "$TAG" SLURM_CONF="$W/etc/slurm.conf" setsid slurmctld -D -i -f "$W/etc/slurm.conf" \
     > "$W/log/ctld.out" 2>&1 < /dev/null &
   CTLD=$!
-  for _ in $(seq 60); do
+  local n=0 max=60
+  while [ $n -lt $max ]; do
+    n=$((n + 1))
     if ! kill -0 "$CTLD" 2>/dev/null; then wait "$CTLD" 2>/dev/null; CTLD=""; return 1; fi
     if SLURM_CONF="$W/etc/slurm.conf" timeout 5 scontrol ping 2>/dev/null | grep -q 'is UP'; then return 0; fi
+    # Slurm's config parser retries a file it cannot stat for 60 s before it gives up: wait it out
+    [ $max = 60 ] && grep -q 'retrying in 1sec up to 60sec' "$W/log/slurmctld.log" 2>/dev/null && max=400
     sleep 0.2
   done
+  echo "     (slurmctld still running without answering after $((max / 5)) s: counted as not started)"
   return 1
 }
 stop_ctld() { [ -n "${CTLD:-}" ] && stop_pid "$CTLD"; wait "${CTLD:-}" 2>/dev/null; CTLD=""; }

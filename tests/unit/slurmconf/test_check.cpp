@@ -80,6 +80,7 @@ const Expect kExpect[] = {
     {"tree-unknown-key.conf", "fatal", "fatal", "fatal"},
     {"tree-bad-hostlist.conf", "fatal", "fatal", "fatal"},
     {"tree-two-leaves.conf", "misplaces", "misplaces", "misplaces"},
+    {"tree-include-glob.conf", "fatal", "fatal", "fatal"},
     {"empty.conf", "misplaces", "misplaces", "fatal"},
     {"block-good.conf", "fatal", "clean", "clean"},
     {"block-sizes-bad.conf", "fatal", "fatal", "fatal"},
@@ -181,6 +182,11 @@ TEST(TopologyCheck, ConfSyntax) {
     EXPECT_TRUE(has_rule(fs, kRelease2205, "conf-parse-error", 1));
     fs = check_topology_file("SwitchName=leaf1 Nodes=n1 LinkSpeed=fast\n", o);
     EXPECT_TRUE(has_rule(fs, kRelease2205, "conf-parse-error", 1));
+    fs = check_topology_file("SwitchName=leaf1 Nodes=n1\nInclude /etc/slurm/more.conf\n", o);
+    EXPECT_TRUE(has_rule(fs, kRelease2205, "conf-include-not-followed", 2));
+    EXPECT_EQ(worst(fs, kRelease2205), "warning");
+    fs = check_topology_file("SwitchName=leaf1 Nodes=n1\ninclude topo.d/*.conf\n", o);
+    EXPECT_TRUE(has_rule(fs, kRelease2205, "conf-include-glob", 2));
     fs = check_topology_file(std::string("SwitchName=a\0b", 14), o);
     EXPECT_EQ(worst(fs, kRelease2205), "fatal");
 }
