@@ -7,7 +7,9 @@
 # hostlist of a million names) and a CPU bomb (nodes=1-1000000, segment=1) for the service's
 # own snapshot, so both reach the decision, and a request for every node of the lab, which is
 # "busy" while one node is taken (each busy answer may make the root daemon re-read
-# slurmctld's node table: at most once a second). Prints one line of counts.
+# slurmctld's node table: at most once a second), and the same CPU bomb and a whole-pod request
+# under policy=cost (several full searches each, and the running jobs' uplinks re-recorded:
+# issue 32 point 4, which the service's per-uid budget bounds). Prints one line of counts.
 import socket
 import sys
 import time
@@ -27,6 +29,8 @@ def request(**kv):
 MEMORY = request(exclude="A" * 60000 + "[0-999999]")
 CPU = request(nodes="1-1000000", segment="1")
 BUSY = request(nodes="64")
+COST_CPU = request(nodes="1-1000000", segment="1", policy="cost")
+COST = request(nodes="16", policy="cost")
 
 
 def connect():
@@ -81,7 +85,7 @@ while time.monotonic() < end:
         except OSError:
             break
     silent = alive
-    for data in (MEMORY, CPU, BUSY):
+    for data in (MEMORY, CPU, BUSY, COST_CPU, COST):
         if bomb(data):
             answered += 1
         else:

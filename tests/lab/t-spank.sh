@@ -535,19 +535,49 @@ if [ -n "$NODEFEED" ]; then
     # one node taken: the attacker's all-nodes request is "busy" (a fresh read at most 1/s)
     jblk=$(SLURM_CONF="$NOPLUG" sbatch --parsable --exclusive -N1 -o /dev/null --wrap 'sleep 60')
     for _ in $(seq 100); do [ "$(squeue -h -j "$jblk" -o %T 2>/dev/null)" = RUNNING ] && break; sleep 0.1; done
+    # The attacker's job table (issue 32): jobs whose names, comments and working directories
+    # hold field-like text and bytes that are not UTF-8 (pending, held), and two running
+    # two-node jobs of its own spanning leaf groups, so the daemon's job-table reads for cost
+    # (every second here) read them all through the attack.
+    atk() { setpriv --reuid="$ATK" --regid="$(id -g "$ATK")" --clear-groups env -i PATH=/usr/bin:/bin SLURM_CONF="$NOPLUG" "$@"; }
+    bytes=$(printf 'x\377\376 JobState=RUNNING NodeList=n[001-064]')
+    natk=0
+    for k in $(seq 10); do
+      atk sbatch --hold -N2 -J "$bytes $k" --comment="x JobState=RUNNING NodeList=[ JobId=1$k" -D / -o /dev/null \
+        --wrap true >/dev/null 2>&1 && natk=$((natk + 1))
+    done
+    for w in 'n[004,008]' 'n[012,016]'; do
+      atk sbatch --exclusive -N2 -w "$w" -J "$bytes run" --comment="AllocTRES=gres/gpu=99999 NodeList=n[001-064]" -D / -o /dev/null \
+        --wrap 'sleep 60' >/dev/null 2>&1 && natk=$((natk + 1))
+    done
     sleep 1
     setpriv --reuid="$ATK" --regid="$(id -g "$ATK")" --clear-groups env -i PATH=/usr/bin:/bin /usr/bin/python3 "$WORK/feed/attack.py" "$SOCK" "$SNAP" "$HEALTH" 8 \
       >"$WORK/attack.out" 2>&1 & APID=$!
+    # topoplace status --prometheus every second through the attack, as a site's timer would
+    ( i=0; while kill -0 "$APID" 2>/dev/null; do
+        i=$((i + 1)); "$TOPOPLACE" status "$SNAP" --health-store "$HEALTH" --prometheus "$WORK/prom.txt" > /dev/null 2>"$WORK/status.err" \
+          && echo "ok $i $(stat -c %Y "$WORK/prom.txt") $(grep -c '^topoplace_job_slowdown_ratio' "$WORK/prom.txt")" || echo "fail $i"
+        sleep 1
+      done ) > "$WORK/status.log" & SPID=$!
     sleep 1
-    svcms=(); nsvc=0; nleg=0
+    svcms=(); nsvc=0; nleg=0; nfeed=0
     while kill -0 "$APID" 2>/dev/null && [ $nleg -lt 40 ]; do
       sa=$(SLURM_CONF="$SVC" sbatch --topo=pack --topo-explain --hold -N4 -o /dev/null --wrap true 2>&1)
       nleg=$((nleg + 1))
       m=$(grep -o 'ms: service [0-9.]*' <<<"$sa" | awk '{print $3}')
       if [ -n "$m" ] && grep -q 'pack: ' <<<"$sa"; then nsvc=$((nsvc + 1)); svcms+=("$m"); fi
+      if [ $((nleg % 8)) = 0 ]; then   # and the feed file, read by the plugin deciding in-process
+        sf=$(SLURM_CONF="$FEED" sbatch --topo=pack --topo-explain --hold -N4 -o /dev/null --wrap true 2>&1)
+        grep -q 'nodes [0-9.]* (feed [0-9.]* s)' <<<"$sf" && grep -q 'pack: ' <<<"$sf" && nfeed=$((nfeed + 1))
+      fi
     done
     fage=$(( $(date +%s) - $(stat -c %Y "$FEEDF") ))
-    wait "$APID"
+    wait "$APID"; wait "$SPID"
+    nst=$(grep -c '^ok' "$WORK/status.log"); nstf=$(grep -c '^fail' "$WORK/status.log")
+    if [ "$natk" = 12 ] && [ "$nst" -ge 3 ] && [ "$nstf" = 0 ] && [ $nfeed -ge 3 ] && [ $nfeed = $((nleg / 8)) ]; then
+      ok "under attack, with the attacker's 12 hostile jobs in the table: topoplace status --prometheus written $nst/$nst cycles ($(tail -1 "$WORK/status.log" | awk '{print $4}') job series); the feed used by $nfeed/$nfeed in-process submissions"
+    else bad "under attack: status every cycle, feed used" "hostile jobs $natk/12; status $nst ok, $nstf failed: $(cat "$WORK/status.err"); feed used $nfeed of $((nleg / 8))"; fi
+    scancel -u "$ATK" 2>/dev/null
     hwm=$(awk '/VmHWM/ {print $2}' "/proc/$FEEDPID/status" 2>/dev/null)
     scancel "$jblk" 2>/dev/null
     mx=$(printf '%s\n' "${svcms[@]}" | sort -n | tail -1)
