@@ -18,6 +18,8 @@
 #    group-writable, the daemon down and serving another snapshot, the topology plugin of
 #    another release (24.11+): doctor exits 1 naming the part and its fix; the fix applied,
 #    doctor is all ok again.
+# 4. 17 running two-node jobs sharing nodes across two leaf groups of the 16 hosts: the node
+#    feed is still used by a submission (issue 32 point 3).
 # Prints "N passed, N failed"; exit 77 (skip) without root or Slurm.
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -206,14 +208,44 @@ for _ in $(seq 50); do [ -S "$WORK/run/service.sock" ] && doctor && break; sleep
 all_ok "topoplace-nodefeed with the plugstack's snapshot (the fix applied)"
 
 if [ "$TOPO_SO" != - ] && [ "$OTHER_SO" != - ]; then
+  # installed as dpkg does: a new file renamed over the old one (writing into the file that the
+  # running slurmctld has mapped would crash it)
   cp "$WORK/plugins/topology_topoplace.so" "$WORK/topology.good"
-  cp "$OTHER_SO" "$WORK/plugins/topology_topoplace.so"
+  cp "$OTHER_SO" "$WORK/plugins/.new.so" && mv "$WORK/plugins/.new.so" "$WORK/plugins/topology_topoplace.so"
   flags "topology plugin of another release" topology-plugin "was built for Slurm"
-  cp "$WORK/topology.good" "$WORK/plugins/topology_topoplace.so"
+  cp "$WORK/topology.good" "$WORK/plugins/.new.so" && mv "$WORK/plugins/.new.so" "$WORK/plugins/topology_topoplace.so"
   all_ok "this release's topology plugin back (the fix applied)"
 else
   echo "skip topology plugin of another release: TopologyPlugin=topology/topoplace is not built for Slurm $REL here"
 fi
+# ---------------------------------------------------------------- 4. the feed under shared nodes
+# Issue 32 point 3: ordinary load on shared nodes can put more running jobs across a leaf
+# group's uplinks than the cluster has hosts (here 17 two-node jobs of one CPU each span leaf
+# groups 1 and 2 of a 16-host lab). The feed still carries them (the writer caps a count at the
+# host count, the reader clamps) and a submission that reads the feed uses it: no RPC of its own.
+clear_jobs
+nshare=0
+for k in $(seq 17); do
+  w='n[004-005]'; [ "$k" = 17 ] && w='n[003,006]'
+  sbatch --topo=off -N2 -n2 --ntasks-per-node=1 -c1 -w "$w" -o /dev/null --wrap 'sleep 300' >/dev/null 2>&1 && nshare=$((nshare + 1))
+done
+for _ in $(seq 100); do [ "$(squeue -h -t R | wc -l)" = 17 ] && break; sleep 0.2; done
+nrun=$(squeue -h -t R | wc -l)
+# a cost request through the service makes the daemon read the job table (then every second here)
+sbatch --topo=pack --topo-explain --hold -N2 -o /dev/null --wrap true >/dev/null 2>&1
+sleep 2.5
+# decide=submit: under topology/topoplace (24.11+) the plugin would otherwise make no plan, and
+# read no feed, at submission
+sed -e "s|service=$WORK/run/service.sock|state_feed=$WORK/run/nodes.bin decide=submit|" "$PS_LINE" > "$WORK/feedline.conf"
+FEEDCONF="$LAB_DIR/etc/slurm-feed.conf"
+printf 'include %s\n' "$WORK/feedline.conf" > "$WORK/plugstack-feed.conf"
+sed -e "s|^PlugStackConfig=.*|PlugStackConfig=$WORK/plugstack-feed.conf|" "$LAB_DIR/etc/slurm.conf" > "$FEEDCONF"
+sf=$(SLURM_CONF="$FEEDCONF" sbatch --topo=pack --topo-explain --hold -N2 -o /dev/null --wrap true 2>&1)
+if [ "$nshare" = 17 ] && [ "$nrun" = 17 ] && grep -q 'nodes [0-9.]* (feed [0-9.]* s)' <<<"$sf" && grep -q 'pack: ' <<<"$sf" \
+   && grep -q 'reading the job table' "$WORK/feed.log"; then
+  ok "17 running two-node jobs sharing n[003-006] across leaf groups 1-2 of 16 hosts: the feed is used ($(grep -o 'nodes [0-9.]* (feed [0-9.]* s)' <<<"$sf"))"
+else bad "the feed with 17 jobs across a group's uplinks on 16 hosts" "submitted $nshare, running $nrun; $sf; $(tail -3 "$WORK/feed.log")"; fi
+clear_jobs
 ctld_log_clean "slurmctld.log: no error or fatal"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
