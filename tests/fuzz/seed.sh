@@ -35,6 +35,9 @@ case "$name" in
   fuzz_nccl_topo)     cp tests/fixtures/nccl-topo/*.xml "$work"/ 2>/dev/null || true ;;
   fuzz_state)         cp tests/fixtures/placement/*.txt tests/fixtures/placement/*.json "$work"/ 2>/dev/null || true
                       printf 'NodeName=n001 State=IDLE+DRAIN Gres=gpu:4 GresUsed=gpu:0 Reason=x\n' > "$work/s1" ;;
+  fuzz_state_feed)    # the valid feed itself, and a count field's neighbourhood overwritten
+                      printf '\000' > "$work/valid"; printf '\040\377\377\377\177' > "$work/counts"
+                      printf '\300\000\000\000\000\000\000\000\000' > "$work/tail" ;;
   fuzz_service)       printf 'topoplace-service 1\nsnapshot=/etc/slurm/topoplace.json\nhealth=\nnodes=4\nexclusive=exclusive\nmode=pack\nmax_tier=-1\nnvl=0\nsegment=0\nwait=300\n' > "$work/req"
                       printf 'topoplace-service 1\nkind=planned\nenv.TOPOPLACE_CONSTRAINT=lg_g001\ntext=pack\n' > "$work/rep" ;;
   fuzz_perf_inputs)  cp tests/fixtures/nccl-tests/superbench_nccl_alltoall.log tests/fixtures/nccl-tests/ocihpc_Troubleshooting.md \
