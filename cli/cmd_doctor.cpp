@@ -15,7 +15,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
@@ -79,32 +78,6 @@ std::string base_of(const std::string& p) {
     return s == std::string::npos ? p : p.substr(s + 1);
 }
 
-std::string trim(std::string_view s) {
-    const auto b = s.find_first_not_of(" \t\r");
-    if (b == std::string_view::npos) return {};
-    const auto e = s.find_last_not_of(" \t\r");
-    return std::string(s.substr(b, e - b + 1));
-}
-
-std::vector<std::string> split_ws(std::string_view s) {
-    std::vector<std::string> out;
-    std::istringstream in{std::string(s)};
-    std::string w;
-    while (in >> w) out.push_back(w);
-    return out;
-}
-
-/// A small text file, bounded; nullopt when it cannot be read.
-std::optional<std::string> read_small(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) return std::nullopt;
-    std::string s(kMaxConfigFile + 1, '\0');
-    f.read(s.data(), static_cast<std::streamsize>(s.size()));
-    s.resize(static_cast<std::size_t>(f.gcount()));
-    if (s.size() > kMaxConfigFile) return std::nullopt;
-    return s;
-}
-
 /// Slurm release "24.11.5" -> {24, 11, 5}.
 struct Release {
     int major = 0;
@@ -149,7 +122,7 @@ Release release_of_number(std::uint32_t v) {
 /// The value of a plugin's `plugin_version` (SLURM_VERSION_NUMBER of the release it was built
 /// for, which Slurm's plugin loader compares) from its ELF file, without loading it.
 Result<std::uint32_t> elf_plugin_version(const std::string& path) {
-    auto bytes = read_text_file(path);  // a plugin is a few MiB
+    auto bytes = read_text_file(path);  // a plugin is a few MiB (the CLI's reader: Io names the file)
     if (!bytes) return fail(std::move(bytes).error());
     const std::string& b = *bytes;
     auto at = [&](std::uint64_t off, std::uint64_t len) { return off <= b.size() && len <= b.size() - off; };
@@ -201,7 +174,7 @@ void read_plugstack(const std::string& file, std::vector<PlugLine>& out, std::ve
         problems.push_back(file + ": includes nested too deep or too many files; not read");
         return;
     }
-    auto text = read_small(file);
+    auto text = topo::read_text_file(file, kMaxConfigFile);
     if (!text) {
         problems.push_back(file + ": cannot read");
         return;
@@ -212,12 +185,13 @@ void read_plugstack(const std::string& file, std::vector<PlugLine>& out, std::ve
     int n = 0;
     while (std::getline(in, raw)) {
         ++n;
-        const std::string l = trim(raw.substr(0, raw.find('#')));
-        if (l.empty()) continue;
-        auto w = split_ws(l);
+        const auto w = split_words(trim(std::string_view(raw).substr(0, raw.find('#'))));
+        if (w.empty()) continue;
         if (w[0] == "include" && w.size() >= 2) {
             glob_t g{};
-            if (::glob(w[1].c_str(), 0, nullptr, &g) == 0) {  // NOLINT(concurrency-mt-unsafe): one glob_t per call
+            const std::string pattern(w[1]);
+            // NOLINTNEXTLINE(concurrency-mt-unsafe): one glob_t per call
+            if (::glob(pattern.c_str(), 0, nullptr, &g) == 0) {
                 for (std::size_t i = 0; i < g.gl_pathc; ++i)
                     read_plugstack(g.gl_pathv[i], out, files, problems, depth + 1);
             }
@@ -225,10 +199,10 @@ void read_plugstack(const std::string& file, std::vector<PlugLine>& out, std::ve
             continue;
         }
         if ((w[0] != "required" && w[0] != "optional") || w.size() < 2) continue;
-        PlugLine p{file, n, w[0] == "required", w[1], {}};
+        PlugLine p{file, n, w[0] == "required", std::string(w[1]), {}};
         for (std::size_t i = 2; i < w.size(); ++i) {
             const auto eq = w[i].find('=');
-            if (eq != std::string::npos) p.args[w[i].substr(0, eq)] = w[i].substr(eq + 1);
+            if (eq != std::string_view::npos) p.args[std::string(w[i].substr(0, eq))] = w[i].substr(eq + 1);
         }
         out.push_back(std::move(p));
     }
@@ -242,7 +216,7 @@ std::map<std::string, std::string> parse_config(const std::string& text) {
     while (std::getline(in, l)) {
         const auto eq = l.find(" = ");
         if (eq == std::string::npos) continue;
-        m[trim(l.substr(0, eq))] = trim(l.substr(eq + 3));
+        m[std::string(trim(std::string_view(l).substr(0, eq)))] = trim(std::string_view(l).substr(eq + 3));
     }
     return m;
 }
@@ -260,11 +234,11 @@ std::vector<SlurmNode> parse_nodes(const std::string& text) {
     std::string l;
     while (std::getline(in, l)) {
         SlurmNode n;
-        for (const auto& tok : split_ws(l)) {
+        for (const auto tok : split_words(trim(l))) {
             const auto eq = tok.find('=');
-            if (eq == std::string::npos) continue;
-            const std::string k = tok.substr(0, eq);
-            const std::string v = tok.substr(eq + 1);
+            if (eq == std::string_view::npos) continue;
+            const std::string k(tok.substr(0, eq));
+            const std::string v(tok.substr(eq + 1));
             if (k == "NodeName") n.name = v;
             if (k == "AvailableFeatures" || k == "AvailableFeatures(null)") {
                 std::istringstream fs(v);
@@ -436,7 +410,8 @@ void Doctor::plugstack() {
     if (!plug_) {
         std::string fix = "echo '" + line + "' > " + etc_ + "/plugstack.conf.d/topoplace.conf";
         bool includes = false;
-        if (auto t = read_small(ps)) includes = t->find("plugstack.conf.d/") != std::string::npos;
+        if (auto t = topo::read_text_file(ps, kMaxConfigFile))
+            includes = t->find("plugstack.conf.d/") != std::string::npos;
         if (!includes) fix += "; echo 'include " + etc_ + "/plugstack.conf.d/*.conf' >> " + ps;
         bad("plugstack",
             "no topoplace.so line in " + ps + (files.size() > 1 ? " or the files it includes" : "")
@@ -560,14 +535,14 @@ void Doctor::fabric_and_features() {
     // topology.conf / topology.yaml: generated from this snapshot?
     for (const char* name : {"topology.conf", "topology.yaml"}) {
         const std::string f = etc_ + "/" + name;
-        auto text = read_small(f);
+        auto text = topo::read_text_file(f, kMaxConfigFile);
         if (!text) continue;
         const auto at = text->find("# Source fingerprint: ");
         if (at == std::string::npos) {
             ok("topology", f + ": not written by topoplace slurm-conf (no source fingerprint); not compared");
             continue;
         }
-        const std::string fp = trim(text->substr(at + 22, text->find('\n', at) - at - 22));
+        const std::string fp(trim(std::string_view(*text).substr(at + 22, text->find('\n', at) - at - 22)));
         if (fp != topo_->fingerprint()) {
             struct stat a {};
 
@@ -594,12 +569,12 @@ void Doctor::fabric_and_features() {
     }
     std::map<std::string, std::set<std::string>> want;
     for (const auto& line : feats->lines) {
-        auto w = split_ws(line);
+        const auto w = split_words(line);
         if (w.size() < 2 || !w[0].starts_with("NodeName=") || !w[1].starts_with("Features=")) continue;
         auto hosts = expand_hostlist(w[0].substr(9));
         if (!hosts) continue;
         std::set<std::string> fs;
-        std::istringstream in(w[1].substr(9));
+        std::istringstream in{std::string(w[1].substr(9))};
         std::string f;
         while (std::getline(in, f, ','))
             if (f.starts_with("lg_") || f.starts_with("sp_")) fs.insert(f);
@@ -658,7 +633,7 @@ void Doctor::job_submit() {
                 + " (keep other plugins on the same line), then scontrol reconfigure");
         return;
     }
-    auto text = read_small(lua);
+    auto text = topo::read_text_file(lua, kMaxConfigFile);
     if (!text) {
         bad("job_submit", lua + " does not exist: slurmctld's lua plugin has no script",
             "install -m 0644 /usr/share/topoplace/job_submit.lua " + lua + ", then scontrol reconfigure");
