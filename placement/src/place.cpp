@@ -126,7 +126,15 @@ bool run_policy(Work& w, Policy policy, Choice& c) {
             if (nvl) return choose_topo_nvl(w, c);
             topo_caps(w);
             return choose_topo(w, c);
-        case Policy::SlurmTree: compute_caps(w); return choose_slurm_tree(w, c);
+        case Policy::SlurmTree:
+            // node counts per leaf from the group counts where they describe the request
+            // (issue 29: the per-host caps were 37 % of a replay at 16,384 hosts)
+            if (w.mode == UnitMode::Nodes && caps_from_counts_ok(w)) {
+                compute_caps_from_counts(w);
+            } else {
+                compute_caps(w);
+            }
+            return choose_slurm_tree(w, c);
         case Policy::Linear: compute_caps(w); return choose_linear(w, c);
         case Policy::Spread:  // Placer::place() runs place_spread for it
             return false;
