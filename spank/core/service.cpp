@@ -206,15 +206,37 @@ Result<ServiceRequest> decode_request(std::string_view s) {
 }
 
 std::string encode_reply(const ServiceReply& r) {
+    // Every reply fits the 64 KiB a client reads (issue 32 point 6): a message or explanation
+    // is cut to fit; a plan whose variables alone do not fit (an exclude list of thousands of
+    // flagged hosts) is answered `refused`, and the plugin then decides in-process, where no
+    // such bound applies.
+    constexpr std::size_t kRoom = kMaxMessage - 64;  // header, kind, "text=", newlines
+    auto cut = [](std::string v, std::size_t room) {
+        if (v.size() > room) {
+            v.resize(room >= 14 ? room - 14 : 0);
+            v += " [cut to fit]";
+        }
+        return v;
+    };
     std::string out(kHeader);
     out += '\n';
-    put(out, "kind", kind_name(r.kind));
     if (r.kind != ServiceReply::Kind::Planned) {
-        put(out, "message", one_line(r.message));
+        put(out, "kind", kind_name(r.kind));
+        put(out, "message", cut(one_line(r.message), kRoom - out.size()));
         return out;
     }
-    for (const auto& [k, v] : r.env) put(out, "env." + one_line(k), one_line(v));
-    put(out, "text", one_line(r.text));
+    std::string vars;
+    for (const auto& [k, v] : r.env) put(vars, "env." + one_line(k), one_line(v));
+    if (out.size() + vars.size() > kRoom) {
+        put(out, "kind", kind_name(ServiceReply::Kind::Refused));
+        put(out, "message",
+            "the plan's variables are " + std::to_string(vars.size())
+                + " bytes, over the service's 64 KiB reply: decide in-process");
+        return out;
+    }
+    put(out, "kind", kind_name(r.kind));
+    out += vars;
+    put(out, "text", cut(one_line(r.text), kRoom - out.size()));
     return out;
 }
 

@@ -131,6 +131,40 @@ TEST(Service, RepliesRoundTripAndOnlyCarryTopoplaceVariables) {
     EXPECT_FALSE(decode_reply("HTTP/1.1 200 OK\n"));
 }
 
+// Issue 32 point 6: the client reads at most 64 KiB, so every reply must fit. Before, a plan
+// excluding thousands of flagged hosts (a compressed hostlist of scattered names) or a long
+// explanation made a reply the client refused.
+TEST(Service, EveryReplyFitsTheClientsBound) {
+    std::string scattered;  // 12,000 flagged hosts, no two adjacent: no range compresses them
+    for (int i = 0; i < 12000; ++i)
+        scattered += (i > 0 ? "," : "") + std::string("gpu") + std::to_string(100000 + 2 * i);
+    ServiceReply p;
+    p.kind = K::Planned;
+    p.env = {{"TOPOPLACE_CONSTRAINT", "lg_g001"}, {"TOPOPLACE_EXCLUDE", scattered}};
+    p.text = "pack";
+    const std::string wire = encode_reply(p);
+    EXPECT_LE(wire.size(), 64U * 1024);
+    auto back = decode_reply(wire);
+    ASSERT_TRUE(back) << back.error().to_string();
+    EXPECT_EQ(back->kind, K::Refused);  // the plugin decides in-process
+    EXPECT_NE(back->message.find("64 KiB"), std::string::npos) << back->message;
+
+    p.env = {{"TOPOPLACE_CONSTRAINT", "lg_g001"}};
+    p.text = std::string(100000, 'e');  // a long explanation: cut, the plan kept
+    auto cut = decode_reply(encode_reply(p));
+    ASSERT_TRUE(cut) << cut.error().to_string();
+    EXPECT_EQ(cut->kind, K::Planned);
+    EXPECT_EQ(cut->env, p.env);
+    EXPECT_NE(cut->text.find("[cut to fit]"), std::string::npos);
+
+    ServiceReply m;
+    m.kind = K::Never;
+    m.message = std::string(100000, 'm');
+    auto mb = decode_reply(encode_reply(m));
+    ASSERT_TRUE(mb) << mb.error().to_string();
+    EXPECT_EQ(mb->kind, K::Never);
+}
+
 TEST(Service, DecidesAsThePluginDoes) {
     const Topology& t = *lab();
     placement::ClusterState st(t);
