@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <charconv>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <iterator>
 #include <map>
@@ -131,6 +132,13 @@ std::string feed_metrics_text(const FeedCounters& c) {
     gauge("topoplace_nodefeed_running_multi_node_jobs",
           "Running jobs on several hosts at the last job table read (their uplinks, for policy=cost).",
           c.running_multi_node);
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%.3f", c.job_read_seconds);
+    s += std::string(
+             "# HELP topoplace_nodefeed_job_read_seconds How long the last job table read took (a child "
+             "process: the service answers meanwhile).\n# TYPE topoplace_nodefeed_job_read_seconds gauge\n"
+             "topoplace_nodefeed_job_read_seconds ")
+         + secs + "\n";
     gauge("topoplace_nodefeed_last_read_timestamp_seconds", "Unix time of the last successful read of slurmctld.",
           c.last_read_unix);
     return s;

@@ -40,6 +40,7 @@ struct FeedCounters {
     long over_budget = 0;                 ///< requests closed unanswered past their uid's budget (in dropped too)
     long job_reads = 0;                   ///< job tables read (policy=cost: uplink sharing)
     long running_multi_node = 0;          ///< running jobs on several hosts at the last job table read
+    double job_read_seconds = 0;          ///< how long the last job table read took (in its child process)
     std::map<std::string, long> replies;  ///< by reply_kind_name()
     int hosts = 0, unhealthy = 0, degraded = 0;
     long long last_read_unix = 0;

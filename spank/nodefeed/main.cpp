@@ -14,9 +14,14 @@
 // changed): the running jobs that span leaf groups share those groups' uplinks, which the
 // cost policy (the plugin's default) keeps a job off (issue 16). They go into the feed file
 // (its leaf-group records) and into the state the service decides cost requests on.
-// One thread, no child processes; SIGTERM/SIGINT end it after the current step.
+// The job table is read in a child process (JobReader, issue 32 point 5): its size is the
+// users' to choose, so its RPC and unpacking never stop this thread answering or writing the
+// feed, and its memory is the child's; only the running multi-node jobs' host ids come back.
+// One thread, one short-lived child per job table read; SIGTERM/SIGINT end it after the
+// current step.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -32,6 +37,7 @@
 #include <topo/placement/running.hpp>
 #include <topo/snapshot_bin.hpp>
 
+#include "job_reader.hpp"
 #include "service.hpp"
 #include "slurm_compat.hpp"
 #include "slurm_jobs.hpp"
@@ -183,6 +189,7 @@ int run(int argc, char** argv) {
     auto jobs_ok_at = std::chrono::steady_clock::time_point{};  // the last good read
     long job_reads = 0;
     std::string jobs_error;
+    JobReader jobs_reader;  // the read in flight, in a child process
     // a node state with the running jobs' uplinks recorded (what the cost policy reads)
     auto with_uplinks = [&](placement::ClusterState st) {
         if (!running.empty()) (void)placement::record_running_uplinks(*placer, st, running);
@@ -220,6 +227,7 @@ int run(int argc, char** argv) {
         fc.hosts = topo ? static_cast<int>(topo->hosts().size()) : 0;
         fc.job_reads = job_reads;
         fc.running_multi_node = static_cast<long>(running.size());
+        fc.job_read_seconds = static_cast<double>(jobs_reader.last_duration().count()) / 1000.0;
         if (auto w = write_file_atomic(metrics, feed_metrics_text(fc)); !w) log("error: ", w.error().to_string());
     };
     const ServiceServer::Answer answer = [&](const std::string& in, uid_t /*uid*/) {
@@ -275,6 +283,38 @@ int run(int argc, char** argv) {
         ++fc.replies[reply_kind_name(rep.kind)];
         return encode_reply(rep);
     };
+    // a job table read's result (from the child, or why there is none)
+    auto on_jobs = [&](Result<JobTableRead> jr) {
+        if (!jr) {
+            // The uplinks of the last good read stay for three reads (a failed read is not
+            // "no jobs"); older, they are dropped rather than served as fresh (issue 32
+            // point 6): cost then decides without sharing, as readers of a stale feed do.
+            if (jr.error().message != jobs_error)
+                log("error: ", jr.error().message + " (the last job list is kept for 3 reads)");
+            jobs_error = jr.error().message;
+            const auto kept = jobs_read_at - jobs_ok_at;
+            if (!running.empty() && job_reads > 0
+                && kept > std::chrono::nanoseconds(static_cast<std::int64_t>(3 * jobs_every * 1e9))) {
+                log("error: ", "no good job table read for "
+                                   + std::to_string(std::chrono::duration_cast<std::chrono::seconds>(kept).count())
+                                   + " s: the running jobs' uplinks are dropped until one succeeds");
+                running.clear();
+                jobs_update = 0;  // the next good read is a full one
+            }
+            return;
+        }
+        if (!jobs_error.empty()) log("", "the job table reads again");
+        jobs_error.clear();
+        ++job_reads;
+        jobs_ok_at = jobs_read_at;
+        jobs_update = jr->last_update;
+        if (jr->jobs) running = std::move(*jr->jobs);
+    };
+    // a read that has ended (never waits)
+    auto poll_jobs = [&] {
+        if (!jobs_reader.busy() || topo == nullptr) return;
+        if (auto got = jobs_reader.poll(topo->hosts().size())) on_jobs(std::move(*got));
+    };
     if (jobs_wanted) {
         char every[32];
         std::snprintf(every, sizeof every, "%g", jobs_every);
@@ -291,7 +331,8 @@ int run(int argc, char** argv) {
                 placer.reset();  // it points into the old model
                 topo = std::move(r->topo);
                 placer.emplace(*topo);
-                running.clear();  // host ids of the old model: read the job table again at once
+                jobs_reader.cancel();  // a read in flight names hosts of the old model
+                running.clear();       // host ids of the old model: read the job table again at once
                 jobs_update = 0;
                 jobs_read_at = {};
                 snap_id = id;
@@ -301,6 +342,7 @@ int run(int argc, char** argv) {
                             + topo->fingerprint() + ")");
             }
         }
+        poll_jobs();
         const auto cycle_start = std::chrono::steady_clock::now();
         const std::int64_t t = realtime_ns();  // the read's time, as the plugin's clock tells it
         if (t - last_full_ns > static_cast<std::int64_t>(full_every * 1e9)) last_update = 0;
@@ -330,34 +372,24 @@ int run(int argc, char** argv) {
                 }
             }
         }
-        if (jobs_wanted
+        if (jobs_wanted && !jobs_reader.busy()
             && std::chrono::steady_clock::now() - jobs_read_at
                    >= std::chrono::nanoseconds(static_cast<std::int64_t>(jobs_every * 1e9))) {
             jobs_read_at = std::chrono::steady_clock::now();
-            auto jr = load_running_jobs_since(*topo, &jobs_update);
-            if (!jr) {
-                // The uplinks of the last good read stay for three reads (a failed read is not
-                // "no jobs"); older, they are dropped rather than served as fresh (issue 32
-                // point 6): cost then decides without sharing, as readers of a stale feed do.
-                if (jr.error().message != jobs_error)
-                    log("error: ", jr.error().message + " (the last job list is kept for 3 reads)");
-                jobs_error = jr.error().message;
-                const auto kept = jobs_read_at - jobs_ok_at;
-                if (!running.empty() && job_reads > 0
-                    && kept > std::chrono::nanoseconds(static_cast<std::int64_t>(3 * jobs_every * 1e9))) {
-                    log("error: ", "no good job table read for "
-                                       + std::to_string(std::chrono::duration_cast<std::chrono::seconds>(kept).count())
-                                       + " s: the running jobs' uplinks are dropped until one succeeds");
-                    running.clear();
-                    jobs_update = 0;  // the next good read is a full one
+            const Topology& model = *topo;  // the child's copy of this model
+            if (auto st = jobs_reader.start([&model](std::time_t* lu) { return load_running_jobs_since(model, lu); },
+                                            jobs_update);
+                !st)
+                on_jobs(fail(std::move(st).error()));
+            else if (once)  // one read, waited for
+                while (jobs_reader.busy()) {
+                    if (auto got = jobs_reader.poll(topo->hosts().size())) {
+                        on_jobs(std::move(*got));
+                        break;
+                    }
+                    timespec ts{0, 5'000'000};
+                    ::nanosleep(&ts, nullptr);
                 }
-            } else {
-                if (!jobs_error.empty()) log("", "the job table reads again");
-                jobs_error.clear();
-                ++job_reads;
-                jobs_ok_at = jobs_read_at;
-                if (*jr) running = std::move(**jr);
-            }
         }
         write_metrics(once);
         if (once) break;
@@ -369,11 +401,16 @@ int run(int argc, char** argv) {
                 std::chrono::duration_cast<std::chrono::nanoseconds>(next - std::chrono::steady_clock::now()).count();
             if (g_stop != 0 || left_ns <= 0) break;
             if (lfd < 0) {
-                timespec ts{static_cast<time_t>(left_ns / 1'000'000'000), static_cast<long>(left_ns % 1'000'000'000)};
+                const std::int64_t ns = jobs_reader.busy() ? std::min<std::int64_t>(left_ns, 50'000'000) : left_ns;
+                timespec ts{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
                 ::nanosleep(&ts, nullptr);
+                poll_jobs();
                 continue;
             }
-            served += server->step(static_cast<int>(left_ns / 1'000'000) + 1, answer);
+            // while a job table read runs, its end is looked for every 50 ms
+            const int wait_ms = static_cast<int>(left_ns / 1'000'000) + 1;
+            served += server->step(jobs_reader.busy() ? std::min(wait_ms, 50) : wait_ms, answer);
+            poll_jobs();
         }
     }
     write_metrics(true);

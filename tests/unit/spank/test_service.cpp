@@ -500,6 +500,7 @@ TEST(Service, FeedMetricsAreATextfileOfCountersByAnswer) {
     c.job_reads = 4;
     c.running_multi_node = 2;
     c.over_budget = 6;
+    c.job_read_seconds = 0.0425;
     const std::string t = feed_metrics_text(c);
     EXPECT_NE(t.find("# TYPE topoplace_nodefeed_full_reads_total counter\ntopoplace_nodefeed_full_reads_total 3\n"),
               std::string::npos)
@@ -512,6 +513,7 @@ TEST(Service, FeedMetricsAreATextfileOfCountersByAnswer) {
     EXPECT_NE(t.find("topoplace_nodefeed_job_reads_total 4\n"), std::string::npos);
     EXPECT_NE(t.find("topoplace_nodefeed_running_multi_node_jobs 2\n"), std::string::npos);
     EXPECT_NE(t.find("topoplace_nodefeed_over_budget_total 6\n"), std::string::npos);
+    EXPECT_NE(t.find("topoplace_nodefeed_job_read_seconds 0.043\n"), std::string::npos) << t;
     // every sample line is "name{labels} value" or "name value"; every name has HELP and TYPE
     std::istringstream in(t);
     for (std::string l; std::getline(in, l);) {
