@@ -379,13 +379,15 @@ void ServiceServer::accept_new() {
     }
 }
 
-ServiceServer::Bucket& ServiceServer::bucket(uid_t uid, std::chrono::steady_clock::time_point now) {
-    if (buckets_.size() > 4096) {  // bounded: forget the uids whose budget is whole again
-        for (auto it = buckets_.begin(); it != buckets_.end();) {
-            const double ms = std::chrono::duration<double>(now - it->second.last).count() * limits_.uid_ms_per_s;
-            it = it->second.balance_ms + ms >= limits_.uid_burst_ms ? buckets_.erase(it) : std::next(it);
-        }
+void ServiceServer::prune_buckets(std::chrono::steady_clock::time_point now) {
+    if (buckets_.size() <= 4096) return;  // bounded: forget the uids whose budget is whole again
+    for (auto it = buckets_.begin(); it != buckets_.end();) {
+        const double ms = std::chrono::duration<double>(now - it->second.last).count() * limits_.uid_ms_per_s;
+        it = it->second.balance_ms + ms >= limits_.uid_burst_ms ? buckets_.erase(it) : std::next(it);
     }
+}
+
+ServiceServer::Bucket& ServiceServer::bucket(uid_t uid, std::chrono::steady_clock::time_point now) {
     auto [it, fresh] = buckets_.try_emplace(uid, Bucket{limits_.uid_burst_ms, now});
     Bucket& b = it->second;
     if (!fresh) {
@@ -436,6 +438,7 @@ int ServiceServer::step(int timeout_ms, const Answer& answer) {
     }
     // Answer the richest uid first; a uid whose budget is spent is told nothing.
     now = clock::now();
+    prune_buckets(now);
     for (const std::size_t i : complete) (void)bucket(conns_[i].uid, now);
     std::stable_sort(complete.begin(), complete.end(), [&](std::size_t a, std::size_t b) {
         return buckets_[conns_[a].uid].balance_ms > buckets_[conns_[b].uid].balance_ms;

@@ -124,6 +124,8 @@ private:
     void drop(std::size_t i);
     /// The uid's bucket, refilled up to now.
     Bucket& bucket(uid_t uid, std::chrono::steady_clock::time_point now);
+    /// Past 4,096 uids, forgets those whose budget is whole again (once per step, not per request).
+    void prune_buckets(std::chrono::steady_clock::time_point now);
 
     int lfd_;
     Limits limits_;
