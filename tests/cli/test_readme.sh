@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The front door (issue 30): README.md is under 200 lines; every command in its sh blocks is
-# one the test suite runs as written (the two set-up commands are the README's own and CI's;
+# one the test suite runs as written (the two set-up commands are the README's own and CI's,
+# and scripts/test.sh runs the first one;
 # the quick start block is run on each release's live lab by tests/lab/t-doctor.sh); its
 # picture is what `topoplace show --dot` draws of the real fabric it names, and renders in
 # headless Chromium; every local link resolves.
@@ -32,6 +33,8 @@ done < "$TMP/cmds"
 grep -q 'test t-doctor.sh' "$ROOT/tests/spank.cmake" && grep -q 'quickstart:begin' "$ROOT/tests/lab/t-doctor.sh" \
   && ok "the quick start block is the one tests/lab/t-doctor.sh runs (release.*.doctor)" || bad "t-doctor.sh runs the quick start"
 grep -qx 'exec bash scripts/test.sh' "$ROOT/.ci/run" && ok ".ci/run runs the README's test command" || bad ".ci/run runs scripts/test.sh"
+grep -qx '  scripts/demo.sh' "$ROOT/scripts/test.sh" && ok "scripts/test.sh runs the README's first command as written (scripts/demo.sh)" \
+  || bad "scripts/test.sh runs scripts/demo.sh"
 grep -q '^topoplace doctor$' <<<"$qs" && grep -q '^sbatch --topo=pack' <<<"$qs" \
   && ok "the quick start runs topoplace doctor and ends with sbatch --topo=pack" || bad "quick start: doctor, then sbatch --topo=pack"
 
