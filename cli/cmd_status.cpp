@@ -4,6 +4,8 @@
 // degraded hosts), as a table, JSON or Prometheus textfile metrics (issue 16 item 6).
 #include <nlohmann/json.hpp>
 
+#include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -38,6 +40,7 @@ struct StatusOptions {
     std::string scontrol = "scontrol";
     std::string squeue = "squeue";
     std::string prometheus;
+    double max_seconds = 20;  // for the best-placement searches
     bool json = false;
 };
 
@@ -95,6 +98,9 @@ std::string prometheus(const Topology& t, const std::vector<placement::RunningJo
     s += "# HELP topoplace_recoverable_gpu_hours_per_hour What the best placements possible now would give back.\n"
          "# TYPE topoplace_recoverable_gpu_hours_per_hour gauge\n";
     s += "topoplace_recoverable_gpu_hours_per_hour " + fmt("%.6g", c.recoverable_gpus) + "\n";
+    s += "# HELP topoplace_status_best_skipped_jobs Running jobs whose best placement was not searched (--max-seconds "
+         "reached; recoverable leaves them out).\n# TYPE topoplace_status_best_skipped_jobs gauge\n";
+    s += "topoplace_status_best_skipped_jobs " + std::to_string(c.best_skipped) + "\n";
     s += "# HELP topoplace_job_slowdown_ratio Predicted step-time slowdown of a running job against its best "
          "placement.\n"
          "# TYPE topoplace_job_slowdown_ratio gauge\n";
@@ -155,7 +161,17 @@ int run_status(const StatusOptions& o) {
     for (const auto& w : warnings) std::fprintf(stderr, "topoplace: warning: %s\n", w.c_str());
 
     const placement::Placer placer(topo);
-    const auto cost = placement::assess_running(placer, state, *jobs, params);
+    // however long the job table, the searches for the best placements stop at --max-seconds
+    // (issue 32 point 2): status keeps its cycle, every job's slowdown is still computed
+    const auto cost = placement::assess_running(
+        placer, state, *jobs, params,
+        std::chrono::steady_clock::now() + std::chrono::microseconds(static_cast<std::int64_t>(o.max_seconds * 1e6)));
+    if (cost.best_skipped > 0)
+        std::fprintf(stderr,
+                     "topoplace: note: the best placement of %d of %zu running jobs was not searched: --max-seconds "
+                     "%g reached (their BEST_NOW is '-' and the recoverable GPU-hours leave them out; raise "
+                     "--max-seconds to search them all)\n",
+                     cost.best_skipped, jobs->size(), o.max_seconds);
 
     if (!o.prometheus.empty()) {
         if (auto st = health::write_file_atomic(o.prometheus, prometheus(topo, *jobs, cost)); !st) {
@@ -173,6 +189,7 @@ int run_status(const StatusOptions& o) {
         j["placement_lost_gpu_hours_per_hour"] = cost.lost_gpus;
         j["degraded_lost_gpu_hours_per_hour"] = cost.degraded_gpus;
         j["recoverable_gpu_hours_per_hour"] = cost.recoverable_gpus;
+        j["best_now_skipped"] = cost.best_skipped;
         nlohmann::ordered_json arr = nlohmann::ordered_json::array();
         for (const auto& c : cost.jobs) {
             const auto& job = (*jobs)[c.job];
@@ -230,6 +247,11 @@ Runner add_status(CLI::App& app) {
     sub->add_option("--scontrol", o->scontrol, "scontrol program (the node states)")->capture_default_str();
     sub->add_option("--squeue", o->squeue, "squeue program (the job table)")->capture_default_str();
     sub->add_option("--prometheus", o->prometheus, "also write node_exporter textfile metrics to FILE (atomically)");
+    sub->add_option("--max-seconds", o->max_seconds,
+                    "stop searching the running jobs' best placements after this many seconds (the rest get none, "
+                    "said on stderr); each job's slowdown where it runs is computed for every job")
+        ->check(CLI::Range(0.0, 86400.0))
+        ->capture_default_str();
     sub->add_flag("--json", o->json, "print one JSON object");
     return [o]() { return run_status(*o); };
 }

@@ -42,7 +42,7 @@ int record_running_uplinks(const Placer& placer, ClusterState& state, const std:
 }
 
 ClusterCost assess_running(const Placer& placer, const ClusterState& state, const std::vector<RunningJob>& jobs,
-                           const perf::Params& params) {
+                           const perf::Params& params, std::chrono::steady_clock::time_point best_until) {
     // Work grows with the jobs' hosts, not jobs x all hosts (issue 32 point 2): each
     // multi-node job's span is read once; per job, the other jobs' uplink use is the counts
     // less its own, and "its hosts given back" is one working state changed and restored.
@@ -140,7 +140,12 @@ ClusterCost assess_running(const Placer& placer, const ClusterState& state, cons
         req.nodes_min = n;
         req.exclusive = whole;
         req.gpus_per_node = whole ? 0 : c.gpus_per_host;
-        if (auto p = placer.place(work, req, Policy::Cost)) c.best_now = slowdown_with(p->hosts, gph, use).s_job;
+        if (std::chrono::steady_clock::now() >= best_until) {
+            c.best_skipped = true;
+            ++out.best_skipped;
+        } else if (auto p = placer.place(work, req, Policy::Cost)) {
+            c.best_now = slowdown_with(p->hosts, gph, use).s_job;
+        }
         // restored in reverse: a host listed twice gets its first saved state back
         for (std::size_t k = j.hosts.size(); k-- > 0;) work.set(j.hosts[k], saved[k]);
         if (record) record_uplinks(t, shape, work, j.hosts, +1);

@@ -25,6 +25,12 @@ check "status: the packed job costs nothing" jqe '.jobs[1].slowdown == 1' "$TMP/
 check "status: GPU-hours per hour lost and recoverable" jqe '.placement_lost_gpu_hours_per_hour > 0 and .recoverable_gpu_hours_per_hour > 0' "$TMP/out"
 check "status: Prometheus textfile" grep -q '^topoplace_job_slowdown_ratio{job="11"} 1\.' "$TMP/status.prom"
 check "status: Prometheus lost GPU-hours" grep -q '^topoplace_placement_lost_gpu_hours_per_hour ' "$TMP/status.prom"
+check "status: every best placement searched (none skipped)" bash -c "jq -e '.best_now_skipped == 0' '$TMP/out' >/dev/null && grep -qx 'topoplace_status_best_skipped_jobs 0' '$TMP/status.prom'"
+# bounded time (issue 32 point 2): past --max-seconds no best placement is searched, said once
+expect_rc 0 "status --max-seconds 0" "$TP" status "$TMP/selene.json" --jobs "$TMP/jobs.txt" --json --max-seconds 0 --prometheus "$TMP/s0.prom"
+check "status --max-seconds 0: no best placement, the slowdowns and lost GPU-hours still computed" jqe '.best_now_skipped == 2 and (.jobs[0] | has("best_now") | not) and .jobs[0].slowdown > 1 and .placement_lost_gpu_hours_per_hour > 0 and .recoverable_gpu_hours_per_hour == 0' "$TMP/out"
+check "status --max-seconds 0: one note on stderr naming the option" bash -c "[ \"\$(grep -c 'not searched: --max-seconds 0 reached' '$TMP/err')\" = 1 ]"
+check "status --max-seconds 0: the Prometheus file says how many" grep -qx 'topoplace_status_best_skipped_jobs 2' "$TMP/s0.prom"
 # a degraded host (the flag store) in the packed job: counted apart
 mkdir -m 755 "$TMP/hs"
 "$TP" health flag luna-0045 --reason "GPU 3 thermal" --degraded --slowdown 1.34 --store "$TMP/hs" > /dev/null

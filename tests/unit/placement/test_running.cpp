@@ -2,6 +2,7 @@
 // Running jobs (`scontrol show jobs`) and what their placement costs (topoplace status).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <random>
 #include <set>
 #include <string>
@@ -286,6 +287,37 @@ TEST(Running, CostAgainstTheBestPlacementNow) {
     EXPECT_GT(c3.degraded_gpus, 0.0);
     EXPECT_LT(c3.degraded_gpus, c3.lost_gpus);
     EXPECT_NEAR(c3.lost_gpus, 32 * (1 - 1 / c3.jobs[0].now.s_job), 1e-9);
+}
+
+// Issue 32 point 2: status's time is bounded however long the job table. Past the deadline
+// no best placement is searched; every job's slowdown where it runs is still computed.
+TEST(Running, PastTheDeadlineNoBestPlacementIsSearched) {
+    auto t = three_level(2, 2, 4);
+    const std::string across =
+        "JobId=200 JobState=RUNNING NodeList=n[003-004,011-012] TRES=gres/gpu=32\n"
+        "JobId=201 JobState=RUNNING NodeList=n[005-006] TRES=gres/gpu=16\n";
+    auto jobs = parse_scontrol_jobs(*t, across, "a.txt");
+    ASSERT_TRUE(jobs);
+    ClusterState st(*t);
+    for (const auto& j : *jobs)
+        for (auto h : j.hosts) st.set_state(h, NodeState::Alloc);
+    const perf::Params params;
+    const Placer placer(*t);
+    const auto all = assess_running(placer, st, *jobs, params);
+    EXPECT_EQ(all.best_skipped, 0);
+    EXPECT_DOUBLE_EQ(all.jobs[0].best_now, 1.0);
+    EXPECT_GT(all.recoverable_gpus, 0.0);
+    const auto none = assess_running(placer, st, *jobs, params, std::chrono::steady_clock::now());
+    EXPECT_EQ(none.best_skipped, 2);
+    ASSERT_EQ(none.jobs.size(), 2U);
+    for (const auto& c : none.jobs) {
+        EXPECT_TRUE(c.best_skipped);
+        EXPECT_DOUBLE_EQ(c.best_now, 0.0);
+    }
+    EXPECT_DOUBLE_EQ(none.jobs[0].now.s_job, all.jobs[0].now.s_job);
+    EXPECT_DOUBLE_EQ(none.lost_gpus, all.lost_gpus);
+    EXPECT_EQ(none.running_gpus, all.running_gpus);
+    EXPECT_DOUBLE_EQ(none.recoverable_gpus, 0.0);
 }
 
 // The uplink counts the cost policy reads (record_uplinks into a ClusterState) say of

@@ -6,6 +6,7 @@
 /// for it now would cost, and the cluster's GPU-hours per hour lost to placement and to
 /// degraded hosts. Pure functions of their inputs (no I/O, no clock).
 
+#include <chrono>
 #include <map>
 #include <string>
 #include <string_view>
@@ -66,8 +67,9 @@ struct JobCost {
     /// S_job of the placement the cost policy chooses for the same request on today's state
     /// with this job's hosts given back (the best it could have now); 0 = none fits.
     double best_now = 0;
-    double lost_gpus = 0;      ///< GPUs x (1 - 1/S_job): GPU-hours per hour lost to placement
-    double degraded_gpus = 0;  ///< the part of lost_gpus due to degraded hosts: GPUs x S_net (S_deg - 1) / S_job
+    bool best_skipped = false;  ///< best_now not searched: assess_running's deadline had passed
+    double lost_gpus = 0;       ///< GPUs x (1 - 1/S_job): GPU-hours per hour lost to placement
+    double degraded_gpus = 0;   ///< the part of lost_gpus due to degraded hosts: GPUs x S_net (S_deg - 1) / S_job
 };
 
 struct ClusterCost {
@@ -76,6 +78,7 @@ struct ClusterCost {
     double lost_gpus = 0;         ///< sum over jobs: GPU-hours per hour lost to placement (degraded included)
     double degraded_gpus = 0;     ///< ... of which due to degraded hosts
     double recoverable_gpus = 0;  ///< sum of GPUs x (1/best_now - 1/S_job) where best_now < S_job
+    int best_skipped = 0;         ///< jobs whose best_now was not searched (the deadline had passed)
 };
 
 /// Record (sign +1) or take off (-1) a running job on `hosts` in the uplink counts the cost
@@ -94,7 +97,12 @@ int record_running_uplinks(const Placer& placer, ClusterState& state, const std:
 
 /// Cost of every running job on `placer`'s topology. `state` is the cluster as it is
 /// (busy hosts of the jobs included; degraded hosts with their HostState::slowdown).
-[[nodiscard]] ClusterCost assess_running(const Placer& placer, const ClusterState& state,
-                                         const std::vector<RunningJob>& jobs, const perf::Params& params);
+/// Each job's slowdown where it runs costs a walk of its hosts; its best_now costs one
+/// placement search. Past `best_until` no more searches are made (JobCost::best_skipped,
+/// ClusterCost::best_skipped), so the time is bounded however many jobs the table holds;
+/// everything else is computed for every job.
+[[nodiscard]] ClusterCost assess_running(
+    const Placer& placer, const ClusterState& state, const std::vector<RunningJob>& jobs, const perf::Params& params,
+    std::chrono::steady_clock::time_point best_until = std::chrono::steady_clock::time_point::max());
 
 }  // namespace topo::placement
