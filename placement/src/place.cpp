@@ -127,10 +127,11 @@ bool run_policy(Work& w, Policy policy, Choice& c) {
             topo_caps(w);
             return choose_topo(w, c);
         case Policy::SlurmTree:
-            // node counts per leaf from the group counts where they describe the request
-            // (issue 29: the per-host caps were 37 % of a replay at 16,384 hosts)
-            if (w.mode == UnitMode::Nodes && caps_from_counts_ok(w)) {
-                compute_caps_from_counts(w);
+            // node counts per leaf from the group counts where they describe the request, as
+            // topo's (issue 29: the per-host caps were 37 % of a replay at 16,384 hosts);
+            // choose_slurm_tree reads them so in Nodes mode only
+            if (w.mode == UnitMode::Nodes) {
+                topo_caps(w);
             } else {
                 compute_caps(w);
             }
