@@ -382,11 +382,7 @@ int run(int argc, char** argv) {
                 !st)
                 on_jobs(fail(std::move(st).error()));
             else if (once)  // one read, waited for
-                while (jobs_reader.busy()) {
-                    if (auto got = jobs_reader.poll(topo->hosts().size())) {
-                        on_jobs(std::move(*got));
-                        break;
-                    }
+                for (poll_jobs(); jobs_reader.busy(); poll_jobs()) {
                     timespec ts{0, 5'000'000};
                     ::nanosleep(&ts, nullptr);
                 }
