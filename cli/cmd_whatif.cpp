@@ -50,6 +50,7 @@ struct WhatifOptions {  // (members by size: no padding between them)
     double degraded = 0;
     double degraded_slowdown = 0;
     double switch_wait = 300;
+    bool plan_queued = false;
     int generate = 0;
     int max_nodes = 0;
     int backfill_depth = 100;
@@ -124,6 +125,7 @@ int run_whatif(const WhatifOptions& o) {
         return kUsage;
     }
     so.switch_wait_s = o.switch_wait;
+    so.plan_queued = o.plan_queued;
     if (!o.degraded_hosts.empty() && o.no_model) {
         std::fprintf(stderr, "topoplace: --degraded-hosts needs the performance model: drop --no-model\n");
         return kUsage;
@@ -281,6 +283,9 @@ Runner add_whatif(CLI::App& app) {
                     "--decide submit: seconds Slurm waits for the plan's switch count (the plugin's wait=)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
+    sub->add_flag("--plan-queued", opts->plan_queued,
+                  "--decide submit: plan jobs that arrive behind queued jobs too (the plugin's queued_plan=yes); "
+                  "by default they get no plan, as with the plugin");
     sub->add_option("--degraded-hosts", opts->degraded_hosts,
                     "hostlist of hosts degraded for the whole replay, besides --degraded's share (e.g. a live "
                     "replay's flagged hosts)");
@@ -338,7 +343,8 @@ Runner add_whatif(CLI::App& app) {
             cmd += " --generate " + std::to_string(opts->generate) + " --load " + fmt_double(opts->load);
         cmd += " --policies " + opts->policies + " --seed " + std::to_string(opts->seed);
         if (opts->decide != "start")
-            cmd += " --decide " + opts->decide + " --switch-wait " + fmt_double(opts->switch_wait);
+            cmd += " --decide " + opts->decide + " --switch-wait " + fmt_double(opts->switch_wait)
+                   + (opts->plan_queued ? " --plan-queued" : "");
         if (!opts->failures.empty()) cmd += " --failures " + opts->failures;
         if (opts->checkpoint_interval > 0) cmd += " --checkpoint-interval " + fmt_double(opts->checkpoint_interval);
         if (opts->restart_cost > 0) cmd += " --restart-cost " + fmt_double(opts->restart_cost);

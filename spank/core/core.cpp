@@ -159,13 +159,33 @@ Result<Config> parse_config(const std::vector<std::string>& args) {
             if (auto s = yes_no(c.rail_env); !s) return fail(s.error());
         } else if (key == "drain") {
             if (auto s = yes_no(c.drain); !s) return fail(s.error());
+        } else if (key == "queued_plan") {
+            if (auto s = yes_no(c.queued_plan); !s) return fail(s.error());
         } else {
             return fail(Errc::InvalidArgument,
                         where + "unknown key (known: snapshot, health, on_error, default, policy, decide, wait, "
-                              "state_cache, state_feed, state_feed_age, service, env, drain)");
+                              "state_cache, state_feed, state_feed_age, service, env, drain, queued_plan)");
         }
     }
     return c;
+}
+
+bool partitions_overlap(std::string_view theirs, std::string_view ours) {
+    if (ours.empty()) return true;
+    auto names = [](std::string_view s) {
+        std::vector<std::string_view> v;
+        while (!s.empty()) {
+            const auto comma = s.find(',');
+            const std::string_view name = s.substr(0, comma);
+            if (!name.empty()) v.push_back(name);
+            s = comma == std::string_view::npos ? std::string_view{} : s.substr(comma + 1);
+        }
+        return v;
+    };
+    const auto mine = names(ours);
+    const auto all = names(theirs);
+    return std::any_of(all.begin(), all.end(),
+                       [&](std::string_view t) { return std::find(mine.begin(), mine.end(), t) != mine.end(); });
 }
 
 bool decides_at_start(DecideAt d, const char* topology_plugin) noexcept {

@@ -48,6 +48,10 @@ struct Config {
     /// predicted slowdown, is the default); spread jobs are spread either way
     placement::Policy policy = placement::Policy::Cost;
     DecideAt decide = DecideAt::Auto;  ///< decide=auto|submit|start (docs/topology-plugin.md)
+    /// queued_plan=yes: a plan at submission even when jobs are queued for nodes ahead of this
+    /// one (it is stale by the time the job starts); default no: such a job gets no plan and
+    /// Slurm's own topology chooses at its start (docs/spank.md "Queued jobs")
+    bool queued_plan = false;
 };
 
 /// Whether this job's nodes are chosen when Slurm starts it: decide=start, or decide=auto and
@@ -90,7 +94,12 @@ struct SlurmRequest {
     std::string exclusive;      ///< any non-empty value except "oversubscribe" = whole nodes
     std::string nodelist;       ///< -w: the user chose nodes, we do not place
     std::string exclude;        ///< -x: hosts never to use
+    std::string partition;      ///< -p ("a,b"; "" = the default): the plugin's queue check only, not on the wire
 };
+
+/// Whether a queued job's partitions (job_info.partition, "a,b") share one with `ours`
+/// (sbatch -p "a,b"); "" (the default partition) shares with every job.
+[[nodiscard]] bool partitions_overlap(std::string_view theirs, std::string_view ours);
 
 /// Build the placement request. Errors (InvalidArgument) name the Slurm option.
 [[nodiscard]] Result<placement::Request> make_request(const Topology& topo, const SlurmRequest& sr,

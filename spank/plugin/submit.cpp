@@ -15,6 +15,7 @@
 #include "shell.h"
 #include "shell.hpp"
 #include "slurm_compat.hpp"
+#include "slurm_jobs.hpp"
 #include "slurm_nodes.hpp"
 #include "state_cache.hpp"
 #include <dlfcn.h>
@@ -62,6 +63,7 @@ std::optional<SlurmRequest> read_request() {
     r.exclusive = one("exclusive");
     r.nodelist = one("nodelist");
     r.exclude = one("exclude");
+    r.partition = one("partition");
     return r;
 }
 
@@ -120,9 +122,34 @@ int hand_off(spank_t sp, const Ctx& c, const std::vector<std::pair<std::string, 
     return 0;
 }
 
-/// What Slurm gets for a reply: the plan handed off, or the refusal.
-int answer(spank_t sp, const Ctx& c, const ServiceReply& rep, const std::string& cost) {
+/// Why a plan made now would be stale when the job starts, or nullopt. Slurm starts a job at
+/// submission only when no job queued for nodes ranks above it; otherwise the job starts later,
+/// on another state, and a plan on today's state steers it wrong (issue 31: on a busy 22.05
+/// lab such plans landed worse than Slurm's tree alone and made jobs wait longer). With jobs
+/// queued ahead (and queued_plan=no) the plan is dropped and Slurm's own topology chooses at
+/// the job's start. One slurm_load_jobs RPC, made only for a job that has a plan.
+std::optional<std::string> queued_ahead(const Ctx& c, const ServiceRequest& q, double* ms_taken) {
+    if (c.cfg.queued_plan) return std::nullopt;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto n = count_queued_jobs(q.sr.partition);
+    *ms_taken = ms_since(t0);
+    if (!n) return "cannot tell whether jobs are queued ahead of it (" + n.error().to_string() + ")";
+    if (*n == 0) return std::nullopt;
+    return std::to_string(*n) + (*n == 1 ? " job is" : " jobs are") + " queued for nodes ahead of it";
+}
+
+/// What Slurm gets for a reply: the plan handed off, or none when `stale` says why it would be
+/// stale (queued_ahead), or the refusal.
+int answer(spank_t sp, const Ctx& c, const ServiceReply& rep, std::string cost, const std::optional<std::string>& stale,
+           double queue_ms) {
     if (rep.kind != ServiceReply::Kind::Planned) return without_plan(c, rep.kind, rep.message);
+    if (!c.cfg.queued_plan) cost += ", queue " + std::to_string(queue_ms).substr(0, 5);
+    if (stale) {
+        explain(c, *stale + ": a plan made now would be stale when it starts; the job is left to Slurm's "
+                            "topology/tree at its start (plugstack queued_plan=yes plans anyway) [ms: "
+                       + cost + "]");
+        return 0;
+    }
     if (const int rc = hand_off(sp, c, rep.env); rc != 0) return rc;
     explain(c, rep.text + " [ms: " + cost + "]");
     return 0;
@@ -232,7 +259,13 @@ int decide(spank_t sp, Ctx& c) {
     // (no service, another snapshot, a timeout, a malformed reply): decide here.
     if (!c.cfg.service.empty()) {
         auto rep = call_service(c.cfg.service, q, kServiceTimeoutMs);
-        if (rep && rep->kind != ServiceReply::Kind::Refused) return answer(sp, c, *rep, "service " + ms(ms_since(t0)));
+        if (rep && rep->kind != ServiceReply::Kind::Refused) {
+            const std::string cost = "service " + ms(ms_since(t0));
+            double queue_ms = 0;
+            std::optional<std::string> stale;
+            if (rep->kind == ServiceReply::Kind::Planned) stale = queued_ahead(c, q, &queue_ms);
+            return answer(sp, c, *rep, cost, stale, queue_ms);
+        }
         slurm_debug("topoplace: service not used: %s", rep ? rep->message.c_str() : rep.error().to_string().c_str());
     }
 
@@ -283,12 +316,16 @@ int decide(spank_t sp, Ctx& c) {
     if (!out) return on_error(c, out.error().to_string());
     const Decision& d = out->decision;
 
-    // the next submission of this user sees this decision's hosts taken
+    double queue_ms = 0;
+    std::optional<std::string> stale;
+    if (d.reply.kind == ServiceReply::Kind::Planned) stale = queued_ahead(c, q, &queue_ms);
+    // the next submission of this user sees this decision's hosts taken (not those of a plan
+    // dropped because the job is queued: it takes no hosts now)
+    const placement::Placement* taken = d.placement && !stale ? &*d.placement : nullptr;
     auto t3 = std::chrono::steady_clock::now();
-    if (!cache_path.empty() && out->state && (d.placement || out->fresh)) {
+    if (!cache_path.empty() && out->state && (taken != nullptr || out->fresh)) {
         const bool exclusive = d.request && d.request->exclusive;
-        if (auto w = write_state_cache(cache_path, **topo, out->state->state, d.placement ? &*d.placement : nullptr,
-                                       exclusive, out->state->taken_ns);
+        if (auto w = write_state_cache(cache_path, **topo, out->state->state, taken, exclusive, out->state->taken_ns);
             !w)
             slurm_debug("topoplace: state cache not written: %s", w.error().to_string().c_str());
     }
@@ -299,7 +336,7 @@ int decide(spank_t sp, Ctx& c) {
         cost += ", nodes " + ms(out->state_ms) + " (" + out->state->from + (out->retried ? " after a busy answer" : "")
                 + "), place " + ms(out->place_ms);
     if (!cache_path.empty()) cost += ", cache write " + ms(ms_since(t3));
-    return answer(sp, c, d.reply, cost);
+    return answer(sp, c, d.reply, cost, stale, queue_ms);
 }
 
 }  // namespace

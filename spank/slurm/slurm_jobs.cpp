@@ -7,6 +7,7 @@
 
 #include <topo/hostlist.hpp>
 
+#include "core.hpp"
 #include "slurm_compat.hpp"
 
 namespace topo::spank {
@@ -35,6 +36,23 @@ Result<std::optional<std::vector<std::vector<HostId>>>> load_running_jobs_since(
         if (hosts.size() > 1) jobs.push_back(std::move(hosts));
     }
     return std::optional<Jobs>(std::move(jobs));
+}
+
+Result<std::size_t> count_queued_jobs(std::string_view partitions) {
+    job_info_msg_t* msg = nullptr;
+    if (slurm_load_jobs(0, &msg, SHOW_ALL) != SLURM_SUCCESS || msg == nullptr)
+        return fail(Errc::Io, std::string("slurm_load_jobs: ") + slurm_strerror(compat::last_error()));
+    std::unique_ptr<job_info_msg_t, void (*)(job_info_msg_t*)> guard(msg, slurm_free_job_info_msg);
+    std::size_t n = 0;
+    for (uint32_t i = 0; i < msg->record_count; ++i) {
+        const slurm_job_info_t& j = msg->job_array[i];
+        if ((j.job_state & JOB_STATE_BASE) != JOB_PENDING || j.priority == 0) continue;
+        if (j.state_reason != WAIT_NO_REASON && j.state_reason != WAIT_PRIORITY && j.state_reason != WAIT_RESOURCES)
+            continue;
+        if (!partitions_overlap(j.partition != nullptr ? j.partition : "", partitions)) continue;
+        ++n;
+    }
+    return n;
 }
 
 }  // namespace topo::spank

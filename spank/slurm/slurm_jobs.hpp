@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 /// \file The running jobs' hosts through libslurm (slurm_load_jobs), for the cost policy of
-/// topoplace-nodefeed's service (which jobs share which leaf groups' uplinks). Only the daemon
-/// links it: the plugin never reads the job table.
+/// topoplace-nodefeed's service (which jobs share which leaf groups' uplinks); and the jobs
+/// queued for nodes, for the SPANK plugin's plan at submission (docs/spank.md "Queued jobs").
 
+#include <cstddef>
 #include <ctime>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include <topo/result.hpp>
@@ -20,5 +22,13 @@ namespace topo::spank {
 /// expand within kMaxHostlistNames is skipped.
 [[nodiscard]] Result<std::optional<std::vector<std::vector<HostId>>>> load_running_jobs_since(const Topology& topo,
                                                                                               std::time_t* last_update);
+
+/// How many jobs are queued for nodes now in a partition a job submitted to `partitions`
+/// (sbatch -p: "a,b"; "" = the default partition, where every queued job counts) could use:
+/// pending, not held (priority 0), waiting for their turn or for nodes (reason None, Priority
+/// or Resources: not a begin time, a dependency or a limit). Slurm considers them before a job submitted now
+/// (it starts a new job at once only when no such job ranks above it). One slurm_load_jobs
+/// RPC as the calling user: under PrivateData=jobs a user sees only their own jobs.
+[[nodiscard]] Result<std::size_t> count_queued_jobs(std::string_view partitions);
 
 }  // namespace topo::spank

@@ -435,6 +435,7 @@ std::string render_json(const Replay& r, const ReportContext& ctx) {
             m["decide"] = decide_name(p.decide);
             m["planned_at_submission"] = p.submit_planned;
             m["no_plan_at_submission"] = p.submit_no_plan;
+            m["no_plan_queued_at_submission"] = p.submit_queued;
             m["started_in_planned_groups"] = p.started_in_plan;
         }
         pol[p.label] = m;

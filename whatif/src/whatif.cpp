@@ -918,8 +918,15 @@ Status Engine::run(PolicyRun& out, int run_index, int runs) {
                         ++out.rejected;
                         --open_;
                     } else {
+                        // the plugin plans only for a job Slurm would start at once: none
+                        // queued ahead of it (SimOptions::plan_queued)
+                        const bool queued_ahead = !queue_.empty();
                         queue_.emplace(tj[static_cast<std::size_t>(e.a)].submit_s, e.a);
-                        if (at_submit_) {
+                        if (at_submit_ && queued_ahead && !opt_.plan_queued) {
+                            j.plan_groups.clear();
+                            ++out_->submit_no_plan;
+                            ++out_->submit_queued;
+                        } else if (at_submit_) {
                             plan_at_submit(e.a, now);
                             if (!j.plan_groups.empty()) push(j.switch_deadline, Ev::Wake, e.a);
                         }

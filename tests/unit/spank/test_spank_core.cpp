@@ -71,6 +71,24 @@ TEST(SpankConfig, DefaultsAndAllKeys) {
     ASSERT_TRUE(p) << p.error().message;
     EXPECT_EQ(p->policy, placement::Policy::Cost);
     EXPECT_EQ(parse_config({"policy=topo"})->policy, placement::Policy::Topo);
+    EXPECT_FALSE(c->queued_plan);  // a job queued behind others gets no plan by default (issue 31)
+    EXPECT_TRUE(parse_config({"queued_plan=yes"})->queued_plan);
+    EXPECT_FALSE(parse_config({"queued_plan=no"})->queued_plan);
+}
+
+// ------------------------------------------------------------------ the queue check
+TEST(SpankQueue, PartitionsOverlap) {
+    // sbatch with no -p: its default partition; every queued job counts
+    EXPECT_TRUE(partitions_overlap("gpu", ""));
+    EXPECT_TRUE(partitions_overlap("", ""));
+    EXPECT_TRUE(partitions_overlap("gpu", "gpu"));
+    EXPECT_TRUE(partitions_overlap("cpu,gpu", "gpu"));
+    EXPECT_TRUE(partitions_overlap("gpu", "debug,gpu"));
+    EXPECT_FALSE(partitions_overlap("cpu", "gpu"));
+    EXPECT_FALSE(partitions_overlap("gpu2", "gpu"));  // whole names, not prefixes
+    EXPECT_FALSE(partitions_overlap("gpu", "gpu2"));
+    EXPECT_FALSE(partitions_overlap("", "gpu"));  // a queued job with no partition shares none
+    EXPECT_FALSE(partitions_overlap("cpu,,io", "gpu,"));
 }
 
 TEST(SpankConfig, MalformedArgumentsAreClearErrors) {
@@ -87,6 +105,7 @@ TEST(SpankConfig, MalformedArgumentsAreClearErrors) {
         "on_error=warn\n", "default=off ",
         "policy=linear",   "policy=spread",
         "policy=Cost",     "policy=",
+        "queued_plan=2",   "queued_plan=",
     };
     for (const auto& a : bad) {
         auto c = parse_config({a});

@@ -380,6 +380,32 @@ TEST(Replay, DecideAtSubmissionModelsThePluginPath) {
 
 namespace {
 
+// Issue 31: the plugin plans at submission only for a job Slurm would start at once, none
+// queued ahead of it (queued_plan=no); a job that arrives behind queued jobs gets no plan,
+// even when it fits now. A: 3 nodes x 100 s at 0. B: 2 nodes at 1, queued (one node free).
+// C: 1 node x 10 s at 2 fits on the free node (backfilled) but arrives behind B.
+TEST(Replay, DecideAtSubmissionPlansNoJobQueuedBehindOthers) {
+    auto t = from_spec(kTiny);
+    auto tr = parse_trace("submit_s,duration_s,nodes,gpus_per_node\n0,100,3,8\n1,50,2,8\n2,10,1,8\n", "q.csv");
+    ASSERT_TRUE(tr);
+    SimOptions o;
+    o.policies = {Policy::Topo};
+    o.decides = {Decide::Submit};
+    auto r = simulate(*t, *tr, o);
+    ASSERT_TRUE(r) << r.error().to_string();
+    ASSERT_EQ(r->runs.size(), 1U);
+    EXPECT_EQ(r->runs[0].finished, 3);
+    EXPECT_EQ(r->runs[0].submit_planned, 1);  // A
+    EXPECT_EQ(r->runs[0].submit_no_plan, 2);  // B: no fit at arrival; C: queued behind B
+    EXPECT_EQ(r->runs[0].submit_queued, 1);
+    o.plan_queued = true;  // queued_plan=yes: C is planned on the state at its arrival
+    auto q = simulate(*t, *tr, o);
+    ASSERT_TRUE(q) << q.error().to_string();
+    EXPECT_EQ(q->runs[0].submit_planned, 2);
+    EXPECT_EQ(q->runs[0].submit_no_plan, 1);
+    EXPECT_EQ(q->runs[0].submit_queued, 0);
+}
+
 // The live replay's measure in the what-if: a multi-node start is dominated when a placement
 // free at that moment uses no more leaf groups and pods and fewer of one.
 TEST(Replay, DominatedStartsAreCounted) {

@@ -43,6 +43,10 @@ struct SimOptions {
     /// Decide::Submit: seconds Slurm waits for the plan's switch count before it takes any
     /// (the plugin's wait=, plugstack default 300 s: spank/core/core.hpp Config::wait).
     double switch_wait_s = 300;
+    /// Decide::Submit: plan a job that arrives behind queued jobs too (the plugin's
+    /// queued_plan=yes). Default false, as the plugin: a job that arrives with jobs queued ahead
+    /// gets no plan (Slurm would not start it at once) and Slurm's tree chooses at its start.
+    bool plan_queued = false;
     /// Health gate settings to run each policy with (false = off, true = on).
     std::vector<bool> gates{false};
     const FailureModel* failures = nullptr;  ///< null: no failures
@@ -127,6 +131,7 @@ struct PolicyRun {
     int dominance_judged = 0;
     int not_dominated = 0;
     int submit_no_plan = 0;
+    int submit_queued = 0;  ///< of submit_no_plan: jobs queued ahead at arrival (plan_queued false)
     int started_in_plan = 0;
     // The performance model (0 when SimOptions::model is null)
     double mean_slowdown = 1;        ///< GPU-time weighted mean of S_job over finished work
