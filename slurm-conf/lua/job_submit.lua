@@ -7,7 +7,9 @@
 --   TOPOPLACE_SWITCHES    Slurm leaf switches the plan spans       -> req_switch
 --   TOPOPLACE_WAIT        seconds Slurm may wait for that count     -> wait4switch
 --   TOPOPLACE_EXCLUDE     hosts flagged unhealthy at submit time,   -> exc_nodes (added)
---                         and the degraded hosts a multi-node plan leaves out (this job only)
+--                         and the degraded hosts a multi-node plan leaves out (this job only);
+--                         alone (no constraint, no switches) for a job that got no plan
+--                         (no fit at submission, or jobs queued ahead of it)
 -- The constraint goes to `prefer` (soft): Slurm tries the chosen groups first and, when they
 -- can no longer hold the job (nodes taken or drained since submission), falls back to its
 -- own topology/tree placement bounded by the switch count. Set HARD = true to put it in
@@ -137,6 +139,12 @@ local function apply_plan(job_desc, part_list, submit_uid)
         table.insert(applied, "exclude+=" .. ex)
     end
 
+    if plan["TOPOPLACE_CONSTRAINT"] == nil and plan["TOPOPLACE_SWITCHES"] == nil then
+        -- no plan (no fit at submission, or jobs queued ahead): the health store's exclusions only
+        slurm.log_info("topoplace: uid %d %s: no plan, Slurm's topology chooses at start: %s", submit_uid,
+                       loggable(plan["TOPOPLACE_MODE"]), table.concat(applied, " "))
+        return slurm.SUCCESS
+    end
     slurm.log_info("topoplace: uid %d %s plan (predicted %s): %s", submit_uid,
                    loggable(plan["TOPOPLACE_MODE"]), loggable(plan["TOPOPLACE_HOSTS"]), table.concat(applied, " "))
     return slurm.SUCCESS

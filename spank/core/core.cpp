@@ -304,6 +304,24 @@ std::vector<std::pair<std::string, std::string>> start_env(Mode mode, const Opti
     return v;
 }
 
+std::vector<std::pair<std::string, std::string>> unplanned_env(const Topology& topo, const placement::Request& req,
+                                                               const health::HealthFlags& health, Mode mode) {
+    std::vector<std::string> ex;
+    for (const auto& [h, why] : health.unhealthy) ex.push_back(topo.host(h).name);
+    if (req.nodes_min >= 2 && !health.degraded.empty()) {
+        std::vector<char> out(topo.hosts().size(), 0);
+        for (HostId h : req.excluded) out[h.index()] = 1;
+        for (const auto& [h, s] : health.degraded) out[h.index()] = 1;
+        long left = 0;
+        for (const auto& g : topo.groups())
+            for (HostId h : g.hosts) left += out[h.index()] == 0 ? 1 : 0;
+        if (left >= req.nodes_min)
+            for (const auto& [h, s] : health.degraded) ex.push_back(topo.host(h).name);
+    }
+    if (ex.empty()) return {};
+    return {{"TOPOPLACE_MODE", std::string(mode_name(mode))}, {"TOPOPLACE_EXCLUDE", compress_hostlist(ex)}};
+}
+
 Result<std::vector<int>> parse_gpu_list(std::string_view s) {
     std::vector<int> out;
     if (s.empty()) return out;

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include <topo/health/flags.hpp>
 #include <topo/health/store.hpp>
 #include <topo/placement/place.hpp>
 #include <topo/result.hpp>
@@ -143,6 +144,16 @@ struct Plan {
 /// TOPOPLACE_DECIDE=start for job_submit.lua's log. No constraint, switch count or exclusion:
 /// those would be a plan made on the state at submission. Empty values are not handed over.
 [[nodiscard]] std::vector<std::pair<std::string, std::string>> start_env(Mode mode, const Options& o);
+
+/// What a job that gets no plan at submission (no fit now, or queued behind other jobs) still
+/// hands job_submit.lua: TOPOPLACE_MODE and TOPOPLACE_EXCLUDE, the hosts the health store
+/// flags unhealthy and, for a multi-node job, the degraded ones while the hosts of the leaf
+/// groups left (not excluded, not degraded) can hold it; nothing when that list is empty.
+/// Slurm's tree then chooses at the job's start among the rest (docs/spank.md "Queued jobs").
+[[nodiscard]] std::vector<std::pair<std::string, std::string>> unplanned_env(const Topology& topo,
+                                                                             const placement::Request& req,
+                                                                             const health::HealthFlags& health,
+                                                                             Mode mode);
 
 /// Parse a Slurm GPU list ("0,1,3", "0-3,6") as found in CUDA_VISIBLE_DEVICES,
 /// SLURM_STEP_GPUS, SLURM_JOB_GPUS. Errors on anything else (e.g. UUIDs).

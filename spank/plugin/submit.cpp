@@ -138,21 +138,41 @@ std::optional<std::string> queued_ahead(const Ctx& c, const ServiceRequest& q, d
     return std::to_string(*n) + (*n == 1 ? " job is" : " jobs are") + " queued for nodes ahead of it";
 }
 
-/// What Slurm gets for a reply: the plan handed off, or none when `stale` says why it would be
-/// stale (queued_ahead), or the refusal.
+using Env = std::vector<std::pair<std::string, std::string>>;
+
+/// What Slurm gets for a reply: the plan handed off; for a job that gets none (no fit now:
+/// busy; or `stale` says why the plan would be stale, queued_ahead) only `unplanned`
+/// (unplanned_env: the health store's exclusions); or the refusal.
 int answer(spank_t sp, const Ctx& c, const ServiceReply& rep, std::string cost, const std::optional<std::string>& stale,
-           double queue_ms) {
-    if (rep.kind != ServiceReply::Kind::Planned) return without_plan(c, rep.kind, rep.message);
-    if (!c.cfg.queued_plan) cost += ", queue " + std::to_string(queue_ms).substr(0, 5);
-    if (stale) {
-        explain(c, *stale + ": a plan made now would be stale when it starts; the job is left to Slurm's "
-                            "topology/tree at its start (plugstack queued_plan=yes plans anyway) [ms: "
-                       + cost + "]");
+           double queue_ms, const Env& unplanned) {
+    const bool busy = rep.kind == ServiceReply::Kind::Busy;
+    if (rep.kind != ServiceReply::Kind::Planned && !busy) return without_plan(c, rep.kind, rep.message);
+    if (!c.cfg.queued_plan && !busy) cost += ", queue " + std::to_string(queue_ms).substr(0, 5);
+    if (busy || stale) {
+        if (const int rc = hand_off(sp, c, unplanned); rc != 0) return rc;
+        std::string ex;
+        for (const auto& [k, v] : unplanned)
+            if (k == "TOPOPLACE_EXCLUDE") ex = v;
+        explain(c, (busy ? "no placement fits now (" + rep.message + ")"
+                         : *stale + ": a plan made now would be stale when it starts")
+                       + "; the job is left to Slurm's topology/tree at its start"
+                       + (ex.empty() ? "" : ", without " + ex + " (health store)")
+                       + (busy ? "" : " (plugstack queued_plan=yes plans anyway)") + " [ms: " + cost + "]");
         return 0;
     }
     if (const int rc = hand_off(sp, c, rep.env); rc != 0) return rc;
     explain(c, rep.text + " [ms: " + cost + "]");
     return 0;
+}
+
+/// The plan's own exclusions (unhealthy hosts, and the degraded ones a multi-node plan left
+/// out) when its plan is dropped: what the service's answer gives for unplanned_env.
+Env exclusions_of(const ServiceReply& rep) {
+    Env out;
+    for (const auto& kv : rep.env)
+        if (kv.first == "TOPOPLACE_MODE" || kv.first == "TOPOPLACE_EXCLUDE") out.push_back(kv);
+    if (out.size() < 2) return {};
+    return out;
 }
 
 std::string ms(double v) {
@@ -264,7 +284,8 @@ int decide(spank_t sp, Ctx& c) {
             double queue_ms = 0;
             std::optional<std::string> stale;
             if (rep->kind == ServiceReply::Kind::Planned) stale = queued_ahead(c, q, &queue_ms);
-            return answer(sp, c, *rep, cost, stale, queue_ms);
+            // busy: the service's answer carries no exclusions (the plugin did not read the store)
+            return answer(sp, c, *rep, cost, stale, queue_ms, stale ? exclusions_of(*rep) : Env{});
         }
         slurm_debug("topoplace: service not used: %s", rep ? rep->message.c_str() : rep.error().to_string().c_str());
     }
@@ -336,7 +357,10 @@ int decide(spank_t sp, Ctx& c) {
         cost += ", nodes " + ms(out->state_ms) + " (" + out->state->from + (out->retried ? " after a busy answer" : "")
                 + "), place " + ms(out->place_ms);
     if (!cache_path.empty()) cost += ", cache write " + ms(ms_since(t3));
-    return answer(sp, c, d.reply, cost, stale, queue_ms);
+    Env unplanned;
+    if (d.request && (stale || d.reply.kind == ServiceReply::Kind::Busy))
+        unplanned = unplanned_env(**topo, *d.request, health, mode);
+    return answer(sp, c, d.reply, cost, stale, queue_ms, unplanned);
 }
 
 }  // namespace

@@ -155,6 +155,20 @@ def judge(a):
     # slurmctld.log's millisecond times, where it has them: who started a job (the main
     # scheduler or backfill, which cannot use nodes it reserved for higher-priority jobs) and
     # when each job ended; they order starts and ends inside one second of jobcomp
+    # which jobs job_submit.lua applied a plan to (its log line comes just before the
+    # submission's own), for the submission path's share of planned jobs
+    planned = set()
+    if a.ctld_log:
+        last_plan = False
+        for line in open(a.ctld_log, errors="replace"):
+            if re.search(r"lua: topoplace: uid \d+ \S+ plan \(predicted", line):
+                last_plan = True
+                continue
+            m = re.search(r"_slurm_rpc_submit_batch_job: JobId=(\d+)", line)
+            if m:
+                if last_plan:
+                    planned.add(m.group(1))
+                last_plan = False
     if a.ctld_log:
         lt = lambda s_: time.mktime(time.strptime(s_[:19], "%Y-%m-%dT%H:%M:%S")) + float("0" + s_[19:])
         for line in open(a.ctld_log, errors="replace"):
@@ -188,7 +202,7 @@ def judge(a):
         spines = {spine_of_leaf.get(leaf_of[h]) for h in x["hosts"]}
         row = {"job": x["id"], "nodes": n, "hosts": ",".join(x["hosts"]), "start": x["start"], "via": x.get("via", "?"), "leaves": len(leaves), "spines": len(spines),
                "wait_s": max(0.0, x["start"] - submit[str(x["id"])]),
-               "degraded": len(degraded & set(x["hosts"]))}
+               "degraded": len(degraded & set(x["hosts"])), "planned": str(x["id"]) in planned}
         if n >= 2:
             # the (leaves, spines) pairs achievable on the free nodes: for each set of spines,
             # the fewest leaves under them holding n nodes
@@ -272,6 +286,9 @@ def judge(a):
         "not_dominated_backfill_pct": share([r for r in multi if r["via"] == "backfill"], "dominated", False),
         "at_leaf_bound_pct": round(100.0 * sum(1 for r in multi if r["leaves"] <= r["bound_leaves"]) / len(multi), 1)
         if multi else None,
+        "planned_at_submission": sum(1 for r in multi if r["planned"]),
+        "not_dominated_planned_pct": share([r for r in multi if r["planned"]], "dominated", False),
+        "not_dominated_unplanned_pct": share([r for r in multi if not r["planned"]], "dominated", False),
         "on_degraded_while_others_fit": sum(1 for r in multi if r.get("degraded_while_others_fit")),
         "mean_wait_multi_s": round(sum(r["wait_s"] for r in multi) / len(multi), 1) if multi else None,
         "gpu_hours_lost": round(sum(r.get("gpu_hours_lost", 0) for r in multi), 4) if a.predict else None,

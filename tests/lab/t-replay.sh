@@ -6,7 +6,10 @@
 #   SEED (default 1); LAYOUT numbered|shuffled (leaf membership against node numbering);
 #   MODES, comma-separated (default: tree,spank and, where TOPOLOGY_SO is given, topology):
 #     tree      Slurm's topology/tree alone (no plugin)
-#     spank     the SPANK plugin's plan at submission + job_submit.lua (decide=submit)
+#     spank     the SPANK plugin's plan at submission + job_submit.lua (decide=submit): a plan
+#               only for a job with none queued ahead (queued_plan=no, the default)
+#     spank-queued  the same with queued_plan=yes: a plan for every job that fits at submission
+#               (the plugin before; for comparison, not judged against tree)
 #     topology  TopologyPlugin=topology/topoplace (no SPANK plugin; its default pack)
 #   Two hosts are flagged degraded in the health store that spank and topology read.
 # Prints one JSON line per mode ("replay: {...}") and a table; checks what issue 31 asks:
@@ -51,10 +54,10 @@ replay_mode() { # MODE
   : > "$WORK/plugstack.conf"
   case "$mode" in
     tree) label="Slurm's topology/tree alone" ;;
-    spank)
-      label="SPANK plugin, plan at submission (decide=submit)"
+    spank|spank-queued)
+      label="SPANK plugin, plan at submission (decide=submit$([ "$mode" = spank-queued ] && echo ", queued_plan=yes"))"
       cp "$SPANK_SO" "$WORK/topoplace.so"; chmod 755 "$WORK/topoplace.so"
-      echo "required $WORK/topoplace.so snapshot=$SNAP health=$STORE default=pack decide=submit on_error=warn" > "$WORK/plugstack.conf"
+      echo "required $WORK/topoplace.so snapshot=$SNAP health=$STORE default=pack decide=submit on_error=warn$([ "$mode" = spank-queued ] && echo " queued_plan=yes")" > "$WORK/plugstack.conf"
       knobs+=(LAB_PLUGSTACK_FILE="$WORK/plugstack.conf" LAB_ETC_FILES="$HERE/../../slurm-conf/lua/job_submit.lua"
               LAB_EXTRA_CONF="JobSubmitPlugins=lua") ;;
     topology)
@@ -86,7 +89,7 @@ replay_mode() { # MODE
   bcyc=$(awk '/Backfilling stats/{m=1} m && /Mean cycle/{print $3; exit}' "$OUT/sdiag-$mode-s$SEED-$LAYOUT.txt")
   echo "replay: $mode sdiag mean cycle: main ${mcyc:-?} us, backfill ${bcyc:-?} us"
   [ "$sub" = "$JOBS" ] && ok "$mode: $JOBS jobs submitted and run ($label)" || bad "$mode: jobs submitted $sub of $JOBS" "$(tail -5 "$WORK/run-$mode.err")"
-  [ "$mode" = spank ] && { grep -q 'lua: topoplace: uid 0 pack plan' "$LAB_DIR/log/slurmctld.log" && ok "spank: job_submit.lua applied plans" || bad "spank: no plan applied (slurmctld.log)"; }
+  case "$mode" in spank*) grep -q 'lua: topoplace: uid 0 pack plan' "$LAB_DIR/log/slurmctld.log" && ok "$mode: job_submit.lua applied plans" || bad "$mode: no plan applied (slurmctld.log)" ;; esac
   [ "$mode" = topology ] && { grep -q 'topology/topoplace: snapshot .* (64 hosts' "$LAB_DIR/log/slurmctld.log" && ok "topology: slurmctld loaded the snapshot" || bad "topology: snapshot not loaded"; }
 }
 
@@ -98,6 +101,11 @@ for m in ${MODES//,/ }; do replay_mode "$m"; done
 "$TOPOPLACE" whatif "$SNAP" --trace "$OUT/trace-s$SEED.csv" --policies cost,slurm-tree --decide start,submit \
   --degraded-hosts "$DEGRADED" --degraded-slowdown 1.34 --json > "$OUT/whatif-s$SEED-$LAYOUT.json" 2> "$WORK/whatif.err" \
   || bad "topoplace whatif on the trace" "$(tail -5 "$WORK/whatif.err")"
+case ",$MODES," in *,spank-queued,*)
+  "$TOPOPLACE" whatif "$SNAP" --trace "$OUT/trace-s$SEED.csv" --policies cost --decide submit --plan-queued \
+    --degraded-hosts "$DEGRADED" --degraded-slowdown 1.34 --json > "$OUT/whatif-queued-s$SEED-$LAYOUT.json" 2> "$WORK/whatif.err" \
+    || bad "topoplace whatif --plan-queued on the trace" "$(tail -5 "$WORK/whatif.err")" ;;
+esac
 
 # ---------------------------------------------------------------- the comparison
 python3 - "$OUT" "$SEED" "$LAYOUT" "$MODES" "$REL" > "$WORK/verdict.txt" <<'PY'
@@ -110,7 +118,8 @@ for m in modes:
         d[m] = json.load(open(p))
 cols = ["multi_node", "waited", "not_dominated_pct", "not_dominated_at_once_pct", "not_dominated_waited_pct",
         "not_dominated_main_pct", "not_dominated_backfill_pct",
-        "at_leaf_bound_pct", "on_degraded_while_others_fit", "mean_wait_multi_s", "gpu_hours_lost"]
+        "at_leaf_bound_pct", "planned_at_submission", "not_dominated_planned_pct", "not_dominated_unplanned_pct",
+        "on_degraded_while_others_fit", "mean_wait_multi_s", "gpu_hours_lost"]
 print("table: %-10s " % "mode" + " ".join("%12s" % c[:12] for c in cols))
 for m, x in d.items():
     print("table: %-10s " % m + " ".join("%12s" % x.get(c) for c in cols))
@@ -133,7 +142,10 @@ if tp:
 wf = os.path.join(out, f"whatif-s{seed}-{layout}.json")
 if os.path.exists(wf):
     w = json.load(open(wf))["policies"]
-    for m, run in (("topology", "cost"), ("spank", "cost@submit"), ("tree", "slurm-tree")):
+    wq = os.path.join(out, f"whatif-queued-s{seed}-{layout}.json")
+    if os.path.exists(wq):
+        w["cost@submit queued"] = json.load(open(wq))["policies"]["cost@submit"]
+    for m, run in (("topology", "cost"), ("spank", "cost@submit"), ("spank-queued", "cost@submit queued"), ("tree", "slurm-tree")):
         if m not in d or run not in w or not w[run].get("dominance_judged"):
             continue
         wp = round(100.0 * w[run]["not_dominated_at_start"] / w[run]["dominance_judged"], 1)

@@ -12,7 +12,8 @@
 #    --topo=pack it lands exactly on the nodes place() predicted; a stale plan (a predicted
 #    node taken, another freed) lands inside the predicted groups
 # 4. rail environment per srun task; a user's own NCCL_IB_HCA is kept
-# 5. burst of 200 jobs with the plugin: all complete, no plugin error in any log; a Lua error
+# 5. a job that fits but has a job queued ahead gets no plan (queued_plan=yes: it does);
+#    burst of 200 jobs with the plugin: all complete, no plugin error in any log; a Lua error
 #    inside job_submit.lua's bridge never rejects a job (pcall), and outside it 26.05 does
 # 6. launch gate: node flagged unhealthy after submission -> prolog fails there, node
 #    drained "topoplace: ...", batch job requeued (not held) and completes elsewhere with its
@@ -342,11 +343,35 @@ if grep -qx 'B|=mlx5_0,mlx5_1' <<<"$out" && grep -qx 'S0|=mlx5_0' <<<"$out" && g
   ok "batch step gets both NICs; its srun tasks get their own (inherited value is not taken as the user's)"
 else bad "batch step / srun step rail env" "$out"; fi
 
-# ---------------------------------------------------------------- 5. burst
+# ---------------------------------------------------------------- 5a. queued ahead: no plan
+# A job that fits now but has a job queued for nodes ahead of it gets no plan (Slurm will not
+# start it at once; docs/spank.md "Queued jobs"): 60 nodes taken, a 10-node job pending
+# (Resources), then a 2-node --topo=pack job that fits on the 4 free nodes
 clear_jobs
 marker=$(wc -l < "$LAB_DIR/log/slurmctld.log")
+qa=$(sbatch --parsable --topo=off --exclusive -N60 -o /dev/null --wrap 'sleep 300')
+for _ in $(seq 100); do [ "$(squeue -h -j "$qa" -o %T 2>/dev/null)" = RUNNING ] && break; sleep 0.2; done
+qb=$(sbatch --parsable --topo=off --exclusive -N10 -o /dev/null --wrap 'sleep 300')
+for _ in $(seq 50); do [ "$(squeue -h -j "$qb" -o %r 2>/dev/null)" = Resources ] && break; sleep 0.2; done
+qout=$(sbatch --topo=pack --topo-explain --exclusive -N2 -o /dev/null --wrap 'sleep 300' 2>&1)
+qc=$(grep -oE '[0-9]+$' <<<"$qout" | tail -1)
+qplans=$(tail -n +"$marker" "$LAB_DIR/log/slurmctld.log" | grep -c 'lua: topoplace: uid 0 pack plan')
+if [ "$(squeue -h -j "$qa" -o %T)" = RUNNING ] && [ "$(squeue -h -j "$qb" -o %r)" = Resources ] \
+   && grep -q '1 job is queued for nodes ahead of it: a plan made now would be stale' <<<"$qout" && [ -n "$qc" ] && [ "$qplans" = 0 ]; then
+  ok "queued ahead: with job $qb pending (Resources), a 2-node job that fits now gets no plan, said so, none applied"
+else bad "queued ahead: no plan" "A=$qa $(squeue -h -j "$qa" -o %T) B=$qb $(squeue -h -j "$qb" -o %r) plans=$qplans: $qout"; fi
+qq=$(SLURM_CONF="$(with_plugstack queued "$PLUGARGS queued_plan=yes")" sbatch --topo=pack --topo-explain --exclusive -N2 -o /dev/null --wrap 'sleep 300' 2>&1)
+if grep -q 'pack: .* -> constraint' <<<"$qq" && ! grep -q 'queued for nodes ahead' <<<"$qq"; then
+  ok "queued ahead, queued_plan=yes: the same job is planned on the state now"
+else bad "queued_plan=yes plans a queued job" "$qq"; fi
+
+# ---------------------------------------------------------------- 5. burst
+# (queued_plan=yes: every burst job gets its plan, however many are pending at once)
+clear_jobs
+BURST=$(with_plugstack burst "$PLUGARGS queued_plan=yes")
+marker=$(wc -l < "$LAB_DIR/log/slurmctld.log")
 ids=()
-for i in $(seq 200); do ids+=("$(sbatch --parsable --topo=pack -N1 -o /dev/null --wrap true 2>>"$WORK/burst.err")"); done
+for i in $(seq 200); do ids+=("$(SLURM_CONF="$BURST" sbatch --parsable --topo=pack -N1 -o /dev/null --wrap true 2>>"$WORK/burst.err")"); done
 nsub=0; for j in "${ids[@]}"; do [[ "$j" =~ ^[0-9]+$ ]] && nsub=$((nsub + 1)); done
 for _ in $(seq 900); do [ -z "$(squeue -h 2>/dev/null)" ] && break; sleep 0.2; done
 ncomp=0; for j in "${ids[@]}"; do [ "$(final_state "$j")" = COMPLETED ] && ncomp=$((ncomp + 1)); done
@@ -464,7 +489,7 @@ if [ -n "$NODEFEED" ]; then
   r1=$(SLURM_CONF="$SLURM_CONF" sbatch --topo=pack --topo-explain --hold -N6 -o /dev/null --wrap true 2>&1)
   hs=$(grep -o 'pack: [^ ]*' <<<"$s1" | cut -d' ' -f2); hr=$(grep -o 'pack: [^ ]*' <<<"$r1" | cut -d' ' -f2)
   cs=$(grep -o 'constraint [^ ]*' <<<"$s1"); cr=$(grep -o 'constraint [^ ]*' <<<"$r1")
-  if grep -q '\[ms: service [0-9.]*\]' <<<"$s1" && [ -n "$hs" ] && [ "$hs" = "$hr" ] && [ "$cs" = "$cr" ]; then
+  if grep -q '\[ms: service [0-9.]*[],]' <<<"$s1" && [ -n "$hs" ] && [ "$hs" = "$hr" ] && [ "$cs" = "$cr" ]; then
     ok "service=: the plan comes from topoplace-nodefeed ($(grep -o 'ms: service [0-9.]*' <<<"$s1") ms), the same as the plugin's own ($hs, $cs)"
   else bad "service=: plan from the service, same as in-process" "$s1"$'\n'"$r1"; fi
   clear_jobs

@@ -59,6 +59,17 @@ if grep -q '^rc	0$' <<<"$out" && grep -q '^set	nil	nil	nil$' <<<"$out" \
   ok "TOPOPLACE_DECIDE=start: no prefer, switch count or exclusion applied; said so"
 else bad "decide=start applies nothing" "$out"; fi
 
+# a job that got no plan (no fit at submission, or jobs queued ahead): only the health
+# store's exclusions arrive; they are applied, no preference or switch count, and the log
+# line says no plan (the live replay counts planned jobs by the "plan (predicted" line)
+out=$(run 'local jd = { spank_job_env = { "TOPOPLACE_MODE=pack", "TOPOPLACE_EXCLUDE=n[006,023]" }, exc_nodes = "n001" }
+           print("rc", slurm_job_submit(jd, {}, 1000)); print("set", jd.prefer, jd.req_switch, jd.exc_nodes)')
+if grep -q '^rc	0$' <<<"$out" && grep -q '^set	nil	nil	n001,n\[006,023\]$' <<<"$out" \
+   && grep -q "uid 1000 pack: no plan, Slurm's topology chooses at start: exclude+=n\[006,023\]" <<<"$out" \
+   && ! grep -q 'plan (predicted' <<<"$out"; then
+  ok "no plan: the exclusions alone are applied (added to the user's), logged as no plan"
+else bad "no plan: exclusions alone" "$out"; fi
+
 # a Lua error inside the plan (here: a job_desc whose field access raises) is logged on one line
 out=$(run 'local jd = setmetatable({ spank_job_env = { "TOPOPLACE_CONSTRAINT=lg_g001" }, name = "job\nforged" },
                                   { __index = function(t, k) if k == "req_nodes" then error("boom\nforged") end end })

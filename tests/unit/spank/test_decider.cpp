@@ -12,6 +12,7 @@
 
 #include <topo/builder.hpp>
 #include <topo/cluster_spec.hpp>
+#include <topo/hostlist.hpp>
 
 #include "decider.hpp"
 #include "lab_topology.hpp"
@@ -216,6 +217,44 @@ TEST(Decider, PolicyCostDecidesByTheModel) {
     auto spread = decide_on(placer, req, st, HealthFlags{});
     ASSERT_EQ(spread.reply.kind, K::Planned) << spread.reply.message;
     EXPECT_EQ(spread.placement->policy, placement::Policy::Spread);
+}
+
+}  // namespace
+
+namespace {
+
+// A job that gets no plan (busy, or queued behind other jobs: docs/spank.md "Queued jobs")
+// still keeps off the hosts the health store flags: unhealthy ones always, degraded ones for
+// a multi-node job while the rest of the fabric can hold it; a single-node job may use them.
+TEST(Decider, AJobWithoutAPlanStillKeepsOffFlaggedHosts) {
+    const Topology& t = *lab();
+    const HostId sick{0};
+    const HostId slow{5};
+    const HostId slow2{9};
+    const HealthFlags flags{{{sick, "xid 79"}}, {{slow, 1.34}, {slow2, 1.2}}, {}};
+    auto req = make_request(t, pack_request("4").sr, pack_request("4").opts);
+    ASSERT_TRUE(req);
+    req->excluded.push_back(sick);  // as the Decider's request carries it
+    auto env = unplanned_env(t, *req, flags, Mode::Pack);
+    ASSERT_EQ(env.size(), 2U);
+    EXPECT_EQ(env[0], (std::pair<std::string, std::string>{"TOPOPLACE_MODE", "pack"}));
+    const std::vector<std::string> three{t.host(sick).name, t.host(slow).name, t.host(slow2).name};
+    EXPECT_EQ(env[1].first, "TOPOPLACE_EXCLUDE");
+    EXPECT_EQ(env[1].second, compress_hostlist(three));
+    // one node: the degraded hosts are allowed, the unhealthy one is not
+    auto one = make_request(t, pack_request("1").sr, pack_request("1").opts);
+    ASSERT_TRUE(one);
+    auto env1 = unplanned_env(t, *one, flags, Mode::Pack);
+    ASSERT_EQ(env1.size(), 2U);
+    EXPECT_EQ(env1[1].second, t.host(sick).name);
+    // a job as large as the fabric: the degraded hosts are needed, only the unhealthy one is out
+    const auto all = std::to_string(t.hosts().size() - 1);
+    auto big = make_request(t, pack_request(all.c_str()).sr, pack_request(all.c_str()).opts);
+    ASSERT_TRUE(big);
+    big->excluded.push_back(sick);
+    EXPECT_EQ(unplanned_env(t, *big, flags, Mode::Pack)[1].second, t.host(sick).name);
+    // nothing flagged: nothing handed over
+    EXPECT_TRUE(unplanned_env(t, *req, HealthFlags{}, Mode::Pack).empty());
 }
 
 }  // namespace
