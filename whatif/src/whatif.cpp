@@ -721,7 +721,18 @@ void Engine::plan_at_submit(int j, double now) {
 }
 
 Result<placement::Placement> Engine::place_as_submitted(const JobRt& job, const placement::Request& req, double now) {
-    if (job.plan_groups.empty()) return placer_.place(state_, req, Policy::SlurmTree);  // no plan: Slurm alone
+    if (job.plan_groups.empty()) {
+        // no plan: Slurm's tree alone, with the exclusions the plugin still hands a job it does
+        // not plan (unplanned_env): the degraded hosts, for a multi-node job while the rest can
+        // hold it (exc_nodes: hard, this job only)
+        if (job.nodes > 1 && !degraded_.empty()
+            && hosts_.size() >= degraded_.size() + static_cast<std::size_t>(job.nodes)) {
+            placement::Request r = req;
+            for (const auto& [h, s] : degraded_) r.excluded.push_back(h);
+            return placer_.place(state_, r, Policy::SlurmTree);
+        }
+        return placer_.place(state_, req, Policy::SlurmTree);
+    }
     placement::Request r = req;
     if (job.plan_avoids_degraded) {
         for (const auto& [h, s] : degraded_) r.excluded.push_back(h);  // exc_nodes: hard, this job only

@@ -406,6 +406,34 @@ TEST(Replay, DecideAtSubmissionPlansNoJobQueuedBehindOthers) {
     EXPECT_EQ(q->runs[0].submit_queued, 0);
 }
 
+// A job the plugin does not plan still gets the health store's exclusions (unplanned_env):
+// a multi-node job keeps off degraded hosts while the rest can hold it. n1 degraded; A takes
+// every host for 10 s; B (2 nodes) arrives busy, so no plan, and starts at 10: Slurm's tree
+// alone takes leaf 1 (n1, n2), the submission path leaf 2 (n3, n4).
+TEST(Replay, DecideAtSubmissionUnplannedJobsKeepOffDegradedHosts) {
+    auto t = from_spec(kTiny);
+    auto tr = parse_trace("submit_s,duration_s,nodes,gpus_per_node\n0,10,4,8\n1,10,2,8\n", "deg.csv");
+    ASSERT_TRUE(tr);
+    SimOptions o;
+    const HostId n1 = *t->find_host("n1");
+    o.degraded_hosts = {n1};
+    o.degraded_slowdown = 1.34;
+    auto sub = replay_intervals(*t, *tr, Policy::Topo, false, o, Decide::Submit);
+    auto alone = replay_intervals(*t, *tr, Policy::SlurmTree, false, o, Decide::Start);
+    ASSERT_TRUE(sub) << sub.error().to_string();
+    ASSERT_TRUE(alone) << alone.error().to_string();
+    auto hosts_of_b = [&](const std::vector<Interval>& iv) {
+        std::vector<std::string> names;
+        for (const auto& i : iv)
+            if (i.job == 1)
+                for (HostId h : i.hosts) names.push_back(t->host(h).name);
+        std::sort(names.begin(), names.end());
+        return names;
+    };
+    EXPECT_EQ(hosts_of_b(*alone), (std::vector<std::string>{"n1", "n2"}));
+    EXPECT_EQ(hosts_of_b(*sub), (std::vector<std::string>{"n3", "n4"}));
+}
+
 // The live replay's measure in the what-if: a multi-node start is dominated when a placement
 // free at that moment uses no more leaf groups and pods and fewer of one.
 TEST(Replay, DominatedStartsAreCounted) {
