@@ -172,20 +172,11 @@ Result<Config> parse_config(const std::vector<std::string>& args) {
 
 bool partitions_overlap(std::string_view theirs, std::string_view ours) {
     if (ours.empty()) return true;
-    auto names = [](std::string_view s) {
-        std::vector<std::string_view> v;
-        while (!s.empty()) {
-            const auto comma = s.find(',');
-            const std::string_view name = s.substr(0, comma);
-            if (!name.empty()) v.push_back(name);
-            s = comma == std::string_view::npos ? std::string_view{} : s.substr(comma + 1);
-        }
-        return v;
-    };
-    const auto mine = names(ours);
-    const auto all = names(theirs);
-    return std::any_of(all.begin(), all.end(),
-                       [&](std::string_view t) { return std::find(mine.begin(), mine.end(), t) != mine.end(); });
+    const auto mine = split(ours, ',');
+    const auto all = split(theirs, ',');
+    return std::any_of(all.begin(), all.end(), [&](std::string_view t) {
+        return !t.empty() && std::find(mine.begin(), mine.end(), t) != mine.end();
+    });
 }
 
 bool decides_at_start(DecideAt d, const char* topology_plugin) noexcept {

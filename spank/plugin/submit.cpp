@@ -93,17 +93,14 @@ std::string state_cache_path(const Ctx& c, const Topology& topo) {
 constexpr int kServiceTimeoutMs = 500;  // the whole exchange; then the plugin decides itself
 
 /// A request that gets no plan, decided in-process or by the service: refused before
-/// submission (invalid, can never fit) or submitted without a plan (unsupported, busy).
+/// submission (invalid, can never fit) or submitted without a plan (unsupported). A busy one
+/// is answer()'s: it may still carry the health store's exclusions.
 int without_plan(const Ctx& c, ServiceReply::Kind kind, const std::string& why) {
     switch (kind) {
         case ServiceReply::Kind::Invalid: slurm_error("topoplace: %s", why.c_str()); return -1;
         case ServiceReply::Kind::Never:
             slurm_error("topoplace: the request can never be placed: %s", why.c_str());
             return -1;
-        case ServiceReply::Kind::Busy:
-            // no plan; Slurm's own topology decides when nodes free up
-            explain(c, "no placement fits now (" + why + "); the job is left to Slurm's topology/tree");
-            return 0;
         default:  // Unsupported (e.g. -w: the user chose the nodes)
             explain(c, why);
             return 0;

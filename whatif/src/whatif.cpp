@@ -721,22 +721,19 @@ void Engine::plan_at_submit(int j, double now) {
 }
 
 Result<placement::Placement> Engine::place_as_submitted(const JobRt& job, const placement::Request& req, double now) {
-    if (job.plan_groups.empty()) {
-        // no plan: Slurm's tree alone, with the exclusions the plugin still hands a job it does
-        // not plan (unplanned_env): the degraded hosts, for a multi-node job while the rest can
-        // hold it (exc_nodes: hard, this job only)
-        if (job.nodes > 1 && !degraded_.empty()
-            && hosts_.size() >= degraded_.size() + static_cast<std::size_t>(job.nodes)) {
-            placement::Request r = req;
-            for (const auto& [h, s] : degraded_) r.excluded.push_back(h);
-            return placer_.place(state_, r, Policy::SlurmTree);
-        }
-        return placer_.place(state_, req, Policy::SlurmTree);
-    }
+    // exc_nodes (hard, this job only): the degraded hosts a multi-node plan left out; for a job
+    // with no plan, those the plugin still hands it (unplanned_env): the degraded hosts, for a
+    // multi-node job while the rest can hold it
+    const bool no_plan = job.plan_groups.empty();
+    const bool keep_off_degraded = no_plan
+                                       ? job.nodes > 1 && !degraded_.empty()
+                                             && hosts_.size() >= degraded_.size() + static_cast<std::size_t>(job.nodes)
+                                       : job.plan_avoids_degraded;
     placement::Request r = req;
-    if (job.plan_avoids_degraded) {
-        for (const auto& [h, s] : degraded_) r.excluded.push_back(h);  // exc_nodes: hard, this job only
+    if (keep_off_degraded) {
+        for (const auto& [h, s] : degraded_) r.excluded.push_back(h);
     }
+    if (no_plan) return placer_.place(state_, r, Policy::SlurmTree);  // Slurm's tree alone
     // The preference, as Slurm reads "[lg_a*3&lg_b*1]": that many hosts of each planned
     // group, the first that qualify in node order; then Slurm's tree allocates exactly them.
     std::vector<char> chosen(topo_.hosts().size(), 0);
