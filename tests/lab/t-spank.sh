@@ -108,7 +108,24 @@ with_plugstack() { # file-suffix, args... -> prints the slurm.conf path
   sed -e "s|^PlugStackConfig=.*|PlugStackConfig=$WORK/plugstack-$1.conf|" "$LAB_DIR/etc/slurm.conf" > "$LAB_DIR/etc/slurm-$1.conf"
   echo "$LAB_DIR/etc/slurm-$1.conf"
 }
-daemons_alive() { local f; lab_refresh_pids; for f in "$LAB_DIR"/pids/slurm*; do pid_alive "$(cat "$f")" || return 1; done; }
+# Every daemon of the lab alive. A restarted daemon (reconfigure) rewrites its PidFile, so a
+# dead PID is read again for up to 3 s before it counts; on failure, name the dead daemons, how
+# Slurm sees their nodes, and the end of their logs.
+daemons_alive() {
+  local f dead n
+  for _ in $(seq 15); do
+    lab_refresh_pids; dead=""
+    for f in "$LAB_DIR"/pids/slurm*; do pid_alive "$(cat "$f")" || dead+="$(basename "$f") "; done
+    [ -z "$dead" ] && return 0; sleep 0.2
+  done
+  echo "dead: $dead"
+  for n in $dead; do
+    echo "--- $n (pid $(cat "$LAB_DIR/pids/$n"), pid file $(cat "$LAB_DIR/run/$n.pid" 2>/dev/null))"
+    [ "$n" != slurmctld ] && sinfo -h -n "${n#slurmd-}" -o '%N %T %E' 2>/dev/null
+    tail -8 "$LAB_DIR/log/$n.log" 2>/dev/null
+  done
+  return 1
+}
 
 # leaf group / spine of every node (from the generated features)
 declare -A LG=() SP=()
@@ -191,7 +208,7 @@ jobs_after=$(grep -c '_slurm_rpc_submit_batch_job' "$LAB_DIR/log/slurmctld.log")
 if [ -z "$psout" ] && [ "$jobs_before" = "$jobs_after" ]; then ok "$nps malformed plugstack arguments refused, argument named, none submitted"
 else bad "malformed plugstack arguments refused" "$psout"; fi
 echo "     e.g.: $(SLURM_CONF=$(with_plugstack eg on_error=maybe) sbatch -N1 --wrap true 2>&1 | head -1)"
-if daemons_alive; then ok "all 65 daemons alive after $((nbad + nps)) malformed inputs"; else bad "daemons alive after malformed inputs"; fi
+if out=$(daemons_alive 2>&1); then ok "all 65 daemons alive after $((nbad + nps)) malformed inputs"; else bad "daemons alive after malformed inputs" "$out"; fi
 
 # missing / corrupt snapshot under on_error=warn and on_error=fail
 printf '{"schema": "topoplace.snapshot", "version": 1, "hosts": [' > "$WORK/corrupt.json"
