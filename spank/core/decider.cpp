@@ -48,6 +48,8 @@ Decision place_job(const placement::Placer& placer, const ServiceRequest& req, c
     if (!p) {
         d.reply.kind = placement_refusal(p.error().code);
         d.reply.message = p.error().message;
+        // no fit now: Slurm chooses at the start, still off the hosts the store flags
+        if (d.reply.kind == ServiceReply::Kind::Busy) d.reply.env = unplanned_env(topo, job.request, health, mode);
         return d;
     }
     std::vector<std::string> exclude = job.exclude;

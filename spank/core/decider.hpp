@@ -51,9 +51,11 @@ struct ServiceRequest {
 struct ServiceReply {
     enum class Kind { Planned, Unsupported, Invalid, Never, Busy, Refused };
     Kind kind = Kind::Refused;
-    std::string message;                                   ///< why (all but Planned)
-    std::vector<std::pair<std::string, std::string>> env;  ///< Planned: spank_job_control_setenv
-    std::string text;                                      ///< Planned: the --topo-explain line
+    std::string message;  ///< why (all but Planned)
+    /// Planned: the plan's variables (spank_job_control_setenv). Busy: unplanned_env's, the
+    /// health store's exclusions the job still keeps at its start (empty when none).
+    std::vector<std::pair<std::string, std::string>> env;
+    std::string text;  ///< Planned: the --topo-explain line
 };
 
 /// What a request that gets no plan is told: from make_request's error (Unsupported or

@@ -228,23 +228,24 @@ std::string encode_reply(const ServiceReply& r) {
     };
     std::string out(kHeader);
     out += '\n';
-    if (r.kind != ServiceReply::Kind::Planned) {
-        put(out, "kind", kind_name(r.kind));
-        put(out, "message", cut(one_line(r.message), kRoom - out.size()));
-        return out;
-    }
+    const bool planned = r.kind == ServiceReply::Kind::Planned;
+    // a plan's variables; a busy answer's exclusions (Decider's unplanned_env)
     std::string vars;
-    for (const auto& [k, v] : r.env) put(vars, "env." + one_line(k), one_line(v));
+    if (planned || r.kind == ServiceReply::Kind::Busy)
+        for (const auto& [k, v] : r.env) put(vars, "env." + one_line(k), one_line(v));
     if (out.size() + vars.size() > kRoom) {
         put(out, "kind", kind_name(ServiceReply::Kind::Refused));
         put(out, "message",
-            "the plan's variables are " + std::to_string(vars.size())
+            std::string(planned ? "the plan's" : "the exclusions'") + " variables are " + std::to_string(vars.size())
                 + " bytes, over the service's 64 KiB reply: decide in-process");
         return out;
     }
     put(out, "kind", kind_name(r.kind));
     out += vars;
-    put(out, "text", cut(one_line(r.text), kRoom - out.size()));
+    if (planned)
+        put(out, "text", cut(one_line(r.text), kRoom - out.size()));
+    else
+        put(out, "message", cut(one_line(r.message), kRoom - out.size()));
     return out;
 }
 

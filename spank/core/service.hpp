@@ -13,7 +13,10 @@
 /// unit-tested without a cluster.
 ///
 /// Wire format: lines "key=value\n", first line "topoplace-service 1", at most 64 KiB; values
-/// never hold a newline (refused when encoding).
+/// never hold a newline (refused when encoding). A reply: "kind=" (planned, busy, never,
+/// invalid, unsupported, refused); a plan's "env.TOPOPLACE_*" lines and "text="; every other
+/// kind "message=", and a busy one also the exclusions the job keeps without a plan
+/// ("env.TOPOPLACE_MODE", "env.TOPOPLACE_EXCLUDE": unplanned_env).
 
 #include <chrono>
 #include <functional>

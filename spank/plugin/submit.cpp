@@ -162,8 +162,9 @@ int answer(spank_t sp, const Ctx& c, const ServiceReply& rep, std::string cost, 
     return 0;
 }
 
-/// The plan's own exclusions (unhealthy hosts, and the degraded ones a multi-node plan left
-/// out) when its plan is dropped: what the service's answer gives for unplanned_env.
+/// A reply's exclusions: a busy answer's (unplanned_env's, made by the Decider in-process or
+/// in the service); a plan's own (unhealthy hosts, and the degraded ones a multi-node plan
+/// left out) when the service's plan is dropped as stale.
 Env exclusions_of(const ServiceReply& rep) {
     Env out;
     for (const auto& kv : rep.env)
@@ -281,8 +282,10 @@ int decide(spank_t sp, Ctx& c) {
             double queue_ms = 0;
             std::optional<std::string> stale;
             if (rep->kind == ServiceReply::Kind::Planned) stale = queued_ahead(c, q, &queue_ms);
-            // busy: the service's answer carries no exclusions (the plugin did not read the store)
-            return answer(sp, c, *rep, cost, stale, queue_ms, stale ? exclusions_of(*rep) : Env{});
+            // busy: the service's answer carries the health store's exclusions (unplanned_env);
+            // a plan dropped as stale: the plan's own
+            const bool busy = rep->kind == ServiceReply::Kind::Busy;
+            return answer(sp, c, *rep, cost, stale, queue_ms, busy || stale ? exclusions_of(*rep) : Env{});
         }
         slurm_debug("topoplace: service not used: %s", rep ? rep->message.c_str() : rep.error().to_string().c_str());
     }
@@ -354,8 +357,12 @@ int decide(spank_t sp, Ctx& c) {
         cost += ", nodes " + ms(out->state_ms) + " (" + out->state->from + (out->retried ? " after a busy answer" : "")
                 + "), place " + ms(out->place_ms);
     if (!cache_path.empty()) cost += ", cache write " + ms(ms_since(t3));
+    // busy: the Decider's answer carries unplanned_env's exclusions; a plan dropped as stale
+    // gets the same list
     Env unplanned;
-    if (d.request && (stale || d.reply.kind == ServiceReply::Kind::Busy))
+    if (d.reply.kind == ServiceReply::Kind::Busy)
+        unplanned = exclusions_of(d.reply);
+    else if (d.request && stale)
         unplanned = unplanned_env(**topo, *d.request, health, mode);
     return answer(sp, c, d.reply, cost, stale, queue_ms, unplanned);
 }

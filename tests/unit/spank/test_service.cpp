@@ -16,6 +16,7 @@
 
 #include <topo/builder.hpp>
 #include <topo/cluster_spec.hpp>
+#include <topo/hostlist.hpp>
 #include <topo/placement/place.hpp>
 
 #include "core.hpp"
@@ -123,6 +124,21 @@ TEST(Service, RepliesRoundTripAndOnlyCarryTopoplaceVariables) {
         EXPECT_EQ(b->kind, k);
         EXPECT_EQ(b->message, "why");
     }
+    // a busy answer carries the exclusions the job keeps without a plan, and its message
+    ServiceReply busy;
+    busy.kind = K::Busy;
+    busy.message = "only 3 of 4 hosts free";
+    busy.env = {{"TOPOPLACE_MODE", "pack"}, {"TOPOPLACE_EXCLUDE", "n[001,006]"}};
+    auto bb = decode_reply(encode_reply(busy));
+    ASSERT_TRUE(bb) << bb.error().to_string();
+    EXPECT_EQ(bb->kind, K::Busy);
+    EXPECT_EQ(bb->env, busy.env);
+    EXPECT_EQ(bb->message, busy.message);
+    // other refusals never carry variables
+    busy.kind = K::Never;
+    auto nb = decode_reply(encode_reply(busy));
+    ASSERT_TRUE(nb);
+    EXPECT_TRUE(nb->env.empty());
     const std::string head = "topoplace-service 1\n";
     EXPECT_FALSE(decode_reply(head + "kind=planned\nenv.LD_PRELOAD=/tmp/x.so\ntext=t\n"));  // not ours to set
     EXPECT_FALSE(decode_reply(head + "kind=planned\ntext=t\n"));                            // a plan without env
@@ -156,6 +172,15 @@ TEST(Service, EveryReplyFitsTheClientsBound) {
     EXPECT_EQ(cut->kind, K::Planned);
     EXPECT_EQ(cut->env, p.env);
     EXPECT_NE(cut->text.find("[cut to fit]"), std::string::npos);
+
+    // a busy answer whose exclusions do not fit: refused, the plugin decides in-process
+    ServiceReply b;
+    b.kind = K::Busy;
+    b.message = "busy";
+    b.env = {{"TOPOPLACE_MODE", "pack"}, {"TOPOPLACE_EXCLUDE", scattered}};
+    auto bb = decode_reply(encode_reply(b));
+    ASSERT_TRUE(bb) << bb.error().to_string();
+    EXPECT_EQ(bb->kind, K::Refused);
 
     ServiceReply m;
     m.kind = K::Never;
@@ -199,6 +224,21 @@ TEST(Service, DecidesAsThePluginDoes) {
     placement::ClusterState full(t);
     for (std::uint32_t h = 0; h < t.hosts().size(); ++h) full.set_state(HostId{h}, placement::NodeState::Alloc);
     EXPECT_EQ(serve(placer, request("2"), full, {}).kind, K::Busy);
+    EXPECT_TRUE(serve(placer, request("2"), full, {}).env.empty());  // nothing flagged, nothing to keep off
+    // busy with hosts flagged: the answer keeps the job off them at its start (unplanned_env),
+    // as the plugin's in-process decision does
+    {
+        const HealthFlags fl{{{HostId{0}, "xid 79"}}, {{HostId{5}, 1.3}}, {}};
+        auto b = serve(placer, request("2"), full, fl);
+        ASSERT_EQ(b.kind, K::Busy);
+        auto r2 = make_request(t, request("2").sr, request("2").opts);
+        ASSERT_TRUE(r2);
+        r2->excluded.push_back(HostId{0});
+        EXPECT_EQ(b.env, unplanned_env(t, *r2, fl, Mode::Pack));
+        ASSERT_EQ(b.env.size(), 2U);
+        EXPECT_EQ(b.env[1].second,
+                  compress_hostlist(std::vector<std::string>{t.host(HostId{0}).name, t.host(HostId{5}).name}));
+    }
     EXPECT_EQ(serve(placer, request("x"), st, {}).kind, K::Invalid);
     auto chosen = request("2");
     chosen.sr.nodelist = "n[001-002]";
