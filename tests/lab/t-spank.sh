@@ -556,6 +556,18 @@ if [ -n "$NODEFEED" ]; then
   if grep -q 'nodes [0-9.]* (feed [0-9.]* s)' <<<"$sf" && [ -n "$SPRED" ] && [ "$hsf" = "$SPRED" ] && grep -q 'cost: off shared uplinks' <<<"$sf"; then
     ok "state_feed= (in-process, default policy cost): the feed carries the running jobs' uplinks, -N6 planned on $hsf as through the service"
   else bad "state_feed= carries the running jobs' uplinks to the in-process cost policy" "cost=$SPRED plan=$hsf; $sf"; fi
+  # Busy through the service (12 hosts idle, -N13): no plan, and the service's answer still
+  # keeps the job off the hosts the health store flags (unplanned_env), as the plugin's own
+  # decision does; job_submit.lua applies that exclusion alone.
+  "$LABTOOL" flag "$HEALTH" n001 "service busy test"
+  sb=$(SLURM_CONF="$SVC" sbatch --topo=pack --topo-explain --hold -N13 -o /dev/null --wrap true 2>&1)
+  "$LABTOOL" clear "$HEALTH" n001
+  jsb=$(grep -oE 'Submitted batch job [0-9]+' <<<"$sb" | grep -oE '[0-9]+$')
+  exb=$([ -n "$jsb" ] && scontrol show job "$jsb" --oneliner | grep -oE 'ExcNodeList=[^ ]+')
+  if grep -q 'ms: service' <<<"$sb" && grep -q 'no placement fits now' <<<"$sb" && grep -q 'without n001 (health store)' <<<"$sb" \
+     && [ "$exb" = ExcNodeList=n001 ]; then
+    ok "service=, busy (12 hosts idle, -N13): no plan, the service's answer keeps job $jsb off the flagged n001 ($exb)"
+  else bad "service=, busy: the health store's exclusions kept" "job $jsb $exb; $sb"; fi
   clear_jobs
   # A health store that does not exist yet (the packaged snippet names one that only the first
   # `health check` used to create) means nothing flagged: with on_error=fail every --topo job
