@@ -11,6 +11,7 @@
 #include <topo/text_input.hpp>
 
 #include "state_cache.hpp"
+#include <sys/stat.h>
 
 namespace topo::spank {
 
@@ -67,10 +68,15 @@ Result<SelectorConfig> parse_selector_config(std::string_view text, std::string_
             auto v = strict_int(val, 0, 999'999);
             if (!v) return fail(Errc::Parse, "health_interval_ms: 0..999999", std::string(file), line);
             c.health_interval_ms = static_cast<int>(*v);
+        } else if (key == "stats_interval") {
+            auto v = strict_int(val, 0, 86'400);
+            if (!v) return fail(Errc::Parse, "stats_interval: seconds 0..86400", std::string(file), line);
+            c.stats_interval_s = static_cast<int>(*v);
         } else {
             return fail(Errc::Parse,
                         "unknown key '" + key
-                            + "' (snapshot, health, policy, default, health_interval_ms, state_feed, state_feed_age)",
+                            + "' (snapshot, health, policy, default, health_interval_ms, state_feed, state_feed_age, "
+                              "stats_interval)",
                         std::string(file), line);
         }
     }
@@ -125,6 +131,8 @@ Selector::Selector(SelectorConfig cfg, TopologyPtr topo)
 
 Selector::NodeMap Selector::set_nodes(std::span<const std::string_view> names) {
     NodeMap m;
+    memo_.clear();
+    ++generation_;
     host_of_node_.assign(names.size(), -1);
     std::fill(node_of_host_.begin(), node_of_host_.end(), kNoNode);
     for (std::size_t i = 0; i < names.size(); ++i) {
@@ -149,18 +157,36 @@ void Selector::refresh_health(Selection& sel) {
     const auto now = now_();
     if (health_read_ && now - *health_read_ < std::chrono::milliseconds(cfg_.health_interval_ms)) return;
     health_read_ = now;
+    // The store writes by rename and removes by unlink, so its directory's times change with
+    // every record: while they have not, one stat() stands for the whole read (every
+    // kHealthFullReadEvery the store is read anyway, for a record changed some other way).
+    std::optional<DirStamp> stamp;
+
+    struct stat st {};
+
+    if (::stat(cfg_.health.c_str(), &st) == 0) {
+        stamp = DirStamp{static_cast<std::uint64_t>(st.st_ino),
+                         static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec,
+                         static_cast<std::int64_t>(st.st_ctim.tv_sec) * 1'000'000'000 + st.st_ctim.tv_nsec};
+    }
+    if (stamp && health_stamp_ && *stamp == *health_stamp_ && now - health_full_read_ < kHealthFullReadEvery) return;
+    ++stats_.health_reads;
     auto f = health::health_flags(*topo_, cfg_.health);
     if (!f) {
         // keep the flags read last (a store being rewritten must not un-flag every host)
+        health_stamp_.reset();
         note(sel, "health",
              "health store " + cfg_.health + " not read (the flags read before stay): " + f.error().to_string());
         return;
     }
+    health_stamp_ = stamp;  // taken before the read: a write since then changes it again
+    health_full_read_ = now;
     if (f->unhealthy == flags_.unhealthy && f->degraded == flags_.degraded) return;
     for (const auto& [h, why] : flags_.unhealthy) state_.set_unhealthy(h, false);
     for (const auto& [h, s] : flags_.degraded) state_.set_slowdown(h, 1.0);
     flags_ = std::move(*f);
     state_.mark_health(flags_.unhealthy, flags_.degraded);
+    ++generation_;
 }
 
 void Selector::note(Selection& sel, std::string key, std::string text) {
@@ -177,8 +203,10 @@ void Selector::set_uplinks(const placement::ClusterState* from) {
         const GroupId gid(static_cast<std::uint32_t>(g));
         const auto want = from != nullptr ? from->uplink_users(gid) : placement::ClusterState::UplinkUsers{};
         const auto have = state_.uplink_users(gid);
-        if (want.spanning != have.spanning || want.multi_pod != have.multi_pod)
+        if (want.spanning != have.spanning || want.multi_pod != have.multi_pod) {
             state_.add_uplink_users(gid, want.spanning - have.spanning, want.multi_pod - have.multi_pod);
+            ++generation_;
+        }
     }
 }
 
@@ -230,6 +258,16 @@ void Selector::apply_offer(std::span<const std::uint64_t> offered, std::uint32_t
 }
 
 Selection Selector::select(const SelectorJob& job, std::span<const std::uint64_t> offered, std::uint32_t nbits) {
+    const auto t0 = std::chrono::steady_clock::now();
+    Selection sel = decide(job, offered, nbits);
+    const auto ns = static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
+    stats_.select_ns += ns;
+    stats_.select_max_ns = std::max(stats_.select_max_ns, ns);
+    return sel;
+}
+
+Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t> offered, std::uint32_t nbits) {
     Selection sel;
     ++stats_.calls;
     if (!pending_.empty()) {  // a problem an earlier call found besides its own
@@ -255,6 +293,43 @@ Selection Selector::select(const SelectorJob& job, std::span<const std::uint64_t
     if (!gpus) return pass("tres_per_node '" + std::string(job.tres_per_node.substr(0, 64)) + "' not read");
     refresh_health(sel);
     refresh_feed(sel);
+
+    // the same job on the same offer as at its last call, nothing else changed: that decision
+    std::uint64_t env_hash = 1469598103934665603ULL;  // FNV-1a over the job's environment
+    for (std::string_view kv : job.env) {
+        for (const char ch : kv) env_hash = (env_hash ^ static_cast<unsigned char>(ch)) * 1099511628211ULL;
+        env_hash = (env_hash ^ 0xffU) * 1099511628211ULL;
+    }
+    const std::size_t words = std::min<std::size_t>(offered.size(), (static_cast<std::size_t>(nbits) + 63) / 64);
+    const auto offer = offered.first(words);
+    if (auto it = memo_.find(job.job_id); it != memo_.end()) {
+        const Memo& m = it->second;
+        if (m.generation == generation_ && m.min_nodes == job.min_nodes && m.req_nodes == job.req_nodes
+            && m.max_nodes == job.max_nodes && m.tres_per_node == job.tres_per_node && m.env_hash == env_hash
+            && m.nbits == nbits && std::equal(m.offered.begin(), m.offered.end(), offer.begin(), offer.end())) {
+            ++stats_.repeats;
+            ++(m.kind == Selection::Kind::Narrow ? stats_.narrowed : stats_.passed);
+            sel.kind = m.kind;
+            sel.nodes = m.nodes;
+            sel.why = m.why;
+            return sel;
+        }
+    }
+    auto remember = [&](const Selection& out) {
+        if (memo_.size() >= kMemoJobs && !memo_.contains(job.job_id)) memo_.clear();
+        Memo& m = memo_[job.job_id];
+        m.generation = generation_;
+        m.min_nodes = job.min_nodes;
+        m.req_nodes = job.req_nodes;
+        m.max_nodes = job.max_nodes;
+        m.tres_per_node.assign(job.tres_per_node);
+        m.env_hash = env_hash;
+        m.nbits = nbits;
+        m.offered.assign(offer.begin(), offer.end());
+        m.kind = out.kind;
+        m.nodes = out.nodes;
+        m.why = out.why;
+    };
     apply_offer(offered, nbits);
 
     placement::Request r;
@@ -274,7 +349,11 @@ Selection Selector::select(const SelectorJob& job, std::span<const std::uint64_t
         r.gpus_per_node = 0;
         p = placer_->place(state_, r, policy);
     }
-    if (!p) return pass(std::string(errc_name(p.error().code)) + ": " + p.error().message);
+    if (!p) {
+        auto out = pass(std::string(errc_name(p.error().code)) + ": " + p.error().message);
+        remember(out);
+        return out;
+    }
     sel.nodes.reserve(p->hosts.size());
     for (HostId h : p->hosts) {
         const std::uint32_t i = node_of_host_[h.index()];
@@ -285,6 +364,7 @@ Selection Selector::select(const SelectorJob& job, std::span<const std::uint64_t
     ++stats_.narrowed;
     sel.kind = Selection::Kind::Narrow;
     sel.why = std::move(p->explanation);
+    remember(sel);
     return sel;
 }
 

@@ -17,6 +17,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include <topo/health/flags.hpp>
@@ -42,6 +43,9 @@ struct SelectorConfig {
     std::string state_feed;
     int state_feed_age = 10;     ///< seconds after its last slurmctld read that the feed is trusted
     uid_t state_feed_owner = 0;  ///< the feed's owner (root: topoplace-nodefeed); not a file key (tests)
+    /// The plugin logs its counters and its own time in eval_nodes at most this often (and at
+    /// every reconfigure); 0 = only at reconfigure.
+    int stats_interval_s = 300;
 };
 
 /// Parse the file's text; `confdir` gives the default snapshot path. Errors name the line
@@ -109,6 +113,10 @@ public:
         std::uint64_t calls = 0;
         std::uint64_t narrowed = 0;
         std::uint64_t passed = 0;
+        std::uint64_t health_reads = 0;  ///< health store reads (at most one per health_interval_ms)
+        std::uint64_t repeats = 0;       ///< calls answered from the last decision for the same job and offer
+        std::uint64_t select_ns = 0;     ///< time in select(), all calls
+        std::uint64_t select_max_ns = 0;
     };
 
     [[nodiscard]] const Stats& stats() const noexcept { return stats_; }
@@ -131,6 +139,7 @@ private:
     /// A problem for this call's Selection, or for a later call's when this one has one.
     void note(Selection& sel, std::string key, std::string text);
     void apply_offer(std::span<const std::uint64_t> offered, std::uint32_t nbits);
+    Selection decide(const SelectorJob& job, std::span<const std::uint64_t> offered, std::uint32_t nbits);
 
     SelectorConfig cfg_;
     TopologyPtr topo_;
@@ -143,6 +152,38 @@ private:
     static constexpr std::uint32_t kNoNode = std::numeric_limits<std::uint32_t>::max();
     health::HealthFlags flags_;
     std::optional<Clock::time_point> health_read_;
+
+    /// The store directory as last read in full (inode, mtime, ctime in ns) and when: a store
+    /// whose directory did not change is read in full again only after kHealthFullReadEvery.
+    struct DirStamp {
+        std::uint64_t ino = 0;
+        std::int64_t mtime_ns = 0, ctime_ns = 0;
+        bool operator==(const DirStamp&) const = default;
+    };
+
+    std::optional<DirStamp> health_stamp_;
+    Clock::time_point health_full_read_{};
+    static constexpr std::chrono::seconds kHealthFullReadEvery{10};
+
+    /// Slurm evaluates the same job on the same offer again and again (every main and backfill
+    /// cycle while nothing changed): its last decision per job, valid while the inputs that
+    /// are not in the key (health flags, uplinks from the feed, the node map) stay as they
+    /// were (`generation_`). Bounded: cleared when it holds kMemoJobs jobs.
+    struct Memo {
+        std::uint64_t generation = 0;
+        std::uint32_t min_nodes = 0, req_nodes = 0, max_nodes = 0;
+        std::string tres_per_node;
+        std::uint64_t env_hash = 0;
+        std::uint32_t nbits = 0;
+        std::vector<std::uint64_t> offered;
+        Selection::Kind kind = Selection::Kind::Pass;
+        std::vector<std::uint32_t> nodes;
+        std::string why;
+    };
+
+    std::unordered_map<std::uint32_t, Memo> memo_;
+    std::uint64_t generation_ = 0;
+    static constexpr std::size_t kMemoJobs = 1024;
     std::optional<Clock::time_point> feed_read_;
     std::vector<std::pair<std::string, std::string>> pending_;  ///< (key, text) for the next calls (at most 8)
     std::function<Clock::time_point()> now_ = [] { return Clock::now(); };

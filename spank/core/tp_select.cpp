@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iomanip>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -145,11 +146,20 @@ extern "C" void tps_summary(struct tps* s, char* msg, std::size_t msglen) {
         std::ostringstream o;
         o << "snapshot " << s->sel->config().snapshot << " (" << s->sel->topology().hosts().size() << " hosts, policy "
           << topo::placement::policy_name(s->sel->config().policy) << "): " << st.calls << " calls, " << st.narrowed
-          << " narrowed, " << st.passed << " left to Slurm";
+          << " narrowed, " << st.passed << " left to Slurm, " << st.repeats
+          << " repeated (the last decision for the job "
+          << "on the same offer), " << st.health_reads << " health store reads; decision " << st.select_ns / 1000
+          << " us in all (mean " << std::fixed << std::setprecision(1)
+          << (st.calls > 0 ? static_cast<double>(st.select_ns) / 1000.0 / static_cast<double>(st.calls) : 0.0)
+          << " us, max " << st.select_max_ns / 1000 << " us)";
         put(msg, msglen, o.str());
     } catch (...) {
         put(msg, msglen, "summary failed");
     }
+}
+
+extern "C" int tps_stats_interval(const struct tps* s) {
+    return s == nullptr ? 0 : s->sel->config().stats_interval_s;
 }
 
 extern "C" void tps_close(struct tps* s) {

@@ -42,6 +42,8 @@ int tps_select(struct tps* s, const tps_job_t* job, const uint64_t* offered, uin
                char* problem, size_t problemlen);
 /* Counters and a summary line ("snapshot ..., N calls, ...") for the log. */
 void tps_summary(struct tps* s, char* msg, size_t msglen);
+/* stats_interval= of the configuration: log the summary at most this often (0: at reconfigure only). */
+int tps_stats_interval(const struct tps* s);
 void tps_close(struct tps* s);
 
 #ifdef __cplusplus

@@ -12,18 +12,20 @@
  *
  * Inside the controller of the whole cluster: no exception crosses into Slurm (tp_select.h
  * catches everything), no I/O in eval_nodes but the health store's re-read (at most once a
- * second, bounded), memory fixed at build_config, every failure falls back to Slurm's own
- * evaluation and is logged once.
+ * second, bounded) and a line of counters at most every stats_interval seconds, memory fixed
+ * at build_config, every failure falls back to Slurm's own evaluation and is logged once.
  *
  * A derivative of Slurm (built against its internal headers and linked with topology/tree):
  * GPL-2.0-or-later, as Slurm. Copyright (C) the topoplace authors.
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "slurm/slurm.h"
 #include "slurm/slurm_errno.h"
@@ -66,19 +68,49 @@ static uint64_t *offered = NULL, *chosen = NULL;
 static uint32_t nbits = 0;
 static bool grew_logged = false;
 
-static void _unload(void)
+/* The plugin's own cost inside slurmctld, for the log (stats_interval=, and at reconfigure):
+ * every eval_nodes call it takes, the part topology/tree's evaluation spent in it, and the
+ * narrowed offers that could not be allocated (topology/tree then ran on the whole offer). */
+static uint64_t eval_calls = 0, eval_ns = 0, tree_ns = 0, not_allocatable = 0;
+static uint64_t stats_logged_ns = 0;
+
+static uint64_t _now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t) ts.tv_sec * 1000000000ULL + (uint64_t) ts.tv_nsec;
+}
+
+static void _log_stats(void)
 {
 	char msg[512];
 
-	if (sel) {
-		tps_summary(sel, msg, sizeof(msg));
-		info("topology/topoplace: %s", msg);
-	}
+	tps_summary(sel, msg, sizeof(msg));
+	info("topology/topoplace: %s; eval_nodes %" PRIu64 " calls, %" PRIu64 " us in all, of which topology/tree's evaluation %" PRIu64 " us; %" PRIu64 " narrowed offers not allocatable",
+	     msg, eval_calls, eval_ns / 1000, tree_ns / 1000, not_allocatable);
+}
+
+/* The evaluation of topology/tree, timed. */
+static int _tree_eval(topology_eval_t *topo_eval)
+{
+	uint64_t t0 = _now_ns();
+	int rc = tree_topology_p_eval_nodes(topo_eval);
+
+	tree_ns += _now_ns() - t0;
+	return rc;
+}
+
+static void _unload(void)
+{
+	if (sel)
+		_log_stats();
 	tps_close(sel);
 	sel = NULL;
 	xfree(offered);
 	xfree(chosen);
 	nbits = 0;
+	eval_calls = eval_ns = tree_ns = not_allocatable = 0;
 }
 
 /* (Re)load the snapshot and map slurm.conf's nodes onto it: slurmctld only, at start and
@@ -160,7 +192,31 @@ extern int topology_p_build_config(void)
 }
 #endif
 
+static int _eval_nodes(topology_eval_t *topo_eval);
+
 extern int topology_p_eval_nodes(topology_eval_t *topo_eval)
+{
+	uint64_t t0, t1;
+	int rc, every;
+
+	if (!sel)
+		return tree_topology_p_eval_nodes(topo_eval);
+	t0 = _now_ns();
+	rc = _eval_nodes(topo_eval);
+	t1 = _now_ns();
+	eval_calls++;
+	eval_ns += t1 - t0;
+	every = tps_stats_interval(sel);
+	if (!stats_logged_ns)
+		stats_logged_ns = t1;
+	else if ((every > 0) && (t1 - stats_logged_ns >= (uint64_t) every * 1000000000ULL)) {
+		stats_logged_ns = t1;
+		_log_stats();
+	}
+	return rc;
+}
+
+static int _eval_nodes(topology_eval_t *topo_eval)
 {
 	job_record_t *job_ptr = topo_eval->job_ptr;
 	tps_job_t job;
@@ -172,14 +228,14 @@ extern int topology_p_eval_nodes(topology_eval_t *topo_eval)
 	int n, rc;
 
 	if (!sel || !job_ptr || !job_ptr->details || !topo_eval->node_map)
-		return tree_topology_p_eval_nodes(topo_eval);
+		return _tree_eval(topo_eval);
 	n = bit_size(topo_eval->node_map);
 	if ((n < 0) || ((uint32_t) n > nbits)) {
 		if (!grew_logged)
 			error("topology/topoplace: the node table has %d nodes, the map was made for %u: topology/tree decides until the next reconfigure",
 			      n, nbits);
 		grew_logged = true;
-		return tree_topology_p_eval_nodes(topo_eval);
+		return _tree_eval(topo_eval);
 	}
 
 	memset(offered, 0, ((nbits + 63) / 64) * sizeof(uint64_t));
@@ -204,7 +260,7 @@ extern int topology_p_eval_nodes(topology_eval_t *topo_eval)
 	if (problem[0])
 		error("topology/topoplace: %s", problem);
 	if (rc != TPS_NARROW)
-		return tree_topology_p_eval_nodes(topo_eval);
+		return _tree_eval(topo_eval);
 
 	/* Narrow the offer to the choice; keep what topology/tree needs to start over. */
 	orig_map = bit_copy(topo_eval->node_map);
@@ -217,7 +273,7 @@ extern int topology_p_eval_nodes(topology_eval_t *topo_eval)
 		if (!(chosen[i / 64] & (1ULL << (i % 64))))
 			bit_clear(topo_eval->node_map, i);
 	}
-	rc = tree_topology_p_eval_nodes(topo_eval);
+	rc = _tree_eval(topo_eval);
 	if (rc == SLURM_SUCCESS) {
 		log_flag(SELECT_TYPE, "topology/topoplace: %pJ on %d nodes of topoplace's choice",
 			 job_ptr, bit_set_count(topo_eval->node_map));
@@ -236,7 +292,8 @@ extern int topology_p_eval_nodes(topology_eval_t *topo_eval)
 	topo_eval->avail_cpus = avail_cpus;
 	FREE_NULL_BITMAP(orig_map);
 	free_core_array(&orig_core);
+	not_allocatable++;
 	log_flag(SELECT_TYPE, "topology/topoplace: %pJ: topoplace's choice not allocatable, topology/tree on the whole offer",
 		 job_ptr);
-	return tree_topology_p_eval_nodes(topo_eval);
+	return _tree_eval(topo_eval);
 }

@@ -185,6 +185,36 @@ def judge(a):
                 jobs[j]["start"] = lt(t)
                 jobs[j]["via"] = "main" if main else "backfill"
     order = sorted(jobs.values(), key=lambda x: (x["start"], x["id"]))
+    all_spines = sorted(set(spine_of_leaf.values()))
+
+    def achievable(free, n):
+        # the (leaves, spines) pairs achievable on the free nodes: for each set of spines, the
+        # fewest leaves under them holding n nodes; judged against the acceptable placements:
+        # on healthy hosts when enough are free (a multi-node job belongs on a degraded host
+        # only when nothing else fits)
+        healthy = [h for h in free if h not in degraded]
+        pool = healthy if len(healthy) >= n else free
+        free_by_leaf = {}
+        for h in pool:
+            free_by_leaf[leaf_of[h]] = free_by_leaf.get(leaf_of[h], 0) + 1
+        best = []
+        for k in range(1, len(all_spines) + 1):
+            for ss in itertools.combinations(all_spines, k):
+                counts = sorted((c for lf, c in free_by_leaf.items() if spine_of_leaf.get(lf) in ss), reverse=True)
+                got, used = 0, 0
+                for c in counts:
+                    if got >= n:
+                        break
+                    got += c
+                    used += 1
+                if got >= n:
+                    best.append((used, k))
+        return best
+
+    def dominated_by(best, row):
+        return any(l <= row["leaves"] and s <= row["spines"] and (l < row["leaves"] or s < row["spines"])
+                   for l, s in best)
+
     rows = []
     for x in order:
         n = len(x["hosts"])
@@ -204,33 +234,24 @@ def judge(a):
                "wait_s": max(0.0, x["start"] - submit[str(x["id"])]),
                "degraded": len(degraded & set(x["hosts"])), "planned": str(x["id"]) in planned}
         if n >= 2:
-            # the (leaves, spines) pairs achievable on the free nodes: for each set of spines,
-            # the fewest leaves under them holding n nodes
-            # judged against the acceptable placements: on healthy hosts when enough are free
-            # (a multi-node job belongs on a degraded host only when nothing else fits)
-            healthy = [h for h in free if h not in degraded]
-            pool = healthy if len(healthy) >= n else free
-            free_by_leaf = {}
-            for h in pool:
-                free_by_leaf[leaf_of[h]] = free_by_leaf.get(leaf_of[h], 0) + 1
-            all_spines = sorted(set(spine_of_leaf.values()))
-            best = []
-            for k in range(1, len(all_spines) + 1):
-                for ss in itertools.combinations(all_spines, k):
-                    counts = sorted((c for lf, c in free_by_leaf.items() if spine_of_leaf.get(lf) in ss), reverse=True)
-                    got, used = 0, 0
-                    for c in counts:
-                        if got >= n:
-                            break
-                        got += c
-                        used += 1
-                    if got >= n:
-                        best.append((used, k))
+            best = achievable(free, n)
             row["bound_leaves"] = min((b[0] for b in best), default=row["leaves"])
-            row["dominated"] = any(l <= row["leaves"] and s <= row["spines"] and (l < row["leaves"] or s < row["spines"])
-                                   for l, s in best)
+            row["dominated"] = dominated_by(best, row)
             clean_free = [h for h in free if h not in degraded]
             row["degraded_while_others_fit"] = row["degraded"] > 0 and len(clean_free) >= n
+            # For information: the same judgement without the free nodes a job queued ahead of
+            # this one (lower id, submitted before this start, started later) took at its own
+            # start. Backfill holds such nodes for the queue and does not offer them, so what
+            # counts as "free" above may not have been Slurm's offer. An estimate from the
+            # logs (Slurm logs no reservation): the criteria stay on the fields above.
+            held = set()
+            for y in order:
+                if y["id"] < x["id"] and submit[str(y["id"])] <= x["start"] < y["start"]:
+                    held.update(h for h in y["hosts"] if h in free)
+            offer = [h for h in free if h not in held]
+            row["held_for_queue"] = len(held)
+            row["dominated_in_offer"] = dominated_by(achievable(offer, n), row)
+            row["degraded_while_others_offered"] = row["degraded"] > 0 and len([h for h in offer if h not in degraded]) >= n
             if a.place:
                 st = {"hosts": {h: {"state": "alloc"} for h in busy}}
                 for h in degraded:
@@ -290,6 +311,8 @@ def judge(a):
         "not_dominated_planned_pct": share([r for r in multi if r["planned"]], "dominated", False),
         "not_dominated_unplanned_pct": share([r for r in multi if not r["planned"]], "dominated", False),
         "on_degraded_while_others_fit": sum(1 for r in multi if r.get("degraded_while_others_fit")),
+        "not_dominated_in_offer_pct": share(multi, "dominated_in_offer", False),
+        "on_degraded_while_others_offered": sum(1 for r in multi if r.get("degraded_while_others_offered")),
         "mean_wait_multi_s": round(sum(r["wait_s"] for r in multi) / len(multi), 1) if multi else None,
         "gpu_hours_lost": round(sum(r.get("gpu_hours_lost", 0) for r in multi), 4) if a.predict else None,
         "same_leaves_as_place_pct": share(multi, "same_leaves_as_place", True) if a.place else None,

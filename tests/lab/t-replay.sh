@@ -64,7 +64,8 @@ replay_mode() { # MODE
       label="TopologyPlugin=topology/topoplace"
       [ "$TOPO_SO" != - ] && [ -f "$TOPO_SO" ] || { echo "SKIP mode topology: no plugin"; return; }
       mkdir -p "$WORK/plugins"; cp "$TOPO_SO" "$WORK/plugins/topology_topoplace.so"; chmod 755 "$WORK/plugins/topology_topoplace.so"
-      printf 'health=%s\n' "$STORE" > "$WORK/topoplace-topology.conf"
+      # stats_interval: the plugin's counters and own time in the log every few seconds
+      printf 'health=%s\nstats_interval=5\n' "$STORE" > "$WORK/topoplace-topology.conf"
       knobs+=(LAB_TOPOLOGY=topoplace LAB_EXTRA_CONF="PluginDir=$PLUGDIR:$WORK/plugins" LAB_ETC_FILES="$SNAP $WORK/topoplace-topology.conf") ;;
     *) bad "unknown mode $mode"; return ;;
   esac
@@ -88,6 +89,30 @@ replay_mode() { # MODE
   mcyc=$(awk '/Main schedule statistics/{m=1} m && /Mean cycle/{print $3; exit}' "$OUT/sdiag-$mode-s$SEED-$LAYOUT.txt")
   bcyc=$(awk '/Backfilling stats/{m=1} m && /Mean cycle/{print $3; exit}' "$OUT/sdiag-$mode-s$SEED-$LAYOUT.txt")
   echo "replay: $mode sdiag mean cycle: main ${mcyc:-?} us, backfill ${bcyc:-?} us"
+  if [ "$mode" = topology ]; then
+    # the plugin's own time inside slurmctld (its last counters line), against the time of
+    # every main and backfill cycle sdiag counted: what the plugin adds, apart from a
+    # schedule that differs from tree alone's
+    python3 - "$OUT/slurmctld-$mode-s$SEED-$LAYOUT.log" "$OUT/sdiag-$mode-s$SEED-$LAYOUT.txt" <<'PY' || true
+import re, sys
+line = [l for l in open(sys.argv[1], errors="replace") if "topology/topoplace: snapshot" in l and "eval_nodes" in l]
+sd = open(sys.argv[2]).read()
+def two(name):
+    return [int(x) for x in re.findall(name + r":\s+(\d+)", sd)]
+if line:
+    m = re.search(r"(\d+) calls, .*decision (\d+) us in all.*eval_nodes (\d+) calls, (\d+) us in all, of which topology/tree's evaluation (\d+) us", line[-1])
+    tot, mean = two("Total cycles"), two("Mean cycle")
+    cycles_us = sum(t * c for t, c in zip(tot, mean))
+    if m and cycles_us:
+        calls, dec, ecalls, eus, tus = map(int, m.groups())
+        print(f"replay: topology/topoplace's own time in slurmctld: eval_nodes {ecalls} calls, {eus} us in all, "
+              f"of which topology/tree's evaluation {tus} us and topoplace's decision {dec} us; the plugin's part "
+              f"(eval_nodes less tree's evaluation) {eus - tus} us = {100.0 * (eus - tus) / cycles_us:.1f} % of "
+              f"the {cycles_us} us of all main and backfill cycles")
+else:
+    print("replay: no topology/topoplace counters line in slurmctld.log")
+PY
+  fi
   [ "$sub" = "$JOBS" ] && ok "$mode: $JOBS jobs submitted and run ($label)" || bad "$mode: jobs submitted $sub of $JOBS" "$(tail -5 "$WORK/run-$mode.err")"
   case "$mode" in spank*) grep -q 'lua: topoplace: uid 0 pack plan' "$LAB_DIR/log/slurmctld.log" && ok "$mode: job_submit.lua applied plans" || bad "$mode: no plan applied (slurmctld.log)" ;; esac
   [ "$mode" = topology ] && { grep -q 'topology/topoplace: snapshot .* (64 hosts' "$LAB_DIR/log/slurmctld.log" && ok "topology: slurmctld loaded the snapshot" || bad "topology: snapshot not loaded"; }

@@ -231,6 +231,79 @@ TEST(Selector, HealthFlagsAreReadAtMostOncePerIntervalAndHonoured) {
     ASSERT_EQ(s.kind, K::Narrow) << s.why;
     EXPECT_EQ(f.chosen(s).count("n061"), 0U);
     EXPECT_EQ(f.chosen(s).count("n002"), 0U);
+    // the counters the plugin logs: 3 calls, 2 store reads (the second call came too soon), the
+    // decision's own time
+    const auto& stats = f.sel->stats();
+    EXPECT_EQ(stats.calls, 3U);
+    EXPECT_EQ(stats.narrowed, 3U);
+    EXPECT_EQ(stats.health_reads, 2U);
+    EXPECT_GT(stats.select_ns, 0U);
+    EXPECT_GE(stats.select_ns, stats.select_max_ns);
+    EXPECT_GT(stats.select_max_ns, 0U);
+    // a store whose directory did not change is not read again within 10 s (one stat()), and
+    // is after that
+    t += std::chrono::milliseconds(1100);
+    (void)f.sel->select(job_of(4), f.offer(busy), 64);
+    EXPECT_EQ(stats.health_reads, 2U);
+    t += std::chrono::seconds(10);
+    (void)f.sel->select(job_of(4), f.offer(busy), 64);
+    EXPECT_EQ(stats.health_reads, 3U);
+    // a record cleared: read at the next interval, the host may be chosen again
+    ASSERT_TRUE(st->remove("n061"));
+    t += std::chrono::milliseconds(1100);
+    (void)f.sel->select(job_of(4), f.offer(busy), 64);
+    EXPECT_EQ(stats.health_reads, 4U);
+}
+
+// Slurm evaluates a pending job on the same offer at every main and backfill cycle: the same
+// job on the same offer gets its last decision without a new one; another offer, another
+// request or new health flags decide again.
+TEST(Selector, TheSameJobOnTheSameOfferGetsItsLastDecision) {
+    const std::string store = tmpdir() + "/health-memo";
+    auto st = health::Store::open(store, {.trusted_uid = ::getuid(), .create = true});
+    ASSERT_TRUE(st) << st.error().to_string();
+    SelectorConfig cfg;
+    cfg.health = store;
+    Fixture f(lab_names(), cfg);
+    auto t = Selector::Clock::time_point{};
+    f.sel->set_clock_for_test([&] { return t; });
+    const std::set<std::string> busy{"n005", "n009"};
+    auto a = f.sel->select(job_of(4), f.offer(busy), 64);
+    ASSERT_EQ(a.kind, K::Narrow) << a.why;
+    auto b = f.sel->select(job_of(4), f.offer(busy), 64);
+    EXPECT_EQ(f.sel->stats().repeats, 1U);
+    EXPECT_EQ(b.kind, a.kind);
+    EXPECT_EQ(b.nodes, a.nodes);
+    EXPECT_EQ(f.sel->stats().narrowed, 2U);
+    // another offer: decided anew (the chosen hosts taken away, others chosen)
+    std::set<std::string> busy2 = busy;
+    for (const auto& h : f.chosen(a)) busy2.insert(h);
+    auto c = f.sel->select(job_of(4), f.offer(busy2), 64);
+    EXPECT_EQ(f.sel->stats().repeats, 1U);
+    ASSERT_EQ(c.kind, K::Narrow);
+    EXPECT_NE(c.nodes, a.nodes);
+    // another job id or size on that offer: decided anew
+    auto other = job_of(4);
+    other.job_id += 1;
+    (void)f.sel->select(other, f.offer(busy2), 64);
+    (void)f.sel->select(job_of(2), f.offer(busy2), 64);
+    EXPECT_EQ(f.sel->stats().repeats, 1U);
+    // the chosen host flagged unhealthy: after the store's next read the same job on the same
+    // offer is decided again, off that host
+    const std::string sick = *f.chosen(c).begin();
+    health::Record r;
+    r.node = sick;
+    r.verdict = health::Verdict::Unhealthy;
+    r.reason = "xid 79";
+    ASSERT_TRUE(st->put(r));
+    t += std::chrono::milliseconds(1100);
+    auto d = f.sel->select(job_of(4), f.offer(busy2), 64);
+    EXPECT_EQ(f.sel->stats().repeats, 1U);
+    ASSERT_EQ(d.kind, K::Narrow);
+    EXPECT_EQ(f.chosen(d).count(sick), 0U);
+    auto e = f.sel->select(job_of(4), f.offer(busy2), 64);
+    EXPECT_EQ(f.sel->stats().repeats, 2U);
+    EXPECT_EQ(e.nodes, d.nodes);
 }
 
 TEST(SelectorConfig, ParsesAndNamesTheLineOfAnError) {
@@ -251,6 +324,13 @@ TEST(SelectorConfig, ParsesAndNamesTheLineOfAnError) {
     EXPECT_FALSE(parse_selector_config("snapshot=relative.json", "f", "/e"));
     EXPECT_FALSE(parse_selector_config("policy=cost\npolicy=topo", "f", "/e"));
     EXPECT_FALSE(parse_selector_config("just words", "f", "/e"));
+    EXPECT_EQ(d->stats_interval_s, 300);
+    auto si = parse_selector_config("stats_interval=0\n", "f", "/e");
+    ASSERT_TRUE(si);
+    EXPECT_EQ(si->stats_interval_s, 0);
+    EXPECT_FALSE(parse_selector_config("stats_interval=-1", "f", "/e"));
+    EXPECT_FALSE(parse_selector_config("stats_interval=86401", "f", "/e"));
+    EXPECT_FALSE(parse_selector_config("stats_interval=5s", "f", "/e"));
 }
 
 TEST(TpSelect, FailuresAreReturnedNotThrown) {
@@ -323,7 +403,14 @@ TEST(TpSelect, ASnapshotOfAnotherClusterIsRefusedAndMissingSlurmNodesAreSaid) {
     EXPECT_EQ(tps_select(s, &j, offered.data(), 67, chosen.data(), msg, sizeof msg), TPS_PASS);
     EXPECT_STREQ(msg, "");
     tps_summary(s, msg, sizeof msg);
-    EXPECT_NE(std::string(msg).find("3 calls, 1 narrowed, 2 left to Slurm"), std::string::npos) << msg;
+    EXPECT_NE(
+        std::string(msg).find("3 calls, 1 narrowed, 2 left to Slurm, 0 repeated (the last decision for the job on "
+                              "the same offer), 0 health store reads; decision "),
+        std::string::npos)
+        << msg;
+    EXPECT_NE(std::string(msg).find(" us in all (mean "), std::string::npos) << msg;
+    EXPECT_EQ(tps_stats_interval(s), 300);
+    EXPECT_EQ(tps_stats_interval(nullptr), 0);
     tps_close(s);
 }
 
