@@ -144,7 +144,8 @@ for m in modes:
 cols = ["multi_node", "waited", "not_dominated_pct", "not_dominated_at_once_pct", "not_dominated_waited_pct",
         "not_dominated_main_pct", "not_dominated_backfill_pct",
         "at_leaf_bound_pct", "planned_at_submission", "not_dominated_planned_pct", "not_dominated_unplanned_pct",
-        "on_degraded_while_others_fit", "mean_wait_multi_s", "gpu_hours_lost"]
+        "on_degraded_while_others_fit", "mean_wait_multi_s", "gpu_hours_lost",
+        "not_dominated_in_offer_pct", "on_degraded_while_others_offered"]
 print("table: %-10s " % "mode" + " ".join("%12s" % c[:12] for c in cols))
 for m, x in d.items():
     print("table: %-10s " % m + " ".join("%12s" % x.get(c) for c in cols))
