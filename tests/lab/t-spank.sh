@@ -544,12 +544,22 @@ if [ -n "$NODEFEED" ]; then
   SPRED=$("$TOPOPLACE" place "$SNAP" -N 6 --state "$WORK/nodes-span.txt" --jobs "$WORK/jobs-span.txt" --policy cost 2>/dev/null | sed -n 's/^Policy=cost NodeList=\([^ ]*\) .*/\1/p')
   STPRED=$("$TOPOPLACE" place "$SNAP" -N 6 --state "$WORK/nodes-span.txt" --policy topo 2>/dev/null | sed -n 's/^Policy=topo NodeList=\([^ ]*\) .*/\1/p')
   sleep 2.5  # a job table read and a feed write after the jobs started
-  sc=$(SLURM_CONF="$SVC" sbatch --topo=pack --topo-explain --hold -N6 -o /dev/null --wrap true 2>&1)
+  sc=$(SLURM_CONF="$SVC" sbatch --topo=pack --topo-explain --hold -N6 -o /dev/null --wrap true 2>&1); sc1=
+  # The plugin gives the service 500 ms, then decides itself (as it must: not from the job
+  # table). On a loaded 2-core CI machine, with 16 jobs just started, one exchange ran past
+  # that (CI of 2026-11-29). This check is about what the service knows, not how fast it
+  # answers (the attack check below is): a submission the service did not answer is tried
+  # once more, and the line says so.
+  if ! grep -q 'ms: service' <<<"$sc"; then
+    sc1=" (2nd submission; the 1st was decided in-process: $(grep -o '\[ms: [^]]*\]' <<<"$sc"))"
+    scancel "$(grep -oE 'Submitted batch job [0-9]+' <<<"$sc" | grep -oE '[0-9]+$')" 2>/dev/null; sleep 1
+    sc=$(SLURM_CONF="$SVC" sbatch --topo=pack --topo-explain --hold -N6 -o /dev/null --wrap true 2>&1)
+  fi
   hc=$(grep -o 'pack: [^ ]*' <<<"$sc" | cut -d' ' -f2)
   if [ "$(squeue -h -j "$jspan" -o %T)" = RUNNING ] && grep -q 'ms: service' <<<"$sc" && [ -n "$SPRED" ] && [ "$hc" = "$SPRED" ] \
      && [ "$SPRED" != "$STPRED" ] && [ "$(groups_of "$hc")" = "$(groups_of 'n[001,005]')" ] && grep -q 'cost: off shared uplinks' <<<"$sc" \
      && grep -q 'reading the job table' "$WORK/feed.log"; then
-    ok "service= (default policy cost): with job $jspan running on n[011-012,015-016], -N6 is planned on $hc (off the shared uplinks of $(groups_of 'n[011,015]')) where topo takes $STPRED; as 'place --jobs' predicts"
+    ok "service= (default policy cost): with job $jspan running on n[011-012,015-016], -N6 is planned on $hc (off the shared uplinks of $(groups_of 'n[011,015]')) where topo takes $STPRED; as 'place --jobs' predicts$sc1"
   else bad "service= (default policy cost) sees the running jobs' uplinks" "span=$(squeue -h -j "$jspan" -o %T) cost=$SPRED topo=$STPRED plan=$hc; $sc; $(tail -3 "$WORK/feed.log")"; fi
   sf=$(SLURM_CONF="$FEED" sbatch --topo=pack --topo-explain --hold -N6 -o /dev/null --wrap true 2>&1)
   hsf=$(grep -o 'pack: [^ ]*' <<<"$sf" | cut -d' ' -f2)
@@ -580,8 +590,11 @@ if [ -n "$NODEFEED" ]; then
   # here, holds 40 silent connections to the service (reopened as the service closes them)
   # and sends memory bombs (exclude= a 60 KB hostlist of a million names) and CPU bombs
   # (nodes=1-1000000 segment=1) in a loop for 8 s. Meanwhile every legitimate submission is
-  # still planned by the service, each within the service's 200 ms per connection (the
-  # plugin gives up at 500 ms); the daemon's memory stays bounded; the feed stays fresh.
+  # still planned by the service: each answered before the plugin gives up (500 ms), the
+  # median far below; the daemon's memory stays bounded; the feed stays fresh. (The service's
+  # own 200 ms per connection counts from accept(); the plugin's figure also holds the wait in
+  # the listen queue behind the attacker's connections and, on a loaded 2-core CI machine,
+  # reached 310 ms: the bound checked is the plugin's, the figure is printed.)
   ATK=topoplace-atk
   id -u "$ATK" >/dev/null 2>&1 || useradd -r -M -s /usr/sbin/nologin "$ATK" 2>/dev/null
   if id -u "$ATK" >/dev/null 2>&1 && [ -x /usr/bin/python3 ] && command -v setpriv >/dev/null; then
@@ -636,9 +649,9 @@ if [ -n "$NODEFEED" ]; then
     scancel "$jblk" 2>/dev/null
     mx=$(printf '%s\n' "${svcms[@]}" | sort -n | tail -1)
     md=$(printf '%s\n' "${svcms[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-    if [ $nleg -ge 5 ] && [ $nsvc = $nleg ] && awk -v m="$mx" 'BEGIN{exit !(m < 200)}' \
+    if [ $nleg -ge 5 ] && [ $nsvc = $nleg ] && awk -v m="$mx" -v d="$md" 'BEGIN{exit !(m < 500 && d < 50)}' \
        && [ -n "$hwm" ] && [ "$hwm" -lt 262144 ] && [ "$fage" -le 2 ] && grep -q 'bombs answered' "$WORK/attack.out"; then
-      ok "under attack by uid $(id -u "$ATK") ($(cat "$WORK/attack.out")): $nsvc/$nleg submissions planned by the service, service ms median $md max $mx (bound 200); daemon peak RSS $((hwm / 1024)) MiB; feed ${fage} s old"
+      ok "under attack by uid $(id -u "$ATK") ($(cat "$WORK/attack.out")): $nsvc/$nleg submissions planned by the service, service ms median $md (bound 50) max $mx (the plugin's timeout 500); daemon peak RSS $((hwm / 1024)) MiB; feed ${fage} s old"
     else bad "service under attack" "legit $nsvc/$nleg by the service, ms ${svcms[*]}; peak RSS ${hwm:-?} kB; feed age $fage s; $(cat "$WORK/attack.out"); $(tail -5 "$WORK/feed.log")"; fi
   else
     bad "under attack: needs useradd, python3 and setpriv" "$(id -u "$ATK" 2>&1)"
