@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -35,6 +34,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "slurm_release.hpp"
 #include <elf.h>
 #include <glob.h>
 #include <poll.h>
@@ -78,46 +78,7 @@ std::string base_of(const std::string& p) {
     return s == std::string::npos ? p : p.substr(s + 1);
 }
 
-/// Slurm release "24.11.5" -> {24, 11, 5}.
-struct Release {
-    int major = 0;
-    int minor = 0;
-    int micro = 0;
-
-    [[nodiscard]] std::string str() const {
-        char b[32];
-        std::snprintf(b, sizeof b, "%d.%02d.%d", major, minor, micro);
-        return b;
-    }
-
-    [[nodiscard]] std::string major_minor() const {
-        char b[16];
-        std::snprintf(b, sizeof b, "%d.%02d", major, minor);
-        return b;
-    }
-};
-
-std::optional<Release> parse_release(std::string_view s) {
-    Release r;
-    const char* p = s.data();
-    const char* end = s.data() + s.size();
-    auto num = [&](int& v) {
-        auto [q, ec] = std::from_chars(p, end, v);
-        p = q;
-        return ec == std::errc{};
-    };
-    if (!num(r.major) || p == end || *p++ != '.' || !num(r.minor)) return std::nullopt;
-    if (p != end && *p == '.') {
-        ++p;
-        if (!num(r.micro)) return std::nullopt;
-    }
-    return r;
-}
-
-Release release_of_number(std::uint32_t v) {
-    return Release{static_cast<int>((v >> 16U) & 0xffU), static_cast<int>((v >> 8U) & 0xffU),
-                   static_cast<int>(v & 0xffU)};
-}
+using Release = SlurmRelease;
 
 /// The value of a plugin's `plugin_version` (SLURM_VERSION_NUMBER of the release it was built
 /// for, which Slurm's plugin loader compares) from its ELF file, without loading it.
@@ -382,7 +343,7 @@ bool Doctor::slurm() {
             : cfg_.contains("SLURM_CONF") ? cfg_["SLURM_CONF"]
                                           : "/etc/slurm/slurm.conf";
     etc_ = dir_of(conf_);
-    rel_ = parse_release(cfg_["SLURM_VERSION"]);
+    rel_ = parse_slurm_release(cfg_["SLURM_VERSION"]);
     if (!rel_) {
         bad("slurmctld", "scontrol show config has no SLURM_VERSION", "run doctor with this cluster's scontrol");
         return false;

@@ -24,6 +24,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "slurm_release.hpp"
 
 namespace topo::cli {
 
@@ -70,18 +71,12 @@ struct Release {
 constexpr int kOldestRelease = 2205;
 constexpr int kNewestRelease = 2605;  // the newest release topoplace is tested on
 
-/// "24.11", "24.11.5", "slurm 24.11.5" -> 2411; nullopt when it is not a release.
-std::optional<Release> parse_release(std::string s) {
-    if (s.rfind("slurm ", 0) == 0) s = s.substr(6);
-    while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
-    // "YY.MM", then the end or ".micro"
-    auto digit = [&](std::size_t i) { return i < s.size() && s[i] >= '0' && s[i] <= '9'; };
-    if (!digit(0) || !digit(1) || s.size() < 5 || s[2] != '.' || !digit(3) || !digit(4)) return std::nullopt;
-    if (s.size() != 5 && s[5] != '.') return std::nullopt;
-    const int major = (s[0] - '0') * 10 + (s[1] - '0');
-    const int minor = (s[3] - '0') * 10 + (s[4] - '0');
-    if (minor != 2 && minor != 5 && minor != 11) return std::nullopt;  // Slurm releases: YY.02/05/11
-    return Release{major * 100 + minor};
+/// "24.11", "24.11.5", "slurm 24.11.5" -> 2411; nullopt when it is not a release
+/// (Slurm's are YY.02, YY.05 and YY.11).
+std::optional<Release> parse_release(std::string_view s) {
+    const auto r = parse_slurm_release(s);
+    if (!r || (r->minor != 2 && r->minor != 5 && r->minor != 11)) return std::nullopt;
+    return Release{r->yymm()};
 }
 
 /// The release of the Slurm on PATH (`scontrol --version`), nullopt without one.

@@ -227,7 +227,7 @@ static int _eval_nodes(topology_eval_t *topo_eval)
 	uint16_t avail_cpus;
 	int n, rc;
 
-	if (!sel || !job_ptr || !job_ptr->details || !topo_eval->node_map)
+	if (!job_ptr || !job_ptr->details || !topo_eval->node_map)
 		return _tree_eval(topo_eval);
 	n = bit_size(topo_eval->node_map);
 	if ((n < 0) || ((uint32_t) n > nbits)) {
