@@ -295,37 +295,33 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
     refresh_feed(sel);
 
     // the same job on the same offer as at its last call, nothing else changed: that decision
-    std::uint64_t env_hash = 1469598103934665603ULL;  // FNV-1a over the job's environment
-    for (std::string_view kv : job.env) {
-        for (const char ch : kv) env_hash = (env_hash ^ static_cast<unsigned char>(ch)) * 1099511628211ULL;
-        env_hash = (env_hash ^ 0xffU) * 1099511628211ULL;
+    MemoKey key{generation_,
+                job.min_nodes,
+                job.req_nodes,
+                job.max_nodes,
+                std::string(job.tres_per_node),
+                1469598103934665603ULL,
+                nbits,
+                {}};
+    for (std::string_view kv : job.env) {  // FNV-1a
+        for (const char ch : kv) key.env_hash = (key.env_hash ^ static_cast<unsigned char>(ch)) * 1099511628211ULL;
+        key.env_hash = (key.env_hash ^ 0xffU) * 1099511628211ULL;
     }
     const std::size_t words = std::min<std::size_t>(offered.size(), (static_cast<std::size_t>(nbits) + 63) / 64);
-    const auto offer = offered.first(words);
-    if (auto it = memo_.find(job.job_id); it != memo_.end()) {
+    key.offered.assign(offered.begin(), offered.begin() + static_cast<std::ptrdiff_t>(words));
+    if (auto it = memo_.find(job.job_id); it != memo_.end() && it->second.key == key) {
         const Memo& m = it->second;
-        if (m.generation == generation_ && m.min_nodes == job.min_nodes && m.req_nodes == job.req_nodes
-            && m.max_nodes == job.max_nodes && m.tres_per_node == job.tres_per_node && m.env_hash == env_hash
-            && m.nbits == nbits && std::equal(m.offered.begin(), m.offered.end(), offer.begin(), offer.end())) {
-            ++stats_.repeats;
-            ++(m.kind == Selection::Kind::Narrow ? stats_.narrowed : stats_.passed);
-            sel.kind = m.kind;
-            sel.nodes = m.nodes;
-            sel.why = m.why;
-            return sel;
-        }
+        ++stats_.repeats;
+        ++(m.kind == Selection::Kind::Narrow ? stats_.narrowed : stats_.passed);
+        sel.kind = m.kind;
+        sel.nodes = m.nodes;
+        sel.why = m.why;
+        return sel;
     }
     auto remember = [&](const Selection& out) {
         if (memo_.size() >= kMemoJobs && !memo_.contains(job.job_id)) memo_.clear();
         Memo& m = memo_[job.job_id];
-        m.generation = generation_;
-        m.min_nodes = job.min_nodes;
-        m.req_nodes = job.req_nodes;
-        m.max_nodes = job.max_nodes;
-        m.tres_per_node.assign(job.tres_per_node);
-        m.env_hash = env_hash;
-        m.nbits = nbits;
-        m.offered.assign(offer.begin(), offer.end());
+        m.key = std::move(key);
         m.kind = out.kind;
         m.nodes = out.nodes;
         m.why = out.why;

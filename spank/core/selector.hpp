@@ -169,13 +169,18 @@ private:
     /// cycle while nothing changed): its last decision per job, valid while the inputs that
     /// are not in the key (health flags, uplinks from the feed, the node map) stay as they
     /// were (`generation_`). Bounded: cleared when it holds kMemoJobs jobs.
-    struct Memo {
+    struct MemoKey {
         std::uint64_t generation = 0;
         std::uint32_t min_nodes = 0, req_nodes = 0, max_nodes = 0;
         std::string tres_per_node;
-        std::uint64_t env_hash = 0;
+        std::uint64_t env_hash = 0;  ///< FNV-1a over the job's SPANK environment (its --topo options)
         std::uint32_t nbits = 0;
         std::vector<std::uint64_t> offered;
+        bool operator==(const MemoKey&) const = default;
+    };
+
+    struct Memo {
+        MemoKey key;
         Selection::Kind kind = Selection::Kind::Pass;
         std::vector<std::uint32_t> nodes;
         std::string why;

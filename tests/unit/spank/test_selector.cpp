@@ -304,6 +304,17 @@ TEST(Selector, TheSameJobOnTheSameOfferGetsItsLastDecision) {
     auto e = f.sel->select(job_of(4), f.offer(busy2), 64);
     EXPECT_EQ(f.sel->stats().repeats, 2U);
     EXPECT_EQ(e.nodes, d.nodes);
+    // the same job with other --topo options (its SPANK environment) on that offer: decided anew
+    auto spread = job_of(4);
+    const std::vector<std::string> env = {"SPANK_TOPOPLACE_MODE=spread"};
+    spread.env = {env[0]};
+    const auto g = f.sel->select(spread, f.offer(busy2), 64);
+    ASSERT_EQ(g.kind, K::Narrow) << g.why;
+    EXPECT_EQ(f.sel->stats().repeats, 2U);
+    EXPECT_NE(g.nodes, d.nodes);
+    // and back to its first options: decided anew again (one decision remembered per job)
+    EXPECT_EQ(f.sel->select(job_of(4), f.offer(busy2), 64).nodes, d.nodes);
+    EXPECT_EQ(f.sel->stats().repeats, 2U);
 }
 
 TEST(SelectorConfig, ParsesAndNamesTheLineOfAnError) {
