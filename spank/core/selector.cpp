@@ -72,11 +72,15 @@ Result<SelectorConfig> parse_selector_config(std::string_view text, std::string_
             auto v = strict_int(val, 0, 86'400);
             if (!v) return fail(Errc::Parse, "stats_interval: seconds 0..86400", std::string(file), line);
             c.stats_interval_s = static_cast<int>(*v);
+        } else if (key == "trace") {
+            if (val != "yes" && val != "no")
+                return fail(Errc::Parse, "trace=" + std::string(val) + ": expected yes or no", std::string(file), line);
+            c.trace = val == "yes";
         } else {
             return fail(Errc::Parse,
                         "unknown key '" + key
                             + "' (snapshot, health, policy, default, health_interval_ms, state_feed, state_feed_age, "
-                              "stats_interval)",
+                              "stats_interval, trace)",
                         std::string(file), line);
         }
     }

@@ -46,6 +46,9 @@ struct SelectorConfig {
     /// The plugin logs its counters and its own time in eval_nodes at most this often (and at
     /// every reconfigure); 0 = only at reconfigure.
     int stats_interval_s = 300;
+    /// One info line per eval_nodes call: the job, the nodes Slurm offered and the nodes chosen
+    /// (or left to topology/tree), for replays and audits (DebugFlags=SelectType logs it too).
+    bool trace = false;
 };
 
 /// Parse the file's text; `confdir` gives the default snapshot path. Errors name the line

@@ -162,6 +162,10 @@ extern "C" int tps_stats_interval(const struct tps* s) {
     return s == nullptr ? 0 : s->sel->config().stats_interval_s;
 }
 
+extern "C" int tps_trace(const struct tps* s) {
+    return s != nullptr && s->sel->config().trace ? 1 : 0;
+}
+
 extern "C" void tps_close(struct tps* s) {
     try {
         delete s;

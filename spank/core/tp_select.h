@@ -44,6 +44,8 @@ int tps_select(struct tps* s, const tps_job_t* job, const uint64_t* offered, uin
 void tps_summary(struct tps* s, char* msg, size_t msglen);
 /* stats_interval= of the configuration: log the summary at most this often (0: at reconfigure only). */
 int tps_stats_interval(const struct tps* s);
+/* trace= of the configuration: 1 when each eval_nodes call is to be logged (job, offer, choice). */
+int tps_trace(const struct tps* s);
 void tps_close(struct tps* s);
 
 #ifdef __cplusplus

@@ -226,6 +226,8 @@ static int _eval_nodes(topology_eval_t *topo_eval)
 	uint32_t min_nodes, req_nodes, max_nodes;
 	uint16_t avail_cpus;
 	int n, rc;
+	bool trace;
+	char *offer_str = NULL, *chose_str = NULL;
 
 	if (!job_ptr || !job_ptr->details || !topo_eval->node_map)
 		return _tree_eval(topo_eval);
@@ -259,8 +261,17 @@ static int _eval_nodes(topology_eval_t *topo_eval)
 	rc = tps_select(sel, &job, offered, n, chosen, problem, sizeof(problem));
 	if (problem[0])
 		error("topology/topoplace: %s", problem);
-	if (rc != TPS_NARROW)
+	/* trace=yes (or DebugFlags=SelectType): the offer and the choice, one line per call */
+	trace = tps_trace(sel) || (slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE);
+	if (trace)
+		offer_str = bitmap2node_name(topo_eval->node_map);
+	if (rc != TPS_NARROW) {
+		if (trace)
+			info("topology/topoplace: trace %pJ offer=%s chose=- (left to topology/tree)",
+			     job_ptr, offer_str);
+		xfree(offer_str);
 		return _tree_eval(topo_eval);
+	}
 
 	/* Narrow the offer to the choice; keep what topology/tree needs to start over. */
 	orig_map = bit_copy(topo_eval->node_map);
@@ -273,10 +284,19 @@ static int _eval_nodes(topology_eval_t *topo_eval)
 		if (!(chosen[i / 64] & (1ULL << (i % 64))))
 			bit_clear(topo_eval->node_map, i);
 	}
+	if (trace)
+		chose_str = bitmap2node_name(topo_eval->node_map);
 	rc = _tree_eval(topo_eval);
 	if (rc == SLURM_SUCCESS) {
-		log_flag(SELECT_TYPE, "topology/topoplace: %pJ on %d nodes of topoplace's choice",
-			 job_ptr, bit_set_count(topo_eval->node_map));
+		if (trace) {
+			char *got = bitmap2node_name(topo_eval->node_map);
+
+			info("topology/topoplace: trace %pJ offer=%s chose=%s allocated=%s",
+			     job_ptr, offer_str, chose_str, got);
+			xfree(got);
+		}
+		xfree(offer_str);
+		xfree(chose_str);
 		FREE_NULL_BITMAP(orig_map);
 		free_core_array(&orig_core);
 		return rc;
@@ -293,7 +313,10 @@ static int _eval_nodes(topology_eval_t *topo_eval)
 	FREE_NULL_BITMAP(orig_map);
 	free_core_array(&orig_core);
 	not_allocatable++;
-	log_flag(SELECT_TYPE, "topology/topoplace: %pJ: topoplace's choice not allocatable, topology/tree on the whole offer",
-		 job_ptr);
+	if (trace)
+		info("topology/topoplace: trace %pJ offer=%s chose=%s allocated=- (not allocatable: topology/tree on the whole offer)",
+		     job_ptr, offer_str, chose_str);
+	xfree(offer_str);
+	xfree(chose_str);
 	return _tree_eval(topo_eval);
 }

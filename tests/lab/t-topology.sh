@@ -187,14 +187,24 @@ printf 'health=/nonexistent/topoplace-health\n' > "$ETC/topoplace-topology.conf"
 restart_ctld
 runs_two_jobs && [ "$(loaded)" = 1 ] && ok "a health store that does not exist yet: snapshot loaded, jobs placed" \
   || bad "missing health store" "$(grep topoplace "$CTLD_LOG" | head -5)"
-# reconfigure onto a new snapshot: the topo policy this time, and the log says so
-echo "policy=topo" > "$ETC/topoplace-topology.conf"
+# reconfigure onto a new snapshot: the topo policy this time, and the log says so; trace=yes:
+# one line per eval_nodes call with the offer, the choice and what Slurm allocated
+printf 'policy=topo\ntrace=yes\n' > "$ETC/topoplace-topology.conf"
 scontrol reconfigure
 for _ in $(seq 150); do grep -q 'policy topo' "$CTLD_LOG" && break; sleep 0.2; done
 lab_refresh_pids
 grep -q 'topology/topoplace: snapshot .*(64 hosts, policy topo)' "$CTLD_LOG" && runs_two_jobs \
   && ok "scontrol reconfigure: the new configuration loaded (policy topo), jobs placed" \
   || bad "scontrol reconfigure onto a new configuration" "$(grep topoplace "$CTLD_LOG" | tail -5)"
+tj=$(sub -N 5)
+IFS='|' read -r st nodes _ <<<"$(wait_running "$tj" 20)"
+tl=$(grep -E "topology/topoplace: trace JobId=$tj offer=[^ ]+ chose=[^ ]+ allocated=[^ ]+" "$CTLD_LOG" | tail -1)
+talloc=$(grep -oE 'allocated=[^ ]+' <<<"$tl" | cut -d= -f2); tchose=$(grep -oE 'chose=[^ ]+' <<<"$tl" | cut -d= -f2)
+scancel "$tj" 2>/dev/null; wait_gone "$tj"
+[ "$st" = RUNNING ] && [ -n "$talloc" ] && [ "$(expand_hostlist "$talloc" | paste -sd,)" = "$(expand_hostlist "$nodes" | paste -sd,)" ] \
+  && [ "$talloc" = "$tchose" ] \
+  && ok "trace=yes: the job's eval_nodes line names the offer, the choice and the allocation (= the job's $nodes): $(cut -c1-160 <<<"${tl#*topology/topoplace: }")" \
+  || bad "trace=yes: a line per eval_nodes call" "job $tj $st on $nodes; $tl"
 # a burst of 1,000 jobs: slurmctld keeps answering, every eval logged nothing per job
 clear_jobs 150
 for _ in $(seq 150); do [ "$(sinfo -h -N -t idle -o %N 2>/dev/null | sort -u | wc -l)" = 64 ] && break; sleep 0.2; done

@@ -342,6 +342,14 @@ TEST(SelectorConfig, ParsesAndNamesTheLineOfAnError) {
     EXPECT_FALSE(parse_selector_config("stats_interval=-1", "f", "/e"));
     EXPECT_FALSE(parse_selector_config("stats_interval=86401", "f", "/e"));
     EXPECT_FALSE(parse_selector_config("stats_interval=5s", "f", "/e"));
+    EXPECT_FALSE(d->trace);
+    auto tr = parse_selector_config("trace=yes\n", "f", "/e");
+    ASSERT_TRUE(tr);
+    EXPECT_TRUE(tr->trace);
+    auto tb = parse_selector_config("policy=cost\ntrace=1\n", "f.conf", "/e");
+    ASSERT_FALSE(tb);
+    EXPECT_NE(tb.error().to_string().find("f.conf:2: trace=1: expected yes or no"), std::string::npos)
+        << tb.error().to_string();
 }
 
 TEST(TpSelect, FailuresAreReturnedNotThrown) {
