@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include <topo/enum_names.hpp>
 #include <topo/hostlist.hpp>
@@ -648,6 +649,43 @@ Result<Placement> Placer::place_degraded(const ClusterState& state, const Reques
             hi = mid;
         } else {
             lo = mid + 1;
+        }
+    }
+    // Which k: the k least slow, but hosts flagged equally slow are alike, and the first k
+    // by id are not the best k by place. The hosts slower than none of the k-th are taken;
+    // among those as slow as the k-th, each choice of the rest is placed (at most
+    // kMaxDegradedChoices of them, else the first) and the fewest degraded hosts, then leaf
+    // groups, then spines, then tier, then hops wins (a lexicographic minimum: no other choice is
+    // better on both groups and spines).
+    constexpr std::size_t kMaxDegradedChoices = 16;  // extra decisions, only when forced onto degraded hosts
+    if (const std::size_t k = hi; k > 0 && k < by_speed.size()) {
+        const double sk = by_speed[k - 1].first;
+        std::size_t less = 0;
+        std::vector<HostId> tie;
+        for (const auto& [sd, h] : by_speed) {
+            if (sd < sk) ++less;
+            if (sd == sk) tie.push_back(h);
+        }
+        const std::size_t r = k - less;  // how many of `tie` the job takes
+        // C(tie, r), stopped once past the cap
+        std::size_t choices = 1;
+        for (std::size_t i = 0; i < r && choices <= kMaxDegradedChoices; ++i)
+            choices = choices * (tie.size() - i) / (i + 1);
+        if (tie.size() > r && choices <= kMaxDegradedChoices) {
+            auto key = [](const Placement& p) {
+                const int spines = p.switches_per_level.size() > 1 ? p.switches_per_level[1] : 0;
+                return std::tuple(p.degraded_hosts, p.groups.size(), spines, p.max_tier, p.hop_sum);
+            };
+            std::vector<bool> pick(tie.size(), false);
+            std::fill(pick.begin(), pick.begin() + static_cast<std::ptrdiff_t>(r), true);
+            do {  // every r-subset of tie (prev_permutation over a sorted-descending mask)
+                Request q = req;
+                for (std::size_t i = k; i < by_speed.size(); ++i)
+                    if (by_speed[i].first > sk) q.excluded.push_back(by_speed[i].second);
+                for (std::size_t i = 0; i < tie.size(); ++i)
+                    if (!pick[i]) q.excluded.push_back(tie[i]);
+                if (auto c = place_one(state, q, policy, nullptr, why); c && key(*c) < key(*b)) b = std::move(c);
+            } while (std::prev_permutation(pick.begin(), pick.end()));
         }
     }
     if (multi && b->degraded_hosts > 0) {

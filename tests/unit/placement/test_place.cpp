@@ -488,6 +488,30 @@ TEST(Place, DegradedHostsStayOutOfMultiNodeJobsWhileOthersFit) {
     EXPECT_EQ(s.degraded_count(), 0);
 }
 
+TEST(Place, WhenADegradedHostMustJoinTheBestPlacedOfEquallySlowOnesDoes) {
+    // Found on the live 24.11 replay (issue 31): of two hosts flagged at the same slowdown, the
+    // lower id was always the one allowed, even when the other shared a leaf with the job.
+    auto t = three_level(1, 3, 4);  // leaf01 n001-n004, leaf02 n005-n008, leaf03 n009-n012
+    ClusterState s(*t);
+    for (const char* h : {"n002", "n003", "n004", "n009", "n010", "n011", "n012"})
+        s.set_state(*t->find_host(h), NodeState::Alloc);
+    s.set_slowdown(*t->find_host("n001"), 1.34);
+    s.set_slowdown(*t->find_host("n008"), 1.34);
+    for (auto pol : {Policy::Topo, Policy::Cost}) {
+        // 4 nodes, 3 healthy free (n005-n007): one degraded host joins; n008 keeps it on leaf02
+        auto p = place(*t, s, nodes(4), pol);
+        ASSERT_TRUE(p) << p.error().to_string();
+        EXPECT_EQ(compress_hostlist(names(*t, *p)), "n[005-008]") << policy_name(pol) << ": " << p->explanation;
+        EXPECT_EQ(p->degraded_hosts, 1);
+        EXPECT_EQ(p->groups.size(), 1U);
+    }
+    // a less slow degraded host still goes first, wherever it is
+    s.set_slowdown(*t->find_host("n001"), 1.1);
+    auto q = place(*t, s, nodes(4));
+    ASSERT_TRUE(q) << q.error().to_string();
+    EXPECT_EQ(compress_hostlist(names(*t, *q)), "n[001,005-007]") << q->explanation;
+}
+
 TEST(Place, DegradedRuleEqualsExcludingThemWhenThatFits) {
     // The rule's first try leaves degraded hosts out through the group counts (no exclusion
     // list); it must choose exactly what excluding them would choose.
