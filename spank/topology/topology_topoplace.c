@@ -12,7 +12,8 @@
  *
  * Inside the controller of the whole cluster: no exception crosses into Slurm (tp_select.h
  * catches everything), no I/O in eval_nodes but the health store's re-read (at most once a
- * second, bounded) and a line of counters at most every stats_interval seconds, memory fixed
+ * second, bounded), a line of counters at most every stats_interval seconds and, with
+ * trace=yes or DebugFlags=SelectType, one line per call (offer, choice, allocation); memory fixed
  * at build_config, every failure falls back to Slurm's own evaluation and is logged once.
  *
  * A derivative of Slurm (built against its internal headers and linked with topology/tree):
@@ -226,16 +227,18 @@ static int _eval_nodes(topology_eval_t *topo_eval)
 	uint32_t min_nodes, req_nodes, max_nodes;
 	uint16_t avail_cpus;
 	int n, rc;
+	bitoff_t size;
 	bool trace;
 	char *offer_str = NULL, *chose_str = NULL;
 
 	if (!job_ptr || !job_ptr->details || !topo_eval->node_map)
 		return _tree_eval(topo_eval);
-	n = bit_size(topo_eval->node_map);
-	if ((n < 0) || ((uint32_t) n > nbits)) {
+	size = bit_size(topo_eval->node_map);
+	n = ((size < 0) || (size > (bitoff_t) nbits)) ? -1 : (int) size;
+	if (n < 0) {
 		if (!grew_logged)
-			error("topology/topoplace: the node table has %d nodes, the map was made for %u: topology/tree decides until the next reconfigure",
-			      n, nbits);
+			error("topology/topoplace: the node table has %ld nodes, the map was made for %u: topology/tree decides until the next reconfigure",
+			      (long) size, nbits);
 		grew_logged = true;
 		return _tree_eval(topo_eval);
 	}

@@ -184,6 +184,21 @@ def judge(a):
             else:
                 jobs[j]["start"] = lt(t)
                 jobs[j]["via"] = "main" if main else "backfill"
+    # topology/topoplace's trace=yes lines: per job, what Slurm offered at each eval_nodes
+    # call, topoplace's choice and what topology/tree allocated in it. The offer of the call
+    # that allocated the job's nodes is the real one: what backfill left after its
+    # reservations for higher-priority jobs (the "free" set above cannot know them).
+    traced = {}
+    if a.ctld_log:
+        for line in open(a.ctld_log, errors="replace"):
+            m = re.search(r"topology/topoplace: trace JobId=(\d+) offer=(\S+) chose=(\S+)(?: allocated=(\S+))?", line)
+            if m and m.group(1) in jobs:
+                traced.setdefault(m.group(1), []).append(m.groups()[1:])
+    for j, x in jobs.items():
+        hit = [t for t in traced.get(j, []) if t[2] and t[2] != "-" and sorted(expand(t[2])) == sorted(x["hosts"])]
+        if hit:
+            x["slurm_offer"] = expand(hit[-1][0])
+            x["slurm_chose"] = expand(hit[-1][1])
     order = sorted(jobs.values(), key=lambda x: (x["start"], x["id"]))
     all_spines = sorted(set(spine_of_leaf.values()))
 
@@ -191,24 +206,31 @@ def judge(a):
         # the (leaves, spines) pairs achievable on the free nodes: for each set of spines, the
         # fewest leaves under them holding n nodes; judged against the acceptable placements:
         # on healthy hosts when enough are free (a multi-node job belongs on a degraded host
-        # only when nothing else fits)
+        # only when nothing else fits), else on all the healthy ones and as few degraded
+        # ones as make up the count (one degraded host more than needed is one straggler
+        # more: not a placement to be measured against)
         healthy = [h for h in free if h not in degraded]
-        pool = healthy if len(healthy) >= n else free
-        free_by_leaf = {}
-        for h in pool:
-            free_by_leaf[leaf_of[h]] = free_by_leaf.get(leaf_of[h], 0) + 1
+        if len(healthy) >= n:
+            pools = [healthy]
+        else:
+            sick = sorted(h for h in free if h in degraded)
+            pools = [healthy + list(c) for c in itertools.combinations(sick, n - len(healthy))] or [free]
         best = []
-        for k in range(1, len(all_spines) + 1):
-            for ss in itertools.combinations(all_spines, k):
-                counts = sorted((c for lf, c in free_by_leaf.items() if spine_of_leaf.get(lf) in ss), reverse=True)
-                got, used = 0, 0
-                for c in counts:
+        for pool in pools:
+            free_by_leaf = {}
+            for h in pool:
+                free_by_leaf[leaf_of[h]] = free_by_leaf.get(leaf_of[h], 0) + 1
+            for k in range(1, len(all_spines) + 1):
+                for ss in itertools.combinations(all_spines, k):
+                    counts = sorted((c for lf, c in free_by_leaf.items() if spine_of_leaf.get(lf) in ss), reverse=True)
+                    got, used = 0, 0
+                    for c in counts:
+                        if got >= n:
+                            break
+                        got += c
+                        used += 1
                     if got >= n:
-                        break
-                    got += c
-                    used += 1
-                if got >= n:
-                    best.append((used, k))
+                        best.append((used, k))
         return best
 
     def dominated_by(best, row):
@@ -238,7 +260,9 @@ def judge(a):
             row["bound_leaves"] = min((b[0] for b in best), default=row["leaves"])
             row["dominated"] = dominated_by(best, row)
             clean_free = [h for h in free if h not in degraded]
-            row["degraded_while_others_fit"] = row["degraded"] > 0 and len(clean_free) >= n
+            # on more degraded hosts than the free ones make necessary (none when enough
+            # healthy hosts are free)
+            row["degraded_while_others_fit"] = row["degraded"] > max(0, n - len(clean_free))
             # For information: the same judgement without the free nodes a job queued ahead of
             # this one (lower id, submitted before this start, started later) took at its own
             # start. Backfill holds such nodes for the queue and does not offer them, so what
@@ -251,7 +275,13 @@ def judge(a):
             offer = [h for h in free if h not in held]
             row["held_for_queue"] = len(held)
             row["dominated_in_offer"] = dominated_by(achievable(offer, n), row)
-            row["degraded_while_others_offered"] = row["degraded"] > 0 and len([h for h in offer if h not in degraded]) >= n
+            row["degraded_while_others_offered"] = row["degraded"] > max(0, n - len([h for h in offer if h not in degraded]))
+            if "slurm_offer" in x:  # the real offer (topology/topoplace trace=yes)
+                so = x["slurm_offer"]
+                row["slurm_offer"] = len(so)
+                row["dominated_in_slurm_offer"] = dominated_by(achievable(so, n), row)
+                row["degraded_while_others_in_slurm_offer"] = row["degraded"] > max(0, n - len([h for h in so if h not in degraded]))
+                row["withheld_free"] = len(set(free) - set(so))
             if a.place:
                 st = {"hosts": {h: {"state": "alloc"} for h in busy}}
                 for h in degraded:
@@ -313,6 +343,9 @@ def judge(a):
         "on_degraded_while_others_fit": sum(1 for r in multi if r.get("degraded_while_others_fit")),
         "not_dominated_in_offer_pct": share(multi, "dominated_in_offer", False),
         "on_degraded_while_others_offered": sum(1 for r in multi if r.get("degraded_while_others_offered")),
+        "traced_multi": sum(1 for r in multi if "slurm_offer" in r),
+        "not_dominated_in_slurm_offer_pct": share([r for r in multi if "slurm_offer" in r], "dominated_in_slurm_offer", False),
+        "on_degraded_while_others_in_slurm_offer": sum(1 for r in multi if r.get("degraded_while_others_in_slurm_offer")),
         "mean_wait_multi_s": round(sum(r["wait_s"] for r in multi) / len(multi), 1) if multi else None,
         "gpu_hours_lost": round(sum(r.get("gpu_hours_lost", 0) for r in multi), 4) if a.predict else None,
         "same_leaves_as_place_pct": share(multi, "same_leaves_as_place", True) if a.place else None,

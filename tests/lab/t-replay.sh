@@ -64,8 +64,9 @@ replay_mode() { # MODE
       label="TopologyPlugin=topology/topoplace"
       [ "$TOPO_SO" != - ] && [ -f "$TOPO_SO" ] || { echo "SKIP mode topology: no plugin"; return; }
       mkdir -p "$WORK/plugins"; cp "$TOPO_SO" "$WORK/plugins/topology_topoplace.so"; chmod 755 "$WORK/plugins/topology_topoplace.so"
-      # stats_interval: the plugin's counters and own time in the log every few seconds
-      printf 'health=%s\nstats_interval=5\n' "$STORE" > "$WORK/topoplace-topology.conf"
+      # stats_interval: the plugin's counters and own time in the log every few seconds;
+      # trace: each eval_nodes call's offer, choice and allocation, for the judge
+      printf 'health=%s\nstats_interval=5\ntrace=yes\n' "$STORE" > "$WORK/topoplace-topology.conf"
       knobs+=(LAB_TOPOLOGY=topoplace LAB_EXTRA_CONF="PluginDir=$PLUGDIR:$WORK/plugins" LAB_ETC_FILES="$SNAP $WORK/topoplace-topology.conf") ;;
     *) bad "unknown mode $mode"; return ;;
   esac
@@ -145,7 +146,8 @@ cols = ["multi_node", "waited", "not_dominated_pct", "not_dominated_at_once_pct"
         "not_dominated_main_pct", "not_dominated_backfill_pct",
         "at_leaf_bound_pct", "planned_at_submission", "not_dominated_planned_pct", "not_dominated_unplanned_pct",
         "on_degraded_while_others_fit", "mean_wait_multi_s", "gpu_hours_lost",
-        "not_dominated_in_offer_pct", "on_degraded_while_others_offered"]
+        "not_dominated_in_offer_pct", "on_degraded_while_others_offered",
+        "traced_multi", "not_dominated_in_slurm_offer_pct", "on_degraded_while_others_in_slurm_offer"]
 print("table: %-10s " % "mode" + " ".join("%12s" % c[:12] for c in cols))
 for m, x in d.items():
     print("table: %-10s " % m + " ".join("%12s" % x.get(c) for c in cols))
