@@ -676,12 +676,13 @@ Result<Placement> Placer::place_degraded(const ClusterState& state, const Reques
                 const int spines = p.switches_per_level.size() > 1 ? p.switches_per_level[1] : 0;
                 return std::tuple(p.degraded_hosts, p.groups.size(), spines, p.max_tier, p.hop_sum);
             };
+            Request slower = req;  // the degraded hosts slower than the k-th: out of every choice
+            for (std::size_t i = k; i < by_speed.size(); ++i)
+                if (by_speed[i].first > sk) slower.excluded.push_back(by_speed[i].second);
             std::vector<bool> pick(tie.size(), false);
             std::fill(pick.begin(), pick.begin() + static_cast<std::ptrdiff_t>(r), true);
             do {  // every r-subset of tie (prev_permutation over a sorted-descending mask)
-                Request q = req;
-                for (std::size_t i = k; i < by_speed.size(); ++i)
-                    if (by_speed[i].first > sk) q.excluded.push_back(by_speed[i].second);
+                Request q = slower;
                 for (std::size_t i = 0; i < tie.size(); ++i)
                     if (!pick[i]) q.excluded.push_back(tie[i]);
                 if (auto c = place_one(state, q, policy, nullptr, why); c && key(*c) < key(*b)) b = std::move(c);

@@ -299,18 +299,18 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
     refresh_feed(sel);
 
     // the same job on the same offer as at its last call, nothing else changed: that decision
-    MemoKey key{generation_,
-                job.min_nodes,
-                job.req_nodes,
-                job.max_nodes,
-                std::string(job.tres_per_node),
-                1469598103934665603ULL,
-                nbits,
-                {}};
-    for (std::string_view kv : job.env) {  // FNV-1a
+    MemoKey& key = key_;  // reused: no allocation per call once its buffers have grown
+    key.generation = generation_;
+    key.min_nodes = job.min_nodes;
+    key.req_nodes = job.req_nodes;
+    key.max_nodes = job.max_nodes;
+    key.tres_per_node.assign(job.tres_per_node);
+    key.env_hash = 1469598103934665603ULL;  // FNV-1a
+    for (std::string_view kv : job.env) {
         for (const char ch : kv) key.env_hash = (key.env_hash ^ static_cast<unsigned char>(ch)) * 1099511628211ULL;
         key.env_hash = (key.env_hash ^ 0xffU) * 1099511628211ULL;
     }
+    key.nbits = nbits;
     const std::size_t words = std::min<std::size_t>(offered.size(), (static_cast<std::size_t>(nbits) + 63) / 64);
     key.offered.assign(offered.begin(), offered.begin() + static_cast<std::ptrdiff_t>(words));
     if (auto it = memo_.find(job.job_id); it != memo_.end() && it->second.key == key) {
@@ -325,7 +325,7 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
     auto remember = [&](const Selection& out) {
         if (memo_.size() >= kMemoJobs && !memo_.contains(job.job_id)) memo_.clear();
         Memo& m = memo_[job.job_id];
-        m.key = std::move(key);
+        m.key = key;  // a copy into the entry's own buffers (reused when the job is decided again)
         m.kind = out.kind;
         m.nodes = out.nodes;
         m.why = out.why;

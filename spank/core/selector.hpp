@@ -190,6 +190,7 @@ private:
     };
 
     std::unordered_map<std::uint32_t, Memo> memo_;
+    MemoKey key_;  ///< this call's key, kept between calls so that its buffers are reused
     std::uint64_t generation_ = 0;
     static constexpr std::size_t kMemoJobs = 1024;
     std::optional<Clock::time_point> feed_read_;

@@ -237,6 +237,10 @@ def judge(a):
         return any(l <= row["leaves"] and s <= row["spines"] and (l < row["leaves"] or s < row["spines"])
                    for l, s in best)
 
+    def more_degraded_than_needed(row, pool, n):
+        # on more degraded hosts than the pool makes necessary (none when it holds n healthy)
+        return row["degraded"] > max(0, n - len([h for h in pool if h not in degraded]))
+
     rows = []
     for x in order:
         n = len(x["hosts"])
@@ -259,10 +263,7 @@ def judge(a):
             best = achievable(free, n)
             row["bound_leaves"] = min((b[0] for b in best), default=row["leaves"])
             row["dominated"] = dominated_by(best, row)
-            clean_free = [h for h in free if h not in degraded]
-            # on more degraded hosts than the free ones make necessary (none when enough
-            # healthy hosts are free)
-            row["degraded_while_others_fit"] = row["degraded"] > max(0, n - len(clean_free))
+            row["degraded_while_others_fit"] = more_degraded_than_needed(row, free, n)
             # For information: the same judgement without the free nodes a job queued ahead of
             # this one (lower id, submitted before this start, started later) took at its own
             # start. Backfill holds such nodes for the queue and does not offer them, so what
@@ -275,12 +276,12 @@ def judge(a):
             offer = [h for h in free if h not in held]
             row["held_for_queue"] = len(held)
             row["dominated_in_offer"] = dominated_by(achievable(offer, n), row)
-            row["degraded_while_others_offered"] = row["degraded"] > max(0, n - len([h for h in offer if h not in degraded]))
+            row["degraded_while_others_offered"] = more_degraded_than_needed(row, offer, n)
             if "slurm_offer" in x:  # the real offer (topology/topoplace trace=yes)
                 so = x["slurm_offer"]
                 row["slurm_offer"] = len(so)
                 row["dominated_in_slurm_offer"] = dominated_by(achievable(so, n), row)
-                row["degraded_while_others_in_slurm_offer"] = row["degraded"] > max(0, n - len([h for h in so if h not in degraded]))
+                row["degraded_while_others_in_slurm_offer"] = more_degraded_than_needed(row, so, n)
                 row["withheld_free"] = len(set(free) - set(so))
             if a.place:
                 st = {"hosts": {h: {"state": "alloc"} for h in busy}}
