@@ -9,7 +9,8 @@
 //
 // Cases: 2,000 (offer, job) pairs; each offer differs from the one before by a few hosts (a
 // scheduler pass evaluates job after job on nearly the same free nodes), about 30 % of the
-// hosts free, jobs of 1-128 nodes. Every call is timed; p50/p99 are printed with the ratio.
+// hosts free, jobs of 1-128 nodes; and the same jobs in backfill's look-ahead (half the busy
+// hosts offered too, flagged busy now). Every call is timed; p50/p99 are printed with the ratio.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -38,6 +39,9 @@ using Clock = std::chrono::steady_clock;
 struct Case {
     std::vector<std::uint64_t> offer;
     std::uint32_t nodes = 1;
+    /// backfill's look-ahead (will-run) call for the same job: `offer` plus about half the
+    /// hosts busy now (they free up before the job could start), and those busy ones
+    std::vector<std::uint64_t> ahead_offer, ahead_busy;
 };
 
 struct World {
@@ -96,7 +100,14 @@ const World& world(int hosts) {
         }
         // the lab's replay: jobs of 1-16 nodes
         const std::uint32_t n = sizes[rng() % 8];
-        w.cases.push_back(Case{offer, hosts == 64 ? std::min<std::uint32_t>(n, 16) : n});
+        Case k{offer, hosts == 64 ? std::min<std::uint32_t>(n, 16) : n, offer, std::vector<std::uint64_t>(words, 0)};
+        for (std::size_t i = 0; i < w.names.size(); ++i) {
+            if ((offer[i / 64] >> (i % 64) & 1U) == 0 && rng() % 2 == 0) {
+                k.ahead_offer[i / 64] |= 1ULL << (i % 64);
+                k.ahead_busy[i / 64] |= 1ULL << (i % 64);
+            }
+        }
+        w.cases.push_back(std::move(k));
     }
     return cache.emplace(hosts, std::move(w)).first->second;
 }
@@ -135,18 +146,20 @@ void BM_Select(benchmark::State& state) {
     std::vector<double> us;
     long narrowed = 0;
     std::size_t c = 0;
+    const bool ahead = state.range(1) != 0;
     for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): Google Benchmark's loop
         const Case& k = w.cases[c++ % w.cases.size()];
         spank::SelectorJob j;
         j.job_id = static_cast<std::uint32_t>(c);
         j.min_nodes = j.req_nodes = j.max_nodes = k.nodes;
+        if (ahead) j.busy = k.ahead_busy;
         const auto t0 = Clock::now();
-        auto s = (*sel)->select(j, k.offer, static_cast<std::uint32_t>(w.names.size()));
+        auto s = (*sel)->select(j, ahead ? k.ahead_offer : k.offer, static_cast<std::uint32_t>(w.names.size()));
         us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
         narrowed += s.kind == spank::Selection::Kind::Narrow ? 1 : 0;
         benchmark::DoNotOptimize(s);
     }
-    record("select/" + std::to_string(hosts), us, narrowed, state);
+    record((ahead ? "lookahead/" : "select/") + std::to_string(hosts), us, narrowed, state);
 }
 
 /// The baseline: topoplace's model of topology/tree's evaluation on the same states (built
@@ -183,7 +196,15 @@ void BM_SlurmTree(benchmark::State& state) {
 }
 
 // NOLINTEND(readability-identifier-naming)
-BENCHMARK(BM_Select)->Arg(64)->Arg(4096)->Arg(16384)->Iterations(20000)->Unit(benchmark::kMicrosecond);
+// second argument 1: backfill's look-ahead calls (busy nodes in the offer, SelectorJob::busy)
+BENCHMARK(BM_Select)
+    ->Args({64, 0})
+    ->Args({4096, 0})
+    ->Args({16384, 0})
+    ->Args({4096, 1})
+    ->Args({16384, 1})
+    ->Iterations(20000)
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SlurmTree)->Arg(64)->Arg(4096)->Arg(16384)->Iterations(20000)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
@@ -196,6 +217,11 @@ int main(int argc, char** argv) {
     for (const auto& [k, f] : g_figures) std::printf("%-18s %9.1f %9.1f %9ld\n", k.c_str(), f.p50, f.p99, f.narrowed);
     for (int hosts : {4096, 16384}) {
         const auto a = g_figures.find("select/" + std::to_string(hosts));
+        const auto la = g_figures.find("lookahead/" + std::to_string(hosts));
+        const auto lb = g_figures.find("slurm-tree/" + std::to_string(hosts));
+        if (la != g_figures.end() && lb != g_figures.end())
+            std::printf("%d hosts: backfill look-ahead calls p99 %.1f us vs slurm-tree model %.1f us (ratio %.2fx)\n",
+                        hosts, la->second.p99, lb->second.p99, la->second.p99 / lb->second.p99);
         const auto b = g_figures.find("slurm-tree/" + std::to_string(hosts));
         if (a == g_figures.end() || b == g_figures.end()) continue;
         std::printf("%d hosts: topology/topoplace eval p99 %.1f us vs slurm-tree model %.1f us (ratio %.2fx)%s\n",

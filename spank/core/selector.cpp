@@ -313,6 +313,7 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
     key.nbits = nbits;
     const std::size_t words = std::min<std::size_t>(offered.size(), (static_cast<std::size_t>(nbits) + 63) / 64);
     key.offered.assign(offered.begin(), offered.begin() + static_cast<std::ptrdiff_t>(words));
+    key.busy.assign(job.busy.begin(), job.busy.begin() + static_cast<std::ptrdiff_t>(std::min(words, job.busy.size())));
     if (auto it = memo_.find(job.job_id); it != memo_.end() && it->second.key == key) {
         const Memo& m = it->second;
         ++stats_.repeats;
@@ -354,6 +355,7 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
         remember(out);
         return out;
     }
+    if (!job.busy.empty() && prefer_busy(job, r, policy, *p) > 0) ++stats_.idle_spared;
     sel.nodes.reserve(p->hosts.size());
     for (HostId h : p->hosts) {
         const std::uint32_t i = node_of_host_[h.index()];
@@ -366,6 +368,96 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
     sel.why = std::move(p->explanation);
     remember(sel);
     return sel;
+}
+
+int Selector::prefer_busy(const SelectorJob& job, const placement::Request& r, placement::Policy policy,
+                          placement::Placement& p) {
+    // the offered hosts running a job now (idle_ holds the offered ones)
+    busy_.assign(idle_.size(), 0);
+    const auto n = static_cast<std::uint32_t>(host_of_node_.size());
+    std::size_t n_busy = 0;
+    for (std::uint32_t w = 0; w * 64 < n && w < job.busy.size(); ++w) {
+        std::uint64_t bits = job.busy[w];
+        if (n - w * 64 < 64) bits &= (1ULL << (n - w * 64)) - 1;
+        while (bits != 0) {
+            const int b = std::countr_zero(bits);
+            bits &= bits - 1;
+            const std::int32_t h = host_of_node_[w * 64 + static_cast<std::uint32_t>(b)];
+            if (h < 0) continue;
+            const auto hw = static_cast<std::size_t>(h) / 64;
+            const std::uint64_t m = 1ULL << (h % 64);
+            if ((idle_[hw] & m) != 0 && (busy_[hw] & m) == 0) {
+                busy_[hw] |= m;
+                ++n_busy;
+            }
+        }
+    }
+    auto is_busy = [&](HostId h) { return (busy_[h.index() / 64] >> (h.index() % 64) & 1U) != 0; };
+    const auto idle_in = [&](const placement::Placement& q) {
+        return static_cast<int>(std::count_if(q.hosts.begin(), q.hosts.end(), [&](HostId h) { return !is_busy(h); }));
+    };
+    const int idle_before = idle_in(p);
+    if (n_busy == 0 || idle_before == 0) return 0;
+
+    // 1. the same decision on the busy nodes alone, then on the leaf groups that hold any busy
+    //    node: the first that is as good on every count is kept
+    auto spines = [](const placement::Placement& x) {
+        return x.switches_per_level.size() > 1 ? x.switches_per_level[1] : 0;
+    };
+    for (const bool whole_groups : {false, true}) {
+        if (!whole_groups && n_busy < static_cast<std::size_t>(r.nodes_min)) continue;
+        placement::Request r2 = r;
+        for (std::size_t w = 0; w < idle_.size(); ++w) {
+            std::uint64_t bits = idle_[w] & ~busy_[w];
+            while (bits != 0) {
+                const int b = std::countr_zero(bits);
+                bits &= bits - 1;
+                const HostId h(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(b)));
+                if (whole_groups) {
+                    const auto& members = topo_->groups()[topo_->group_of(h).index()].hosts;
+                    if (std::any_of(members.begin(), members.end(), is_busy)) continue;
+                }
+                r2.excluded.push_back(h);
+            }
+        }
+        auto q = placer_->place(state_, r2, policy);
+        if (q && q->degraded_hosts <= p.degraded_hosts && q->groups.size() <= p.groups.size() && spines(*q) <= spines(p)
+            && q->max_tier <= p.max_tier && q->leaves.size() <= p.leaves.size() && idle_in(*q) < idle_before) {
+            p = std::move(*q);
+            p.explanation += whole_groups ? " (Slurm's look-ahead: in the leaf groups of nodes busy now"
+                                          : " (Slurm's look-ahead: on nodes busy now";
+            p.explanation += ", idle ones left to jobs that can start now)";
+            break;
+        }
+    }
+    // 2. each idle host for a busy one of its leaf group (same leaves, so the same groups,
+    //    spines and hops) that is as fit: not chosen, healthy, as slow, as many GPUs
+    if (r.one_nvl_domain || r.segment > 0) return idle_before - idle_in(p);
+    int swapped = 0;
+    picked_.assign(idle_.size(), 0);
+    for (HostId h : p.hosts) picked_[h.index() / 64] |= 1ULL << (h.index() % 64);
+    for (HostId& h : p.hosts) {
+        if (is_busy(h)) continue;
+        const auto& hs = state_.at(h);
+        for (HostId g : topo_->groups()[topo_->group_of(h).index()].hosts) {
+            if (!is_busy(g) || (picked_[g.index() / 64] >> (g.index() % 64) & 1U) != 0) continue;
+            const auto& gs = state_.at(g);
+            if (gs.unhealthy || gs.slowdown != hs.slowdown
+                || state_.total_gpus(*topo_, g) != state_.total_gpus(*topo_, h))
+                continue;
+            picked_[g.index() / 64] |= 1ULL << (g.index() % 64);
+            picked_[h.index() / 64] &= ~(1ULL << (h.index() % 64));
+            h = g;
+            ++swapped;
+            break;
+        }
+    }
+    if (swapped > 0) {
+        std::sort(p.hosts.begin(), p.hosts.end());
+        p.explanation += " (Slurm's look-ahead: " + std::to_string(swapped)
+                         + " node(s) busy now taken for idle ones of the same leaf group)";
+    }
+    return idle_before - idle_in(p);
 }
 
 }  // namespace topo::spank

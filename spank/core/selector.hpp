@@ -68,6 +68,12 @@ struct SelectorJob {
     /// The job's spank_job_env entries (NAME=value or SPANK_NAME=value): TOPOPLACE_MODE,
     /// TOPOPLACE_MAX_TIER, TOPOPLACE_NVL, TOPOPLACE_SEGMENT, as the SPANK plugin hands them.
     std::vector<std::string_view> env;
+    /// Of the offered nodes, those running a job now (not in slurmctld's idle_node_bitmap), in
+    /// `offered`'s layout; empty = none. Backfill's look-ahead (will-run) offers the nodes that
+    /// free up before the job can start; the nodes it then reserves are held from jobs that
+    /// could start now, so among placements as good the Selector takes busy ones (as Slurm's
+    /// own node evaluation takes nodes already running a job before idle ones).
+    std::span<const std::uint64_t> busy;
 };
 
 /// What to do with one eval_nodes call.
@@ -118,6 +124,7 @@ public:
         std::uint64_t passed = 0;
         std::uint64_t health_reads = 0;  ///< health store reads (at most one per health_interval_ms)
         std::uint64_t repeats = 0;       ///< calls answered from the last decision for the same job and offer
+        std::uint64_t idle_spared = 0;   ///< look-ahead decisions moved, wholly or partly, off nodes idle now
         std::uint64_t select_ns = 0;     ///< time in select(), all calls
         std::uint64_t select_max_ns = 0;
     };
@@ -143,6 +150,11 @@ private:
     void note(Selection& sel, std::string key, std::string text);
     void apply_offer(std::span<const std::uint64_t> offered, std::uint32_t nbits);
     Selection decide(const SelectorJob& job, std::span<const std::uint64_t> offered, std::uint32_t nbits);
+    /// SelectorJob::busy: a placement as good (degraded hosts, leaf groups, spines, tier, leaf
+    /// switches) on the offer's busy nodes, else each idle node swapped for a busy one of its
+    /// leaf group that is as fit; returns how many chosen nodes are idle now no longer.
+    int prefer_busy(const SelectorJob& job, const placement::Request& r, placement::Policy policy,
+                    placement::Placement& p);
 
     SelectorConfig cfg_;
     TopologyPtr topo_;
@@ -152,6 +164,8 @@ private:
     std::vector<std::uint32_t> node_of_host_;  ///< host id -> Slurm index (UINT32_MAX: none)
     std::vector<std::uint64_t> idle_;          ///< per host: offered in the state now
     std::vector<std::uint64_t> want_;          ///< apply_offer's scratch (kept: no allocation per call)
+    std::vector<std::uint64_t> busy_;          ///< per host: offered and busy now (prefer_busy's scratch)
+    std::vector<std::uint64_t> picked_;        ///< per host: in the placement (prefer_busy's scratch)
     static constexpr std::uint32_t kNoNode = std::numeric_limits<std::uint32_t>::max();
     health::HealthFlags flags_;
     std::optional<Clock::time_point> health_read_;
@@ -179,6 +193,7 @@ private:
         std::uint64_t env_hash = 0;  ///< FNV-1a over the job's SPANK environment (its --topo options)
         std::uint32_t nbits = 0;
         std::vector<std::uint64_t> offered;
+        std::vector<std::uint64_t> busy;
         bool operator==(const MemoKey&) const = default;
     };
 

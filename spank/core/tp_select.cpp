@@ -118,6 +118,7 @@ extern "C" int tps_select(struct tps* s, const tps_job_t* job, const std::uint64
         for (std::uint32_t i = 0; i < job->env_size && job->env != nullptr && i < 4096; ++i)
             if (job->env[i] != nullptr) j.env.emplace_back(job->env[i]);
         const std::size_t words = (nbits + 63) / 64;
+        if (job->busy != nullptr) j.busy = {job->busy, words};
         auto sel = s->sel->select(j, {offered, words}, nbits);
         if (!sel.problem.empty() && s->logged.insert(sel.problem_key).second)
             put(problem, problemlen, sel.problem + " (logged once)");
@@ -148,8 +149,9 @@ extern "C" void tps_summary(struct tps* s, char* msg, std::size_t msglen) {
           << topo::placement::policy_name(s->sel->config().policy) << "): " << st.calls << " calls, " << st.narrowed
           << " narrowed, " << st.passed << " left to Slurm, " << st.repeats
           << " repeated (the last decision for the job "
-          << "on the same offer), " << st.health_reads << " health store reads; decision " << st.select_ns / 1000
-          << " us in all (mean " << std::fixed << std::setprecision(1)
+          << "on the same offer), " << st.idle_spared << " look-ahead decisions moved onto nodes busy now, "
+          << st.health_reads << " health store reads; decision " << st.select_ns / 1000 << " us in all (mean "
+          << std::fixed << std::setprecision(1)
           << (st.calls > 0 ? static_cast<double>(st.select_ns) / 1000.0 / static_cast<double>(st.calls) : 0.0)
           << " us, max " << st.select_max_ns / 1000 << " us)";
         put(msg, msglen, o.str());

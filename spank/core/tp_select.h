@@ -22,6 +22,10 @@ typedef struct tps_job {
     const char* tres_per_node; /* "gres/gpu:8" or NULL */
     char** env;                /* spank_job_env: NAME=value */
     uint32_t env_size;
+    /* Of the offered nodes, those running a job now (slurmctld's idle_node_bitmap clear), in
+     * OFFERED's layout; NULL = none. Backfill's look-ahead offers nodes that free up before
+     * the job can start: among placements as good, the busy ones are taken. */
+    const uint64_t* busy;
 } tps_job_t;
 
 enum { TPS_PASS = 0, TPS_NARROW = 1, TPS_ERROR = -1 };

@@ -40,6 +40,7 @@
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/interfaces/topology.h"
+#include "src/slurmctld/slurmctld.h" /* idle_node_bitmap */
 
 #include "tp_select.h"
 
@@ -65,7 +66,7 @@ extern int tree_topology_p_build_config(void);
 #endif
 
 static struct tps *sel = NULL; /* NULL: topology/tree decides every job */
-static uint64_t *offered = NULL, *chosen = NULL;
+static uint64_t *offered = NULL, *chosen = NULL, *busy = NULL;
 static uint32_t nbits = 0;
 static bool grew_logged = false;
 
@@ -110,6 +111,7 @@ static void _unload(void)
 	sel = NULL;
 	xfree(offered);
 	xfree(chosen);
+	xfree(busy);
 	nbits = 0;
 	eval_calls = eval_ns = tree_ns = not_allocatable = 0;
 }
@@ -153,6 +155,7 @@ static void _load(void)
 	nbits = node_record_count;
 	offered = xcalloc((nbits + 63) / 64 + 1, sizeof(uint64_t));
 	chosen = xcalloc((nbits + 63) / 64 + 1, sizeof(uint64_t));
+	busy = xcalloc((nbits + 63) / 64 + 1, sizeof(uint64_t));
 	grew_logged = false;
 	tps_summary(sel, msg, sizeof(msg));
 	info("topology/topoplace: %s", msg);
@@ -243,12 +246,18 @@ static int _eval_nodes(topology_eval_t *topo_eval)
 		return _tree_eval(topo_eval);
 	}
 
+	/* busy: offered nodes running a job now (backfill's look-ahead offers the nodes that
+	 * free up before the job can start; Slurm's own eval_nodes takes such nodes first) */
 	memset(offered, 0, ((nbits + 63) / 64) * sizeof(uint64_t));
+	memset(busy, 0, ((nbits + 63) / 64) * sizeof(uint64_t));
 	for (int i = 0; next_node_bitmap(topo_eval->node_map, &i); i++) {
 		if (topo_eval->avail_res_array && (!topo_eval->avail_res_array[i] ||
 						   (topo_eval->avail_res_array[i]->avail_cpus < 1)))
 			continue; /* topology/tree would clear it: do not choose it */
 		offered[i / 64] |= 1ULL << (i % 64);
+		if (idle_node_bitmap && (i < bit_size(idle_node_bitmap)) &&
+		    !bit_test(idle_node_bitmap, i))
+			busy[i / 64] |= 1ULL << (i % 64);
 	}
 
 	memset(&job, 0, sizeof(job));
@@ -260,6 +269,7 @@ static int _eval_nodes(topology_eval_t *topo_eval)
 	job.tres_per_node = job_ptr->tres_per_node;
 	job.env = job_ptr->spank_job_env;
 	job.env_size = job_ptr->spank_job_env_size;
+	job.busy = busy;
 
 	rc = tps_select(sel, &job, offered, n, chosen, problem, sizeof(problem));
 	if (problem[0])

@@ -317,6 +317,80 @@ TEST(Selector, TheSameJobOnTheSameOfferGetsItsLastDecision) {
     EXPECT_EQ(f.sel->stats().repeats, 2U);
 }
 
+// Backfill's look-ahead (will-run) offers nodes that run a job now and free up before the job
+// can start; the nodes it reserves are held from jobs that could start now. Among placements
+// as good, the Selector takes the busy ones (Slurm's own eval_nodes takes nodes already running
+// a job before idle ones); it never takes a worse placement for it.
+TEST(Selector, LookAheadReservesNodesBusyNowAndLeavesIdleOnesToBackfill) {
+    Fixture f;
+    auto is_running = [](const std::set<int>& which, int n) {
+        return which.contains(n) || (which.contains(-1) && n >= 33);  // -1: n033-n064
+    };
+    auto running = [&](const std::set<int>& which) {  // these run a job now (and are offered)
+        std::vector<std::uint64_t> w((f.names.size() + 63) / 64, 0);
+        for (std::size_t i = 0; i < f.names.size(); ++i)
+            if (is_running(which, std::stoi(f.names[i].substr(1)))) w[i / 64] |= 1ULL << (i % 64);
+        return w;
+    };
+    auto idle_chosen = [&](const Selection& s, const std::set<int>& which) {
+        int k = 0;
+        for (const auto& n : f.chosen(s)) k += is_running(which, std::stoi(n.substr(1))) ? 0 : 1;
+        return k;
+    };
+    const auto all = f.offer({});
+    // without the flags: the first groups of the fabric
+    auto plain = f.sel->select(job_of(8), all, 64);
+    ASSERT_EQ(plain.kind, K::Narrow) << plain.why;
+    ASSERT_GT(idle_chosen(plain, {-1}), 0) << "the test needs a placement that takes idle nodes first";
+    // n033-n064 busy now: as good a placement among them (two leaf groups under one spine)
+    auto job = job_of(8);
+    job.job_id = 8;
+    const auto busy = running({-1});
+    job.busy = busy;
+    auto s = f.sel->select(job, all, 64);
+    ASSERT_EQ(s.kind, K::Narrow) << s.why;
+    EXPECT_EQ(idle_chosen(s, {-1}), 0) << s.why;
+    EXPECT_EQ(f.groups(s).size(), f.groups(plain).size());
+    EXPECT_NE(s.why.find("look-ahead"), std::string::npos) << s.why;
+    EXPECT_EQ(f.sel->stats().idle_spared, 1U);
+    // a busy set that is not the memo's: decided anew (the flags are part of the key)
+    // n017, n018 and n021 busy now, too few for the job: their two leaf groups n017-n024 (one
+    // spine: as good), with the three busy nodes
+    const auto busy2 = running({17, 18, 21});
+    job.busy = busy2;
+    auto t = f.sel->select(job, all, 64);
+    ASSERT_EQ(t.kind, K::Narrow) << t.why;
+    EXPECT_EQ(f.sel->stats().repeats, 0U);
+    EXPECT_EQ(f.groups(t).size(), 2U) << t.why;
+    EXPECT_EQ(idle_chosen(t, {17, 18, 21}), 5) << t.why;
+    for (const char* n : {"n017", "n018", "n021"}) EXPECT_EQ(f.chosen(t).count(n), 1U) << n << ": " << t.why;
+    EXPECT_EQ(f.sel->stats().idle_spared, 2U);
+}
+
+// Where the busy nodes alone make a worse placement (one per leaf group), the placement stays
+// as good and takes, inside its leaf groups, the busy node instead of an idle one.
+TEST(Selector, LookAheadSwapsInsideALeafGroupNeverForAWorsePlacement) {
+    Fixture f;
+    std::vector<std::uint64_t> busy((f.names.size() + 63) / 64, 0);
+    std::set<std::string> running;
+    for (std::size_t i = 0; i < f.names.size(); ++i) {
+        const int n = std::stoi(f.names[i].substr(1));
+        if (n % 4 == 0) {  // the last node of every group of 4 runs a job now
+            busy[i / 64] |= 1ULL << (i % 64);
+            running.insert(f.names[i]);
+        }
+    }
+    auto job = job_of(3);
+    job.busy = busy;
+    auto s = f.sel->select(job, f.offer({}), 64);
+    ASSERT_EQ(s.kind, K::Narrow) << s.why;
+    EXPECT_EQ(f.groups(s).size(), 1U) << s.why;  // not three groups of busy nodes
+    int on_busy = 0;
+    for (const auto& n : f.chosen(s)) on_busy += running.contains(n) ? 1 : 0;
+    EXPECT_EQ(on_busy, 1) << s.why;
+    EXPECT_NE(s.why.find("same leaf group"), std::string::npos) << s.why;
+}
+
 TEST(SelectorConfig, ParsesAndNamesTheLineOfAnError) {
     auto c = parse_selector_config("# comment\nsnapshot = /etc/slurm/x.json\npolicy=topo\ndefault=off\n", "f.conf",
                                    "/etc/slurm");
@@ -424,7 +498,8 @@ TEST(TpSelect, ASnapshotOfAnotherClusterIsRefusedAndMissingSlurmNodesAreSaid) {
     tps_summary(s, msg, sizeof msg);
     EXPECT_NE(
         std::string(msg).find("3 calls, 1 narrowed, 2 left to Slurm, 0 repeated (the last decision for the job on "
-                              "the same offer), 0 health store reads; decision "),
+                              "the same offer), 0 look-ahead decisions moved onto nodes busy now, 0 health store "
+                              "reads; decision "),
         std::string::npos)
         << msg;
     EXPECT_NE(std::string(msg).find(" us in all (mean "), std::string::npos) << msg;
