@@ -76,11 +76,21 @@ Result<SelectorConfig> parse_selector_config(std::string_view text, std::string_
             if (val != "yes" && val != "no")
                 return fail(Errc::Parse, "trace=" + std::string(val) + ": expected yes or no", std::string(file), line);
             c.trace = val == "yes";
+        } else if (key == "lookahead") {
+            if (val == "busy")
+                c.lookahead = SelectorConfig::LookAhead::Busy;
+            else if (val == "group")
+                c.lookahead = SelectorConfig::LookAhead::Group;
+            else if (val == "off")
+                c.lookahead = SelectorConfig::LookAhead::Off;
+            else
+                return fail(Errc::Parse, "lookahead=" + std::string(val) + ": expected busy, group or off",
+                            std::string(file), line);
         } else {
             return fail(Errc::Parse,
                         "unknown key '" + key
                             + "' (snapshot, health, policy, default, health_interval_ms, state_feed, state_feed_age, "
-                              "stats_interval, trace)",
+                              "stats_interval, trace, lookahead)",
                         std::string(file), line);
         }
     }
@@ -313,7 +323,11 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
     key.nbits = nbits;
     const std::size_t words = std::min<std::size_t>(offered.size(), (static_cast<std::size_t>(nbits) + 63) / 64);
     key.offered.assign(offered.begin(), offered.begin() + static_cast<std::ptrdiff_t>(words));
-    key.busy.assign(job.busy.begin(), job.busy.begin() + static_cast<std::ptrdiff_t>(std::min(words, job.busy.size())));
+    if (cfg_.lookahead == SelectorConfig::LookAhead::Off)
+        key.busy.clear();
+    else
+        key.busy.assign(job.busy.begin(),
+                        job.busy.begin() + static_cast<std::ptrdiff_t>(std::min(words, job.busy.size())));
     if (auto it = memo_.find(job.job_id); it != memo_.end() && it->second.key == key) {
         const Memo& m = it->second;
         ++stats_.repeats;
@@ -355,7 +369,8 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
         remember(out);
         return out;
     }
-    if (!job.busy.empty() && prefer_busy(job, r, policy, *p) > 0) ++stats_.idle_spared;
+    if (!job.busy.empty() && cfg_.lookahead != SelectorConfig::LookAhead::Off && prefer_busy(job, r, policy, *p) > 0)
+        ++stats_.idle_spared;
     sel.nodes.reserve(p->hosts.size());
     for (HostId h : p->hosts) {
         const std::uint32_t i = node_of_host_[h.index()];
@@ -405,6 +420,7 @@ int Selector::prefer_busy(const SelectorJob& job, const placement::Request& r, p
         return x.switches_per_level.size() > 1 ? x.switches_per_level[1] : 0;
     };
     for (const bool whole_groups : {false, true}) {
+        if (cfg_.lookahead != SelectorConfig::LookAhead::Busy) break;
         if (!whole_groups && n_busy < static_cast<std::size_t>(r.nodes_min)) continue;
         placement::Request r2 = r;
         for (std::size_t w = 0; w < idle_.size(); ++w) {

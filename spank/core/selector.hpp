@@ -49,6 +49,13 @@ struct SelectorConfig {
     /// One info line per eval_nodes call: the job, the nodes Slurm offered and the nodes chosen
     /// (or left to topology/tree), for replays and audits (DebugFlags=SelectType logs it too).
     bool trace = false;
+    /// Backfill's look-ahead calls (SelectorJob::busy): among placements as good, `busy` takes
+    /// nodes busy now (on them alone, else in their leaf groups, else swapped inside each
+    /// chosen leaf group); `group` only swaps inside the chosen leaf groups (the reservation
+    /// keeps its groups; idle nodes it would take from part-used groups go to backfill); `off`
+    /// decides as on any offer.
+    enum class LookAhead : std::uint8_t { Off, Group, Busy };
+    LookAhead lookahead = LookAhead::Busy;
 };
 
 /// Parse the file's text; `confdir` gives the default snapshot path. Errors name the line

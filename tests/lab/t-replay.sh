@@ -65,8 +65,11 @@ replay_mode() { # MODE
       [ "$TOPO_SO" != - ] && [ -f "$TOPO_SO" ] || { echo "SKIP mode topology: no plugin"; return; }
       mkdir -p "$WORK/plugins"; cp "$TOPO_SO" "$WORK/plugins/topology_topoplace.so"; chmod 755 "$WORK/plugins/topology_topoplace.so"
       # stats_interval: the plugin's counters and own time in the log every few seconds;
-      # trace: each eval_nodes call's offer, choice and allocation, for the judge
-      printf 'health=%s\nstats_interval=5\ntrace=yes\n' "$STORE" > "$WORK/topoplace-topology.conf"
+      # trace: each eval_nodes call's offer, choice and allocation, for the judge;
+      # REPLAY_LOOKAHEAD / REPLAY_TRACE (environment): the plugin's lookahead= and trace=
+      printf 'health=%s\nstats_interval=5\ntrace=%s\nlookahead=%s\n' "$STORE" "${REPLAY_TRACE:-yes}" \
+        "${REPLAY_LOOKAHEAD:-busy}" > "$WORK/topoplace-topology.conf"
+      label+=" lookahead=${REPLAY_LOOKAHEAD:-busy}"
       knobs+=(LAB_TOPOLOGY=topoplace LAB_EXTRA_CONF="PluginDir=$PLUGDIR:$WORK/plugins" LAB_ETC_FILES="$SNAP $WORK/topoplace-topology.conf") ;;
     *) bad "unknown mode $mode"; return ;;
   esac

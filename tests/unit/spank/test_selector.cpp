@@ -368,27 +368,47 @@ TEST(Selector, LookAheadReservesNodesBusyNowAndLeavesIdleOnesToBackfill) {
 }
 
 // Where the busy nodes alone make a worse placement (one per leaf group), the placement stays
-// as good and takes, inside its leaf groups, the busy node instead of an idle one.
+// as good and takes, inside its leaf groups, the busy node instead of an idle one (lookahead=
+// busy and group); lookahead=off decides as on any offer, and `group` never moves the
+// reservation to other leaf groups.
 TEST(Selector, LookAheadSwapsInsideALeafGroupNeverForAWorsePlacement) {
-    Fixture f;
-    std::vector<std::uint64_t> busy((f.names.size() + 63) / 64, 0);
-    std::set<std::string> running;
-    for (std::size_t i = 0; i < f.names.size(); ++i) {
-        const int n = std::stoi(f.names[i].substr(1));
-        if (n % 4 == 0) {  // the last node of every group of 4 runs a job now
-            busy[i / 64] |= 1ULL << (i % 64);
-            running.insert(f.names[i]);
+    for (const auto mode :
+         {SelectorConfig::LookAhead::Busy, SelectorConfig::LookAhead::Group, SelectorConfig::LookAhead::Off}) {
+        SCOPED_TRACE(static_cast<int>(mode));
+        SelectorConfig cfg;
+        cfg.lookahead = mode;
+        Fixture f(lab_names(), cfg);
+        std::vector<std::uint64_t> busy((f.names.size() + 63) / 64, 0);
+        std::set<std::string> running;
+        for (std::size_t i = 0; i < f.names.size(); ++i) {
+            const int n = std::stoi(f.names[i].substr(1));
+            if (n % 4 == 0) {  // the last node of every group of 4 runs a job now
+                busy[i / 64] |= 1ULL << (i % 64);
+                running.insert(f.names[i]);
+            }
         }
+        auto job = job_of(3);
+        job.busy = busy;
+        auto s = f.sel->select(job, f.offer({}), 64);
+        ASSERT_EQ(s.kind, K::Narrow) << s.why;
+        EXPECT_EQ(f.groups(s).size(), 1U) << s.why;  // not three groups of busy nodes
+        int on_busy = 0;
+        for (const auto& n : f.chosen(s)) on_busy += running.contains(n) ? 1 : 0;
+        EXPECT_EQ(on_busy, mode == SelectorConfig::LookAhead::Off ? 0 : 1) << s.why;
+        EXPECT_EQ(s.why.find("same leaf group") != std::string::npos, mode != SelectorConfig::LookAhead::Off) << s.why;
+        // 8 nodes with n033-n064 busy: `busy` moves to them, `group` keeps two idle groups
+        std::vector<std::uint64_t> upper((f.names.size() + 63) / 64, 0);
+        for (std::size_t i = 0; i < f.names.size(); ++i)
+            if (std::stoi(f.names[i].substr(1)) >= 33) upper[i / 64] |= 1ULL << (i % 64);
+        auto big = job_of(8);
+        big.job_id = 9;
+        big.busy = upper;
+        auto b = f.sel->select(big, f.offer({}), 64);
+        ASSERT_EQ(b.kind, K::Narrow) << b.why;
+        int upper_chosen = 0;
+        for (const auto& n : f.chosen(b)) upper_chosen += std::stoi(n.substr(1)) >= 33 ? 1 : 0;
+        EXPECT_EQ(upper_chosen, mode == SelectorConfig::LookAhead::Busy ? 8 : 0) << b.why;
     }
-    auto job = job_of(3);
-    job.busy = busy;
-    auto s = f.sel->select(job, f.offer({}), 64);
-    ASSERT_EQ(s.kind, K::Narrow) << s.why;
-    EXPECT_EQ(f.groups(s).size(), 1U) << s.why;  // not three groups of busy nodes
-    int on_busy = 0;
-    for (const auto& n : f.chosen(s)) on_busy += running.contains(n) ? 1 : 0;
-    EXPECT_EQ(on_busy, 1) << s.why;
-    EXPECT_NE(s.why.find("same leaf group"), std::string::npos) << s.why;
 }
 
 TEST(SelectorConfig, ParsesAndNamesTheLineOfAnError) {
@@ -420,6 +440,14 @@ TEST(SelectorConfig, ParsesAndNamesTheLineOfAnError) {
     auto tr = parse_selector_config("trace=yes\n", "f", "/e");
     ASSERT_TRUE(tr);
     EXPECT_TRUE(tr->trace);
+    EXPECT_EQ(d->lookahead, SelectorConfig::LookAhead::Busy);
+    auto la = parse_selector_config("lookahead=group\n", "f", "/e");
+    ASSERT_TRUE(la) << la.error().to_string();
+    EXPECT_EQ(la->lookahead, SelectorConfig::LookAhead::Group);
+    auto lb = parse_selector_config("\nlookahead=maybe\n", "g.conf", "/e");
+    ASSERT_FALSE(lb);
+    EXPECT_NE(lb.error().to_string().find("g.conf:2: lookahead=maybe: expected busy, group or off"), std::string::npos)
+        << lb.error().to_string();
     auto tb = parse_selector_config("policy=cost\ntrace=1\n", "f.conf", "/e");
     ASSERT_FALSE(tb);
     EXPECT_NE(tb.error().to_string().find("f.conf:2: trace=1: expected yes or no"), std::string::npos)
