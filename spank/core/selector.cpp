@@ -81,10 +81,12 @@ Result<SelectorConfig> parse_selector_config(std::string_view text, std::string_
                 c.lookahead = SelectorConfig::LookAhead::Busy;
             else if (val == "group")
                 c.lookahead = SelectorConfig::LookAhead::Group;
+            else if (val == "holes")
+                c.lookahead = SelectorConfig::LookAhead::Holes;
             else if (val == "off")
                 c.lookahead = SelectorConfig::LookAhead::Off;
             else
-                return fail(Errc::Parse, "lookahead=" + std::string(val) + ": expected busy, group or off",
+                return fail(Errc::Parse, "lookahead=" + std::string(val) + ": expected busy, holes, group or off",
                             std::string(file), line);
         } else {
             return fail(Errc::Parse,
@@ -419,9 +421,22 @@ int Selector::prefer_busy(const SelectorJob& job, const placement::Request& r, p
     auto spines = [](const placement::Placement& x) {
         return x.switches_per_level.size() > 1 ? x.switches_per_level[1] : 0;
     };
-    for (const bool whole_groups : {false, true}) {
-        if (cfg_.lookahead != SelectorConfig::LookAhead::Busy) break;
-        if (!whole_groups && n_busy < static_cast<std::size_t>(r.nodes_min)) continue;
+    // holes: idle hosts of leaf groups that are not wholly idle and offered (what backfill
+    // fills in best; whole idle groups stay for the reservation)
+    auto offered_idle = [&](HostId m) { return (idle_[m.index() / 64] >> (m.index() % 64) & 1U) != 0 && !is_busy(m); };
+    auto is_hole = [&](HostId h) {
+        if (!offered_idle(h)) return false;
+        const auto& members = topo_->groups()[topo_->group_of(h).index()].hosts;
+        return !std::all_of(members.begin(), members.end(), offered_idle);
+    };
+    enum class Step : std::uint8_t { BusyOnly, BusyGroups, Holes };
+    std::vector<Step> steps;
+    if (cfg_.lookahead == SelectorConfig::LookAhead::Busy) steps = {Step::BusyOnly, Step::BusyGroups};
+    if (cfg_.lookahead == SelectorConfig::LookAhead::Holes) steps = {Step::Holes};
+    const int holes_before = static_cast<int>(std::count_if(p.hosts.begin(), p.hosts.end(), is_hole));
+    for (const Step step : steps) {
+        if (step == Step::BusyOnly && n_busy < static_cast<std::size_t>(r.nodes_min)) continue;
+        if (step == Step::Holes && holes_before == 0) continue;
         placement::Request r2 = r;
         for (std::size_t w = 0; w < idle_.size(); ++w) {
             std::uint64_t bits = idle_[w] & ~busy_[w];
@@ -429,22 +444,28 @@ int Selector::prefer_busy(const SelectorJob& job, const placement::Request& r, p
                 const int b = std::countr_zero(bits);
                 bits &= bits - 1;
                 const HostId h(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(b)));
-                if (whole_groups) {
+                if (step == Step::BusyGroups) {
                     const auto& members = topo_->groups()[topo_->group_of(h).index()].hosts;
                     if (std::any_of(members.begin(), members.end(), is_busy)) continue;
                 }
+                if (step == Step::Holes && !is_hole(h)) continue;
                 r2.excluded.push_back(h);
             }
         }
         auto q = placer_->place(state_, r2, policy);
-        if (q && q->degraded_hosts <= p.degraded_hosts && q->groups.size() <= p.groups.size() && spines(*q) <= spines(p)
-            && q->max_tier <= p.max_tier && q->leaves.size() <= p.leaves.size() && idle_in(*q) < idle_before) {
-            p = std::move(*q);
-            p.explanation += whole_groups ? " (Slurm's look-ahead: in the leaf groups of nodes busy now"
-                                          : " (Slurm's look-ahead: on nodes busy now";
-            p.explanation += ", idle ones left to jobs that can start now)";
-            break;
-        }
+        if (!q || q->degraded_hosts > p.degraded_hosts || q->groups.size() > p.groups.size() || spines(*q) > spines(p)
+            || q->max_tier > p.max_tier || q->leaves.size() > p.leaves.size())
+            continue;
+        if (step == Step::Holes ? std::count_if(q->hosts.begin(), q->hosts.end(), is_hole) >= holes_before
+                                : idle_in(*q) >= idle_before)
+            continue;
+        p = std::move(*q);
+        p.explanation += step == Step::BusyOnly ? " (Slurm's look-ahead: on nodes busy now"
+                         : step == Step::BusyGroups
+                             ? " (Slurm's look-ahead: in the leaf groups of nodes busy now"
+                             : " (Slurm's look-ahead: off the idle nodes of part-used leaf groups";
+        p.explanation += ", idle ones left to jobs that can start now)";
+        break;
     }
     // 2. each idle host for a busy one of its leaf group (same leaves, so the same groups,
     //    spines and hops) that is as fit: not chosen, healthy, as slow, as many GPUs

@@ -51,10 +51,10 @@ struct SelectorConfig {
     bool trace = false;
     /// Backfill's look-ahead calls (SelectorJob::busy): among placements as good, `busy` takes
     /// nodes busy now (on them alone, else in their leaf groups, else swapped inside each
-    /// chosen leaf group); `group` only swaps inside the chosen leaf groups (the reservation
-    /// keeps its groups; idle nodes it would take from part-used groups go to backfill); `off`
-    /// decides as on any offer.
-    enum class LookAhead : std::uint8_t { Off, Group, Busy };
+    /// chosen leaf group); `holes` keeps off the idle nodes of part-used leaf groups (the holes
+    /// backfill fills in; wholly idle groups stay the reservation's), then swaps; `group` only
+    /// swaps inside the chosen leaf groups; `off` decides as on any offer.
+    enum class LookAhead : std::uint8_t { Off, Group, Holes, Busy };
     LookAhead lookahead = LookAhead::Busy;
 };
 

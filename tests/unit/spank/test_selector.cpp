@@ -411,6 +411,40 @@ TEST(Selector, LookAheadSwapsInsideALeafGroupNeverForAWorsePlacement) {
     }
 }
 
+// lookahead=holes: a reservation keeps off the idle nodes of part-used leaf groups (the holes
+// that jobs backfill can start in now) when a wholly idle group serves it as well; `busy`
+// keeps to the part-used group, where a node is busy now.
+TEST(Selector, LookAheadHolesLeavesPartUsedGroupsToBackfill) {
+    for (const auto mode : {SelectorConfig::LookAhead::Holes, SelectorConfig::LookAhead::Busy}) {
+        SCOPED_TRACE(static_cast<int>(mode));
+        SelectorConfig cfg;
+        cfg.lookahead = mode;
+        Fixture f(lab_names(), cfg);
+        // offered: n001, n002 (idle), n003 (busy now); n009-n012 (idle); nothing else
+        std::set<std::string> not_offered;
+        for (const auto& n : f.names)
+            if (n != "n001" && n != "n002" && n != "n003" && (n < "n009" || n > "n012")) not_offered.insert(n);
+        std::vector<std::uint64_t> busy((f.names.size() + 63) / 64, 0);
+        for (std::size_t i = 0; i < f.names.size(); ++i)
+            if (f.names[i] == "n003") busy[i / 64] |= 1ULL << (i % 64);
+        auto job = job_of(3);
+        auto plain = f.sel->select(job, f.offer(not_offered), 64);  // the tightest group: n001-n003
+        ASSERT_EQ(plain.kind, K::Narrow) << plain.why;
+        EXPECT_EQ(f.chosen(plain), (std::set<std::string>{"n001", "n002", "n003"})) << plain.why;
+        job.job_id = 11;
+        job.busy = busy;
+        auto s = f.sel->select(job, f.offer(not_offered), 64);
+        ASSERT_EQ(s.kind, K::Narrow) << s.why;
+        EXPECT_EQ(f.groups(s).size(), 1U) << s.why;
+        if (mode == SelectorConfig::LookAhead::Holes) {
+            for (const auto& n : f.chosen(s)) EXPECT_TRUE(n >= "n009" && n <= "n012") << n << ": " << s.why;
+            EXPECT_NE(s.why.find("part-used"), std::string::npos) << s.why;
+        } else {
+            EXPECT_EQ(f.chosen(s), f.chosen(plain)) << s.why;
+        }
+    }
+}
+
 TEST(SelectorConfig, ParsesAndNamesTheLineOfAnError) {
     auto c = parse_selector_config("# comment\nsnapshot = /etc/slurm/x.json\npolicy=topo\ndefault=off\n", "f.conf",
                                    "/etc/slurm");
@@ -446,7 +480,8 @@ TEST(SelectorConfig, ParsesAndNamesTheLineOfAnError) {
     EXPECT_EQ(la->lookahead, SelectorConfig::LookAhead::Group);
     auto lb = parse_selector_config("\nlookahead=maybe\n", "g.conf", "/e");
     ASSERT_FALSE(lb);
-    EXPECT_NE(lb.error().to_string().find("g.conf:2: lookahead=maybe: expected busy, group or off"), std::string::npos)
+    EXPECT_NE(lb.error().to_string().find("g.conf:2: lookahead=maybe: expected busy, holes, group or off"),
+              std::string::npos)
         << lb.error().to_string();
     auto tb = parse_selector_config("policy=cost\ntrace=1\n", "f.conf", "/e");
     ASSERT_FALSE(tb);
