@@ -55,7 +55,7 @@ struct SelectorConfig {
     /// backfill fills in; wholly idle groups stay the reservation's), then swaps; `group` only
     /// swaps inside the chosen leaf groups; `off` decides as on any offer.
     enum class LookAhead : std::uint8_t { Off, Group, Holes, Busy };
-    LookAhead lookahead = LookAhead::Busy;
+    LookAhead lookahead = LookAhead::Holes;
 };
 
 /// Parse the file's text; `confdir` gives the default snapshot path. Errors name the line

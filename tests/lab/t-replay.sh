@@ -68,8 +68,8 @@ replay_mode() { # MODE
       # trace: each eval_nodes call's offer, choice and allocation, for the judge;
       # REPLAY_LOOKAHEAD / REPLAY_TRACE (environment): the plugin's lookahead= and trace=
       printf 'health=%s\nstats_interval=5\ntrace=%s\nlookahead=%s\n' "$STORE" "${REPLAY_TRACE:-yes}" \
-        "${REPLAY_LOOKAHEAD:-busy}" > "$WORK/topoplace-topology.conf"
-      label+=" lookahead=${REPLAY_LOOKAHEAD:-busy}"
+        "${REPLAY_LOOKAHEAD:-holes}" > "$WORK/topoplace-topology.conf"
+      label+=" lookahead=${REPLAY_LOOKAHEAD:-holes}"
       knobs+=(LAB_TOPOLOGY=topoplace LAB_EXTRA_CONF="PluginDir=$PLUGDIR:$WORK/plugins" LAB_ETC_FILES="$SNAP $WORK/topoplace-topology.conf") ;;
     *) bad "unknown mode $mode"; return ;;
   esac

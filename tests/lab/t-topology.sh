@@ -218,5 +218,44 @@ errs=$(grep -Ei 'error|fatal' "$CTLD_LOG" | grep -Evi "$LAB_NOISE" | grep -v 'to
 [ "$ping_ok" = 10 ] && grep -q 'is UP' <<<"$(scontrol ping)" && [ -z "$errs" ] \
   && ok "1,000-job array: slurmctld answered every second for 10 s ($done_n array jobs finished meanwhile), no error logged" \
   || bad "1,000-job burst" "ping $ping_ok/10; $errs"
+# backfill's look-ahead (lookahead=, docs/topology-plugin.md): n003-n064 run one job (time
+# limit 3 min); B (8 nodes) waits for it; C (2 nodes, lower priority, a 10-minute limit: it
+# would still run when B starts) can only start now if B's reservation leaves n001-n002 alone.
+# By default (holes) the reservation keeps off n001-n002, idle nodes of a part-used leaf group,
+# as good on n005-n012, and C starts at once; with
+# lookahead=off the reservation takes the lowest-numbered groups, n001-n008, and C waits.
+reloads() { grep -c 'topology/topoplace: snapshot .*(64 hosts' "$CTLD_LOG"; }
+lookahead_case() { # CONF-LINES -> "C's state|C's nodes|B's look-ahead choice"
+  local before; before=$(reloads)
+  printf '%btrace=yes\n' "$1" > "$ETC/topoplace-topology.conf"
+  scontrol reconfigure
+  for _ in $(seq 150); do [ "$(reloads)" -gt "$before" ] && break; sleep 0.2; done
+  lab_refresh_pids
+  clear_jobs 150
+  for _ in $(seq 150); do [ "$(sinfo -h -N -t idle -o %N 2>/dev/null | sort -u | wc -l)" = 64 ] && break; sleep 0.2; done
+  local f b c st nodes line
+  f=$(sbatch --parsable --exclusive -o /dev/null -t 3 -w "n[003-064]" --wrap "exec sleep 600")
+  wait_running "$f" 30 >/dev/null
+  b=$(sbatch --parsable --exclusive -o /dev/null -t 1 -N 8 --wrap "exec sleep 600")
+  c=$(sbatch --parsable --exclusive -o /dev/null -t 10 -N 2 --nice=100 --wrap "exec sleep 600")
+  IFS='|' read -r st nodes _ <<<"$(wait_running "$c" 12)"
+  line=$(grep -E "topology/topoplace: trace JobId=$b offer=n\[001-064\] chose=" "$CTLD_LOG" | tail -1)
+  clear_jobs 150
+  echo "$st|$nodes|$(grep -oE 'chose=[^ ]+' <<<"$line" | cut -d= -f2)"
+}
+if grep -q '^SchedulerParameters=' "$ETC/slurm.conf"; then
+  sed -i 's/^SchedulerParameters=.*/&,bf_interval=2/' "$ETC/slurm.conf"
+else
+  echo 'SchedulerParameters=bf_interval=2' >> "$ETC/slurm.conf"
+fi
+IFS='|' read -r cst cnodes bchose <<<"$(lookahead_case '')"
+IFS='|' read -r ost onodes ochose <<<"$(lookahead_case 'lookahead=off\n')"
+low() { expand_hostlist "$1" | grep -cE '^n00[12]$'; }
+[ "$cst" = RUNNING ] && [ -n "$bchose" ] && [ "$(low "$bchose")" = 0 ] \
+  && ok "backfill's look-ahead (lookahead=holes, the default): B's reservation $bchose left n001-n002 to C, which started at once on $cnodes" \
+  || bad "backfill's look-ahead leaves idle nodes to a job that can start now" "C $cst on $cnodes; B's look-ahead choice '$bchose'"
+[ "$ost" != RUNNING ] && [ -n "$ochose" ] && [ "$(low "$ochose")" = 2 ] \
+  && ok "lookahead=off (the control): B's reservation $ochose held n001-n002 and C waited ($ost)" \
+  || bad "lookahead=off: the reservation as on any offer" "C $ost on $onodes; B's look-ahead choice '$ochose'"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -322,7 +322,9 @@ TEST(Selector, TheSameJobOnTheSameOfferGetsItsLastDecision) {
 // as good, the Selector takes the busy ones (Slurm's own eval_nodes takes nodes already running
 // a job before idle ones); it never takes a worse placement for it.
 TEST(Selector, LookAheadReservesNodesBusyNowAndLeavesIdleOnesToBackfill) {
-    Fixture f;
+    SelectorConfig cfg;
+    cfg.lookahead = SelectorConfig::LookAhead::Busy;
+    Fixture f(lab_names(), cfg);
     auto is_running = [](const std::set<int>& which, int n) {
         return which.contains(n) || (which.contains(-1) && n >= 33);  // -1: n033-n064
     };
@@ -474,7 +476,7 @@ TEST(SelectorConfig, ParsesAndNamesTheLineOfAnError) {
     auto tr = parse_selector_config("trace=yes\n", "f", "/e");
     ASSERT_TRUE(tr);
     EXPECT_TRUE(tr->trace);
-    EXPECT_EQ(d->lookahead, SelectorConfig::LookAhead::Busy);
+    EXPECT_EQ(d->lookahead, SelectorConfig::LookAhead::Holes);
     auto la = parse_selector_config("lookahead=group\n", "f", "/e");
     ASSERT_TRUE(la) << la.error().to_string();
     EXPECT_EQ(la->lookahead, SelectorConfig::LookAhead::Group);
