@@ -371,8 +371,8 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
         remember(out);
         return out;
     }
-    if (!job.busy.empty() && cfg_.lookahead != SelectorConfig::LookAhead::Off && prefer_busy(job, r, policy, *p) > 0)
-        ++stats_.idle_spared;
+    if (!job.busy.empty() && cfg_.lookahead != SelectorConfig::LookAhead::Off && spare_idle(job, r, policy, *p))
+        ++stats_.lookahead_moved;
     sel.nodes.reserve(p->hosts.size());
     for (HostId h : p->hosts) {
         const std::uint32_t i = node_of_host_[h.index()];
@@ -387,7 +387,7 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
     return sel;
 }
 
-int Selector::prefer_busy(const SelectorJob& job, const placement::Request& r, placement::Policy policy,
+bool Selector::spare_idle(const SelectorJob& job, const placement::Request& r, placement::Policy policy,
                           placement::Placement& p) {
     // the offered hosts running a job now (idle_ holds the offered ones)
     busy_.assign(idle_.size(), 0);
@@ -414,7 +414,8 @@ int Selector::prefer_busy(const SelectorJob& job, const placement::Request& r, p
         return static_cast<int>(std::count_if(q.hosts.begin(), q.hosts.end(), [&](HostId h) { return !is_busy(h); }));
     };
     const int idle_before = idle_in(p);
-    if (n_busy == 0 || idle_before == 0) return 0;
+    if (n_busy == 0 || idle_before == 0) return false;
+    bool moved = false;
 
     // 1. the same decision on the busy nodes alone, then on the leaf groups that hold any busy
     //    node: the first that is as good on every count is kept
@@ -460,6 +461,7 @@ int Selector::prefer_busy(const SelectorJob& job, const placement::Request& r, p
                                 : idle_in(*q) >= idle_before)
             continue;
         p = std::move(*q);
+        moved = true;
         p.explanation += step == Step::BusyOnly ? " (Slurm's look-ahead: on nodes busy now"
                          : step == Step::BusyGroups
                              ? " (Slurm's look-ahead: in the leaf groups of nodes busy now"
@@ -469,7 +471,7 @@ int Selector::prefer_busy(const SelectorJob& job, const placement::Request& r, p
     }
     // 2. each idle host for a busy one of its leaf group (same leaves, so the same groups,
     //    spines and hops) that is as fit: not chosen, healthy, as slow, as many GPUs
-    if (r.one_nvl_domain || r.segment > 0) return idle_before - idle_in(p);
+    if (r.one_nvl_domain || r.segment > 0) return moved;
     int swapped = 0;
     picked_.assign(idle_.size(), 0);
     for (HostId h : p.hosts) picked_[h.index() / 64] |= 1ULL << (h.index() % 64);
@@ -494,7 +496,7 @@ int Selector::prefer_busy(const SelectorJob& job, const placement::Request& r, p
         p.explanation += " (Slurm's look-ahead: " + std::to_string(swapped)
                          + " node(s) busy now taken for idle ones of the same leaf group)";
     }
-    return idle_before - idle_in(p);
+    return moved || swapped > 0;
 }
 
 }  // namespace topo::spank

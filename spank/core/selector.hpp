@@ -129,10 +129,10 @@ public:
         std::uint64_t calls = 0;
         std::uint64_t narrowed = 0;
         std::uint64_t passed = 0;
-        std::uint64_t health_reads = 0;  ///< health store reads (at most one per health_interval_ms)
-        std::uint64_t repeats = 0;       ///< calls answered from the last decision for the same job and offer
-        std::uint64_t idle_spared = 0;   ///< look-ahead decisions moved, wholly or partly, off nodes idle now
-        std::uint64_t select_ns = 0;     ///< time in select(), all calls
+        std::uint64_t health_reads = 0;     ///< health store reads (at most one per health_interval_ms)
+        std::uint64_t repeats = 0;          ///< calls answered from the last decision for the same job and offer
+        std::uint64_t lookahead_moved = 0;  ///< look-ahead decisions moved to leave idle nodes to backfill
+        std::uint64_t select_ns = 0;        ///< time in select(), all calls
         std::uint64_t select_max_ns = 0;
     };
 
@@ -158,9 +158,9 @@ private:
     void apply_offer(std::span<const std::uint64_t> offered, std::uint32_t nbits);
     Selection decide(const SelectorJob& job, std::span<const std::uint64_t> offered, std::uint32_t nbits);
     /// SelectorJob::busy: a placement as good (degraded hosts, leaf groups, spines, tier, leaf
-    /// switches) on the offer's busy nodes, else each idle node swapped for a busy one of its
-    /// leaf group that is as fit; returns how many chosen nodes are idle now no longer.
-    int prefer_busy(const SelectorJob& job, const placement::Request& r, placement::Policy policy,
+    /// switches) that leaves idle nodes (SelectorConfig::lookahead says which), else each idle
+    /// node swapped for a busy one of its leaf group that is as fit; true when `p` changed.
+    bool spare_idle(const SelectorJob& job, const placement::Request& r, placement::Policy policy,
                     placement::Placement& p);
 
     SelectorConfig cfg_;
@@ -171,8 +171,8 @@ private:
     std::vector<std::uint32_t> node_of_host_;  ///< host id -> Slurm index (UINT32_MAX: none)
     std::vector<std::uint64_t> idle_;          ///< per host: offered in the state now
     std::vector<std::uint64_t> want_;          ///< apply_offer's scratch (kept: no allocation per call)
-    std::vector<std::uint64_t> busy_;          ///< per host: offered and busy now (prefer_busy's scratch)
-    std::vector<std::uint64_t> picked_;        ///< per host: in the placement (prefer_busy's scratch)
+    std::vector<std::uint64_t> busy_;          ///< per host: offered and busy now (spare_idle's scratch)
+    std::vector<std::uint64_t> picked_;        ///< per host: in the placement (spare_idle's scratch)
     static constexpr std::uint32_t kNoNode = std::numeric_limits<std::uint32_t>::max();
     health::HealthFlags flags_;
     std::optional<Clock::time_point> health_read_;

@@ -149,9 +149,10 @@ extern "C" void tps_summary(struct tps* s, char* msg, std::size_t msglen) {
           << topo::placement::policy_name(s->sel->config().policy) << "): " << st.calls << " calls, " << st.narrowed
           << " narrowed, " << st.passed << " left to Slurm, " << st.repeats
           << " repeated (the last decision for the job "
-          << "on the same offer), " << st.idle_spared << " look-ahead decisions moved onto nodes busy now, "
-          << st.health_reads << " health store reads; decision " << st.select_ns / 1000 << " us in all (mean "
-          << std::fixed << std::setprecision(1)
+          << "on the same offer), " << st.lookahead_moved
+          << " look-ahead decisions moved to leave idle nodes to backfill, " << st.health_reads
+          << " health store reads; decision " << st.select_ns / 1000 << " us in all (mean " << std::fixed
+          << std::setprecision(1)
           << (st.calls > 0 ? static_cast<double>(st.select_ns) / 1000.0 / static_cast<double>(st.calls) : 0.0)
           << " us, max " << st.select_max_ns / 1000 << " us)";
         put(msg, msglen, o.str());

@@ -354,7 +354,7 @@ TEST(Selector, LookAheadReservesNodesBusyNowAndLeavesIdleOnesToBackfill) {
     EXPECT_EQ(idle_chosen(s, {-1}), 0) << s.why;
     EXPECT_EQ(f.groups(s).size(), f.groups(plain).size());
     EXPECT_NE(s.why.find("look-ahead"), std::string::npos) << s.why;
-    EXPECT_EQ(f.sel->stats().idle_spared, 1U);
+    EXPECT_EQ(f.sel->stats().lookahead_moved, 1U);
     // a busy set that is not the memo's: decided anew (the flags are part of the key)
     // n017, n018 and n021 busy now, too few for the job: their two leaf groups n017-n024 (one
     // spine: as good), with the three busy nodes
@@ -366,7 +366,7 @@ TEST(Selector, LookAheadReservesNodesBusyNowAndLeavesIdleOnesToBackfill) {
     EXPECT_EQ(f.groups(t).size(), 2U) << t.why;
     EXPECT_EQ(idle_chosen(t, {17, 18, 21}), 5) << t.why;
     for (const char* n : {"n017", "n018", "n021"}) EXPECT_EQ(f.chosen(t).count(n), 1U) << n << ": " << t.why;
-    EXPECT_EQ(f.sel->stats().idle_spared, 2U);
+    EXPECT_EQ(f.sel->stats().lookahead_moved, 2U);
 }
 
 // Where the busy nodes alone make a worse placement (one per leaf group), the placement stays
@@ -441,6 +441,7 @@ TEST(Selector, LookAheadHolesLeavesPartUsedGroupsToBackfill) {
         if (mode == SelectorConfig::LookAhead::Holes) {
             for (const auto& n : f.chosen(s)) EXPECT_TRUE(n >= "n009" && n <= "n012") << n << ": " << s.why;
             EXPECT_NE(s.why.find("part-used"), std::string::npos) << s.why;
+            EXPECT_EQ(f.sel->stats().lookahead_moved, 1U);
         } else {
             EXPECT_EQ(f.chosen(s), f.chosen(plain)) << s.why;
         }
@@ -563,8 +564,8 @@ TEST(TpSelect, ASnapshotOfAnotherClusterIsRefusedAndMissingSlurmNodesAreSaid) {
     tps_summary(s, msg, sizeof msg);
     EXPECT_NE(
         std::string(msg).find("3 calls, 1 narrowed, 2 left to Slurm, 0 repeated (the last decision for the job on "
-                              "the same offer), 0 look-ahead decisions moved onto nodes busy now, 0 health store "
-                              "reads; decision "),
+                              "the same offer), 0 look-ahead decisions moved to leave idle nodes to backfill, 0 health "
+                              "store reads; decision "),
         std::string::npos)
         << msg;
     EXPECT_NE(std::string(msg).find(" us in all (mean "), std::string::npos) << msg;
