@@ -39,8 +39,8 @@ using Clock = std::chrono::steady_clock;
 struct Case {
     std::vector<std::uint64_t> offer;
     std::uint32_t nodes = 1;
-    /// backfill's look-ahead (will-run) call for the same job: `offer` plus about half the
-    /// hosts busy now (they free up before the job could start), and those busy ones
+    /// backfill's look-ahead (will-run) call for the same job: `offer` plus the busy hosts
+    /// whose jobs end within the window (half of all hosts, the same for every case), and those
     std::vector<std::uint64_t> ahead_offer, ahead_busy;
 };
 
@@ -92,6 +92,11 @@ const World& world(int hosts) {
     std::vector<std::uint64_t> offer(words, 0);
     for (std::size_t i = 0; i < w.names.size(); ++i)
         if (rng() % 10 < 3) offer[i / 64] |= 1ULL << (i % 64);
+    // the hosts whose jobs end within the look-ahead's window: half of them, drawn once (the
+    // look-ahead offers of a pass, like its plain offers, differ by a few hosts call to call)
+    std::vector<std::uint64_t> ending(words, 0);
+    for (std::size_t i = 0; i < w.names.size(); ++i)
+        if (rng() % 2 == 0) ending[i / 64] |= 1ULL << (i % 64);
     const std::uint32_t sizes[] = {1, 2, 4, 8, 16, 32, 64, 128};
     for (int c = 0; c < 2000; ++c) {
         for (int k = 0; k < 4; ++k) {  // a few hosts freed or taken since the last call
@@ -101,11 +106,9 @@ const World& world(int hosts) {
         // the lab's replay: jobs of 1-16 nodes
         const std::uint32_t n = sizes[rng() % 8];
         Case k{offer, hosts == 64 ? std::min<std::uint32_t>(n, 16) : n, offer, std::vector<std::uint64_t>(words, 0)};
-        for (std::size_t i = 0; i < w.names.size(); ++i) {
-            if ((offer[i / 64] >> (i % 64) & 1U) == 0 && rng() % 2 == 0) {
-                k.ahead_offer[i / 64] |= 1ULL << (i % 64);
-                k.ahead_busy[i / 64] |= 1ULL << (i % 64);
-            }
+        for (std::size_t i = 0; i < words; ++i) {
+            k.ahead_busy[i] = ending[i] & ~offer[i];
+            k.ahead_offer[i] = offer[i] | k.ahead_busy[i];
         }
         w.cases.push_back(std::move(k));
     }

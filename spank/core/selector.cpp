@@ -141,8 +141,11 @@ Selector::Selector(SelectorConfig cfg, TopologyPtr topo)
       node_of_host_(topo_->hosts().size(), kNoNode),
       idle_((topo_->hosts().size() + 63) / 64, 0) {
     // Nothing is offered until a call says so: every host starts allocated.
-    for (std::size_t h = 0; h < topo_->hosts().size(); ++h)
+    group_of_host_.reserve(topo_->hosts().size());
+    for (std::size_t h = 0; h < topo_->hosts().size(); ++h) {
         state_.set_state(HostId(static_cast<std::uint32_t>(h)), placement::NodeState::Alloc);
+        group_of_host_.push_back(topo_->hosts()[h].group.index());
+    }
 }
 
 Selector::NodeMap Selector::set_nodes(std::span<const std::string_view> names) {
@@ -422,13 +425,25 @@ bool Selector::spare_idle(const SelectorJob& job, const placement::Request& r, p
     auto spines = [](const placement::Placement& x) {
         return x.switches_per_level.size() > 1 ? x.switches_per_level[1] : 0;
     };
+    // per leaf group, its offered hosts idle now and busy now (one pass over the offer)
+    const std::size_t ng = topo_->groups().size();
+    grp_idle_.assign(ng, 0);
+    grp_busy_.assign(ng, 0);
+    for (std::size_t w = 0; w < idle_.size(); ++w) {
+        std::uint64_t bits = idle_[w];
+        while (bits != 0) {
+            const int b = std::countr_zero(bits);
+            bits &= bits - 1;
+            const HostId h(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(b)));
+            ++(is_busy(h) ? grp_busy_ : grp_idle_)[group_of_host_[h.index()]];
+        }
+    }
     // holes: idle hosts of leaf groups that are not wholly idle and offered (what backfill
     // fills in best; whole idle groups stay for the reservation)
-    auto offered_idle = [&](HostId m) { return (idle_[m.index() / 64] >> (m.index() % 64) & 1U) != 0 && !is_busy(m); };
     auto is_hole = [&](HostId h) {
-        if (!offered_idle(h)) return false;
-        const auto& members = topo_->groups()[topo_->group_of(h).index()].hosts;
-        return !std::all_of(members.begin(), members.end(), offered_idle);
+        if (is_busy(h) || (idle_[h.index() / 64] >> (h.index() % 64) & 1U) == 0) return false;
+        const std::size_t g = group_of_host_[h.index()];
+        return static_cast<std::size_t>(grp_idle_[g]) != topo_->groups()[g].hosts.size();
     };
     enum class Step : std::uint8_t { BusyOnly, BusyGroups, Holes };
     std::vector<Step> steps;
@@ -438,22 +453,32 @@ bool Selector::spare_idle(const SelectorJob& job, const placement::Request& r, p
     for (const Step step : steps) {
         if (step == Step::BusyOnly && n_busy < static_cast<std::size_t>(r.nodes_min)) continue;
         if (step == Step::Holes && holes_before == 0) continue;
-        placement::Request r2 = r;
+        // the hosts this step leaves out, taken out of the state for one decision (not as
+        // Request::excluded: the placer keeps its O(groups) path) and put back after it
+        flipped_.clear();
         for (std::size_t w = 0; w < idle_.size(); ++w) {
             std::uint64_t bits = idle_[w] & ~busy_[w];
             while (bits != 0) {
                 const int b = std::countr_zero(bits);
                 bits &= bits - 1;
                 const HostId h(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(b)));
-                if (step == Step::BusyGroups) {
-                    const auto& members = topo_->groups()[topo_->group_of(h).index()].hosts;
-                    if (std::any_of(members.begin(), members.end(), is_busy)) continue;
-                }
+                if (step == Step::BusyGroups && grp_busy_[group_of_host_[h.index()]] > 0) continue;
                 if (step == Step::Holes && !is_hole(h)) continue;
-                r2.excluded.push_back(h);
+                flipped_.push_back(h);
             }
         }
-        auto q = placer_->place(state_, r2, policy);
+        auto restore = [&] {
+            for (HostId h : flipped_) state_.set_state(h, placement::NodeState::Idle);
+        };
+        Result<placement::Placement> q = fail(Errc::Busy, "");
+        try {
+            for (HostId h : flipped_) state_.set_state(h, placement::NodeState::Alloc);
+            q = placer_->place(state_, r, policy);
+        } catch (...) {
+            restore();
+            throw;
+        }
+        restore();
         if (!q || q->degraded_hosts > p.degraded_hosts || q->groups.size() > p.groups.size() || spines(*q) > spines(p)
             || q->max_tier > p.max_tier || q->leaves.size() > p.leaves.size())
             continue;
@@ -478,7 +503,7 @@ bool Selector::spare_idle(const SelectorJob& job, const placement::Request& r, p
     for (HostId& h : p.hosts) {
         if (is_busy(h)) continue;
         const auto& hs = state_.at(h);
-        for (HostId g : topo_->groups()[topo_->group_of(h).index()].hosts) {
+        for (HostId g : topo_->groups()[group_of_host_[h.index()]].hosts) {
             if (!is_busy(g) || (picked_[g.index() / 64] >> (g.index() % 64) & 1U) != 0) continue;
             const auto& gs = state_.at(g);
             if (gs.unhealthy || gs.slowdown != hs.slowdown

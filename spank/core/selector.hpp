@@ -167,12 +167,15 @@ private:
     TopologyPtr topo_;
     std::unique_ptr<placement::Placer> placer_;
     placement::ClusterState state_;
-    std::vector<std::int32_t> host_of_node_;   ///< Slurm index -> host id (-1: not in the snapshot)
-    std::vector<std::uint32_t> node_of_host_;  ///< host id -> Slurm index (UINT32_MAX: none)
-    std::vector<std::uint64_t> idle_;          ///< per host: offered in the state now
-    std::vector<std::uint64_t> want_;          ///< apply_offer's scratch (kept: no allocation per call)
-    std::vector<std::uint64_t> busy_;          ///< per host: offered and busy now (spare_idle's scratch)
-    std::vector<std::uint64_t> picked_;        ///< per host: in the placement (spare_idle's scratch)
+    std::vector<std::int32_t> host_of_node_;          ///< Slurm index -> host id (-1: not in the snapshot)
+    std::vector<std::uint32_t> node_of_host_;         ///< host id -> Slurm index (UINT32_MAX: none)
+    std::vector<std::uint64_t> idle_;                 ///< per host: offered in the state now
+    std::vector<std::uint64_t> want_;                 ///< apply_offer's scratch (kept: no allocation per call)
+    std::vector<std::uint64_t> busy_;                 ///< per host: offered and busy now (spare_idle's scratch)
+    std::vector<std::uint64_t> picked_;               ///< per host: in the placement (spare_idle's scratch)
+    std::vector<std::uint32_t> grp_idle_, grp_busy_;  ///< per leaf group: offered idle / busy hosts (spare_idle)
+    std::vector<HostId> flipped_;                     ///< hosts a look-ahead step leaves out (spare_idle)
+    std::vector<std::uint32_t> group_of_host_;        ///< per host: its leaf group's index
     static constexpr std::uint32_t kNoNode = std::numeric_limits<std::uint32_t>::max();
     health::HealthFlags flags_;
     std::optional<Clock::time_point> health_read_;
