@@ -420,8 +420,9 @@ bool Selector::spare_idle(const SelectorJob& job, const placement::Request& r, p
     if (n_busy == 0 || idle_before == 0) return false;
     bool moved = false;
 
-    // 1. the same decision on the busy nodes alone, then on the leaf groups that hold any busy
-    //    node: the first that is as good on every count is kept
+    // 1. the same decision again with some idle hosts left out (busy: all of them, then those
+    //    of leaf groups with no busy host; holes: those of part-used leaf groups): the first
+    //    that is as good on every count and takes fewer of them is kept
     auto spines = [](const placement::Placement& x) {
         return x.switches_per_level.size() > 1 ? x.switches_per_level[1] : 0;
     };
