@@ -249,30 +249,54 @@ void Selector::refresh_feed(Selection& sel) {
     set_uplinks(&*f);
 }
 
-void Selector::apply_offer(std::span<const std::uint64_t> offered, std::uint32_t nbits) {
-    // The hosts offered now are idle in the state, the others allocated: only the hosts whose
-    // bit differs from the last call change (O(changed) group-count updates).
-    want_.assign(idle_.size(), 0);
-    const std::uint32_t n = std::min<std::uint32_t>(nbits, static_cast<std::uint32_t>(host_of_node_.size()));
-    for (std::uint32_t w = 0; w * 64 < n && w < offered.size(); ++w) {
-        std::uint64_t bits = offered[w];
-        if (n - w * 64 < 64) bits &= (1ULL << (n - w * 64)) - 1;
+namespace {
+
+/// f(i) for every set bit i of the words word(0) .. word(nwords - 1), in ascending order.
+template <class Word, class F>
+void for_each_bit(std::size_t nwords, Word word, F f) {
+    for (std::size_t w = 0; w < nwords; ++w) {
+        std::uint64_t bits = word(w);
         while (bits != 0) {
             const int b = std::countr_zero(bits);
             bits &= bits - 1;
-            const std::int32_t h = host_of_node_[w * 64 + static_cast<std::uint32_t>(b)];
-            if (h >= 0) want_[static_cast<std::size_t>(h) / 64] |= 1ULL << (h % 64);
+            f(w * 64 + static_cast<std::size_t>(b));
         }
     }
-    for (std::size_t w = 0; w < want_.size(); ++w) {
-        std::uint64_t diff = want_[w] ^ idle_[w];
-        while (diff != 0) {
-            const int b = std::countr_zero(diff);
-            diff &= diff - 1;
-            const HostId h(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(b)));
-            state_.set_state(h, (want_[w] >> b & 1U) != 0 ? placement::NodeState::Idle : placement::NodeState::Alloc);
-        }
-    }
+}
+
+bool test_bit(const std::vector<std::uint64_t>& v, std::size_t i) {
+    return (v[i / 64] >> (i % 64) & 1U) != 0;
+}
+
+}  // namespace
+
+void Selector::host_bits(std::span<const std::uint64_t> nodes, std::uint32_t nbits,
+                         std::vector<std::uint64_t>& out) const {
+    out.assign(idle_.size(), 0);
+    const std::uint32_t n = std::min<std::uint32_t>(nbits, static_cast<std::uint32_t>(host_of_node_.size()));
+    const std::size_t words = std::min<std::size_t>(nodes.size(), (static_cast<std::size_t>(n) + 63) / 64);
+    for_each_bit(
+        words,
+        [&](std::size_t w) {
+            const std::size_t left = n - w * 64;
+            return left < 64 ? nodes[w] & ((1ULL << left) - 1) : nodes[w];
+        },
+        [&](std::size_t i) {
+            const std::int32_t h = host_of_node_[i];
+            if (h >= 0) out[static_cast<std::size_t>(h) / 64] |= 1ULL << (h % 64);
+        });
+}
+
+void Selector::apply_offer(std::span<const std::uint64_t> offered, std::uint32_t nbits) {
+    // The hosts offered now are idle in the state, the others allocated: only the hosts whose
+    // bit differs from the last call change (O(changed) group-count updates).
+    host_bits(offered, nbits, want_);
+    for_each_bit(
+        want_.size(), [&](std::size_t w) { return want_[w] ^ idle_[w]; },
+        [&](std::size_t i) {
+            state_.set_state(HostId(static_cast<std::uint32_t>(i)),
+                             test_bit(want_, i) ? placement::NodeState::Idle : placement::NodeState::Alloc);
+        });
     idle_.swap(want_);
 }
 
@@ -374,7 +398,7 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
         remember(out);
         return out;
     }
-    if (!job.busy.empty() && cfg_.lookahead != SelectorConfig::LookAhead::Off && spare_idle(job, r, policy, *p))
+    if (!job.busy.empty() && cfg_.lookahead != SelectorConfig::LookAhead::Off && spare_idle(job, nbits, r, policy, *p))
         ++stats_.lookahead_moved;
     sel.nodes.reserve(p->hosts.size());
     for (HostId h : p->hosts) {
@@ -390,29 +414,16 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
     return sel;
 }
 
-bool Selector::spare_idle(const SelectorJob& job, const placement::Request& r, placement::Policy policy,
-                          placement::Placement& p) {
+bool Selector::spare_idle(const SelectorJob& job, std::uint32_t nbits, const placement::Request& r,
+                          placement::Policy policy, placement::Placement& p) {
     // the offered hosts running a job now (idle_ holds the offered ones)
-    busy_.assign(idle_.size(), 0);
-    const auto n = static_cast<std::uint32_t>(host_of_node_.size());
+    host_bits(job.busy, nbits, busy_);
     std::size_t n_busy = 0;
-    for (std::uint32_t w = 0; w * 64 < n && w < job.busy.size(); ++w) {
-        std::uint64_t bits = job.busy[w];
-        if (n - w * 64 < 64) bits &= (1ULL << (n - w * 64)) - 1;
-        while (bits != 0) {
-            const int b = std::countr_zero(bits);
-            bits &= bits - 1;
-            const std::int32_t h = host_of_node_[w * 64 + static_cast<std::uint32_t>(b)];
-            if (h < 0) continue;
-            const auto hw = static_cast<std::size_t>(h) / 64;
-            const std::uint64_t m = 1ULL << (h % 64);
-            if ((idle_[hw] & m) != 0 && (busy_[hw] & m) == 0) {
-                busy_[hw] |= m;
-                ++n_busy;
-            }
-        }
+    for (std::size_t w = 0; w < busy_.size(); ++w) {
+        busy_[w] &= idle_[w];
+        n_busy += static_cast<std::size_t>(std::popcount(busy_[w]));
     }
-    auto is_busy = [&](HostId h) { return (busy_[h.index() / 64] >> (h.index() % 64) & 1U) != 0; };
+    auto is_busy = [&](HostId h) { return test_bit(busy_, h.index()); };
     const auto idle_in = [&](const placement::Placement& q) {
         return static_cast<int>(std::count_if(q.hosts.begin(), q.hosts.end(), [&](HostId h) { return !is_busy(h); }));
     };
@@ -430,26 +441,22 @@ bool Selector::spare_idle(const SelectorJob& job, const placement::Request& r, p
     const std::size_t ng = topo_->groups().size();
     grp_idle_.assign(ng, 0);
     grp_busy_.assign(ng, 0);
-    for (std::size_t w = 0; w < idle_.size(); ++w) {
-        std::uint64_t bits = idle_[w];
-        while (bits != 0) {
-            const int b = std::countr_zero(bits);
-            bits &= bits - 1;
-            const HostId h(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(b)));
-            ++(is_busy(h) ? grp_busy_ : grp_idle_)[group_of_host_[h.index()]];
-        }
-    }
+    for_each_bit(
+        idle_.size(), [&](std::size_t w) { return idle_[w]; },
+        [&](std::size_t i) { ++(test_bit(busy_, i) ? grp_busy_ : grp_idle_)[group_of_host_[i]]; });
     // holes: idle hosts of leaf groups that are not wholly idle and offered (what backfill
     // fills in best; whole idle groups stay for the reservation)
     auto is_hole = [&](HostId h) {
-        if (is_busy(h) || (idle_[h.index() / 64] >> (h.index() % 64) & 1U) == 0) return false;
+        if (is_busy(h) || !test_bit(idle_, h.index())) return false;
         const std::size_t g = group_of_host_[h.index()];
         return static_cast<std::size_t>(grp_idle_[g]) != topo_->groups()[g].hosts.size();
     };
     enum class Step : std::uint8_t { BusyOnly, BusyGroups, Holes };
-    std::vector<Step> steps;
-    if (cfg_.lookahead == SelectorConfig::LookAhead::Busy) steps = {Step::BusyOnly, Step::BusyGroups};
-    if (cfg_.lookahead == SelectorConfig::LookAhead::Holes) steps = {Step::Holes};
+    static constexpr Step kBusySteps[] = {Step::BusyOnly, Step::BusyGroups};
+    static constexpr Step kHolesSteps[] = {Step::Holes};
+    const std::span<const Step> steps = cfg_.lookahead == SelectorConfig::LookAhead::Busy    ? kBusySteps
+                                        : cfg_.lookahead == SelectorConfig::LookAhead::Holes ? kHolesSteps
+                                                                                             : std::span<const Step>{};
     const int holes_before = static_cast<int>(std::count_if(p.hosts.begin(), p.hosts.end(), is_hole));
     for (const Step step : steps) {
         if (step == Step::BusyOnly && n_busy < static_cast<std::size_t>(r.nodes_min)) continue;
@@ -457,17 +464,14 @@ bool Selector::spare_idle(const SelectorJob& job, const placement::Request& r, p
         // the hosts this step leaves out, taken out of the state for one decision (not as
         // Request::excluded: the placer keeps its O(groups) path) and put back after it
         flipped_.clear();
-        for (std::size_t w = 0; w < idle_.size(); ++w) {
-            std::uint64_t bits = idle_[w] & ~busy_[w];
-            while (bits != 0) {
-                const int b = std::countr_zero(bits);
-                bits &= bits - 1;
-                const HostId h(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(b)));
-                if (step == Step::BusyGroups && grp_busy_[group_of_host_[h.index()]] > 0) continue;
-                if (step == Step::Holes && !is_hole(h)) continue;
+        for_each_bit(
+            idle_.size(), [&](std::size_t w) { return idle_[w] & ~busy_[w]; },
+            [&](std::size_t i) {
+                const HostId h(static_cast<std::uint32_t>(i));
+                if (step == Step::BusyGroups && grp_busy_[group_of_host_[i]] > 0) return;
+                if (step == Step::Holes && !is_hole(h)) return;
                 flipped_.push_back(h);
-            }
-        }
+            });
         auto restore = [&] {
             for (HostId h : flipped_) state_.set_state(h, placement::NodeState::Idle);
         };
@@ -505,7 +509,7 @@ bool Selector::spare_idle(const SelectorJob& job, const placement::Request& r, p
         if (is_busy(h)) continue;
         const auto& hs = state_.at(h);
         for (HostId g : topo_->groups()[group_of_host_[h.index()]].hosts) {
-            if (!is_busy(g) || (picked_[g.index() / 64] >> (g.index() % 64) & 1U) != 0) continue;
+            if (!is_busy(g) || test_bit(picked_, g.index())) continue;
             const auto& gs = state_.at(g);
             if (gs.unhealthy || gs.slowdown != hs.slowdown
                 || state_.total_gpus(*topo_, g) != state_.total_gpus(*topo_, h))

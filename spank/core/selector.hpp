@@ -160,8 +160,10 @@ private:
     /// SelectorJob::busy: a placement as good (degraded hosts, leaf groups, spines, tier, leaf
     /// switches) that leaves idle nodes (SelectorConfig::lookahead says which), else each idle
     /// node swapped for a busy one of its leaf group that is as fit; true when `p` changed.
-    bool spare_idle(const SelectorJob& job, const placement::Request& r, placement::Policy policy,
+    bool spare_idle(const SelectorJob& job, std::uint32_t nbits, const placement::Request& r, placement::Policy policy,
                     placement::Placement& p);
+    /// Slurm node bits (`nbits` of them) -> per-host bits in `out` (nodes the snapshot lacks dropped).
+    void host_bits(std::span<const std::uint64_t> nodes, std::uint32_t nbits, std::vector<std::uint64_t>& out) const;
 
     SelectorConfig cfg_;
     TopologyPtr topo_;
