@@ -146,15 +146,23 @@ else
 fi
 
 # ---------------------------------------------------------------- 3. fall back, once
+wait_all_idle() { for _ in $(seq 150); do [ "$(sinfo -h -N -t idle -o %N 2>/dev/null | sort -u | wc -l)" = 64 ] && break; sleep 0.2; done; }
 restart_ctld() { # the lab's slurmctld, started again on the same state
-  local p; p=$(cat "$LAB_DIR/run/slurmctld.pid" 2>/dev/null)
-  [ -n "$p" ] && kill "$p" 2>/dev/null
-  for _ in $(seq 100); do pid_alive "$p" || break; sleep 0.1; done
+  # (24.11's `scontrol reconfigure` re-executes slurmctld under a new pid, which may reach the
+  # pid file after we read it: until nothing answers, read it again and stop that one)
+  local p
+  for _ in $(seq 20); do
+    p=$(cat "$LAB_DIR/run/slurmctld.pid" 2>/dev/null)
+    [ -n "$p" ] && kill "$p" 2>/dev/null
+    for _ in $(seq 100); do pid_alive "$p" || break; sleep 0.1; done
+    grep -q 'is UP' <<<"$(scontrol ping 2>/dev/null)" || break
+    sleep 0.2
+  done
   : > "$CTLD_LOG"
   env "$LAB_TAG" slurmctld -f "$SLURM_CONF"
   for _ in $(seq 100); do grep -q 'is UP' <<<"$(scontrol ping 2>/dev/null)" && break; sleep 0.1; done
   lab_refresh_pids
-  for _ in $(seq 150); do [ "$(sinfo -h -N -t idle -o %N 2>/dev/null | sort -u | wc -l)" = 64 ] && break; sleep 0.2; done
+  wait_all_idle
 }
 runs_two_jobs() { # two 4-node jobs run and end
   local a b sa sb
@@ -207,7 +215,7 @@ scancel "$tj" 2>/dev/null; wait_gone "$tj"
   || bad "trace=yes: a line per eval_nodes call" "job $tj $st on $nodes; $tl"
 # a burst of 1,000 jobs: slurmctld keeps answering, every eval logged nothing per job
 clear_jobs 150
-for _ in $(seq 150); do [ "$(sinfo -h -N -t idle -o %N 2>/dev/null | sort -u | wc -l)" = 64 ] && break; sleep 0.2; done
+wait_all_idle
 arr=$(sbatch --parsable --array=0-999 --exclusive -N 3 -o /dev/null --wrap "exec sleep 2")
 t0=$(date +%s)
 ping_ok=0
@@ -232,7 +240,7 @@ lookahead_case() { # CONF-LINES -> "C's state|C's nodes|B's look-ahead choice"
   for _ in $(seq 150); do [ "$(reloads)" -gt "$before" ] && break; sleep 0.2; done
   lab_refresh_pids
   clear_jobs 150
-  for _ in $(seq 150); do [ "$(sinfo -h -N -t idle -o %N 2>/dev/null | sort -u | wc -l)" = 64 ] && break; sleep 0.2; done
+  wait_all_idle
   local f b c st nodes line
   f=$(sbatch --parsable --exclusive -o /dev/null -t 3 -w "n[003-064]" --wrap "exec sleep 600")
   wait_running "$f" 30 >/dev/null
