@@ -47,6 +47,9 @@
 #if defined(TOPO_VENDORED_RELEASE) && (SLURM_VERSION_NUMBER != TOPO_VENDORED_RELEASE)
 #error "slurm_version.h (the installed libslurm-dev) is not the release (micro included) of the vendored Slurm sources"
 #endif
+#if defined(TOPO_LAYOUT_RELEASE) && (SLURM_VERSION_NUMBER != TOPO_LAYOUT_RELEASE)
+#error "slurm_version.h (the installed libslurm-dev) is not the release (micro included) of the measured layout (slurm-REL/layout-MICRO)"
+#endif
 
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 5, 0)
 #define TP_CTX_API 1 /* topology_ctx_t: build_config(tctx), void fini */
@@ -74,6 +77,10 @@ static bool grew_logged = false;
  * every eval_nodes call it takes, the part topology/tree's evaluation spent in it, and the
  * narrowed offers that could not be allocated (topology/tree then ran on the whole offer). */
 static uint64_t eval_calls = 0, eval_ns = 0, tree_ns = 0, not_allocatable = 0;
+/* Jobs whose record did not read as the release's this plugin was compiled for (the layout
+ * check in _eval_nodes): left to topology/tree, the first one logged. */
+static uint64_t layout_mismatch = 0;
+static bool layout_logged = false;
 static uint64_t stats_logged_ns = 0;
 
 static uint64_t _now_ns(void)
@@ -89,8 +96,8 @@ static void _log_stats(void)
 	char msg[512];
 
 	tps_summary(sel, msg, sizeof(msg));
-	info("topology/topoplace: %s; eval_nodes %" PRIu64 " calls, %" PRIu64 " us in all, of which topology/tree's evaluation %" PRIu64 " us; %" PRIu64 " narrowed offers not allocatable",
-	     msg, eval_calls, eval_ns / 1000, tree_ns / 1000, not_allocatable);
+	info("topology/topoplace: %s; eval_nodes %" PRIu64 " calls, %" PRIu64 " us in all, of which topology/tree's evaluation %" PRIu64 " us; %" PRIu64 " narrowed offers not allocatable; %" PRIu64 " job records failed the layout check",
+	     msg, eval_calls, eval_ns / 1000, tree_ns / 1000, not_allocatable, layout_mismatch);
 }
 
 /* The evaluation of topology/tree, timed. */
@@ -113,7 +120,7 @@ static void _unload(void)
 	xfree(chosen);
 	xfree(busy);
 	nbits = 0;
-	eval_calls = eval_ns = tree_ns = not_allocatable = 0;
+	eval_calls = eval_ns = tree_ns = not_allocatable = layout_mismatch = 0;
 }
 
 /* (Re)load the snapshot and map slurm.conf's nodes onto it: slurmctld only, at start and
@@ -234,7 +241,28 @@ static int _eval_nodes(topology_eval_t *topo_eval)
 	bool trace;
 	char *offer_str = NULL, *chose_str = NULL;
 
-	if (!job_ptr || !job_ptr->details || !topo_eval->node_map)
+	if (!job_ptr || !topo_eval->node_map)
+		return _tree_eval(topo_eval);
+	/*
+	 * The job record as this plugin's headers lay it out: slurmctld keeps step_id.job_id (the
+	 * first member, where every release has it) equal to job_id (far into the struct), and
+	 * job_details_t starts with its magic. A record that does not read so (a release or a
+	 * build other than the one compiled for) is topology/tree's, and the first one is logged.
+	 * The job_id read is inside the record whatever its layout; details is read only after.
+	 */
+	if ((job_ptr->magic != JOB_MAGIC) || (job_ptr->job_id != job_ptr->step_id.job_id) ||
+	    (job_ptr->details && (job_ptr->details->magic != DETAILS_MAGIC))) {
+		layout_mismatch++;
+		if (!layout_logged)
+			error("topology/topoplace: %pJ does not read as a job record of Slurm %d.%02d.%d (job_id %u, step_id.job_id %u): topology/tree decides such jobs (counted in the summary line)",
+			      job_ptr, SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER),
+			      SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER),
+			      SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER), job_ptr->job_id,
+			      job_ptr->step_id.job_id);
+		layout_logged = true;
+		return _tree_eval(topo_eval);
+	}
+	if (!job_ptr->details)
 		return _tree_eval(topo_eval);
 	size = bit_size(topo_eval->node_map);
 	n = ((size < 0) || (size > (bitoff_t) nbits)) ? -1 : (int) size;
