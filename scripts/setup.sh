@@ -17,6 +17,8 @@ PKGS=(
   dpkg-dev binutils man-db groff-base bsdextrautils
   # job_submit.lua run outside slurmctld (Slurm 22.05 embeds Lua 5.1)
   lua5.1
+  # the job-record layout check against a release's build (tests/lab/t-layout.sh)
+  liblua5.4-dev
   # lab helpers
   iproute2 util-linux procps graphviz jq
   # the CLI tests' JSON checks, the lab's attacker (attack.py) and the what-if evaluation scripts

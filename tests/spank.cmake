@@ -52,6 +52,9 @@ foreach(_rel 24.11 26.05)
   add_test(NAME release.${_rel}.native COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lab/release.sh ${_rel} test t-native.sh)
   # topology/topoplace: topoplace's choice inside slurmctld's node selection (issue 31)
   add_test(NAME release.${_rel}.topology COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lab/release.sh ${_rel} test t-topology.sh)
+  # the job record as topology/topoplace's headers lay it out, against that release's build
+  add_test(NAME release.${_rel}.layout COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/lab/t-layout.sh ${_rel})
+  set_tests_properties(release.${_rel}.layout PROPERTIES LABELS releases TIMEOUT 300 SKIP_RETURN_CODE 77)
   set_tests_properties(release.${_rel}.symbols release.${_rel}.spank release.${_rel}.place release.${_rel}.native
     release.${_rel}.topology PROPERTIES
     LABELS releases TIMEOUT 2400 RUN_SERIAL TRUE SKIP_RETURN_CODE 77)

@@ -14,8 +14,10 @@ BASE="${TOPO_CHROOT_BASE:-/var/tmp}"
 R="$BASE/topoplace-$SUITE"
 MIRROR="${TOPO_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 # What a lab of that release needs to run, and the release's headers and libslurm, which the
-# host's build compiles the plugin and topoplace-nodefeed against (tests/lab/release.sh).
-PKGS=(libslurm-dev munge slurmctld slurmd slurm-client slurm-wlm-basic-plugins
+# host's build compiles the plugin and topoplace-nodefeed against (tests/lab/release.sh), and
+# that build's plugin archives (slurm-wlm-basic-plugins-dev), whose machine code t-layout.sh
+# checks our headers against.
+PKGS=(libslurm-dev munge slurmctld slurmd slurm-client slurm-wlm-basic-plugins slurm-wlm-basic-plugins-dev
       procps util-linux hostname python3)
 STAMP="$R/.topoplace-ready"
 want="${PKGS[*]}"
