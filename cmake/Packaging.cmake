@@ -87,6 +87,10 @@ if(TOPO_TOPOLOGY_SLURM_VERSION)
   list(GET _tv 2 _tmicro)
   math(EXPR _tnext "${_tmicro} + 1")
   set(_tnext_v "${TOPO_SLURM_MAJOR_MINOR}.${_tnext}")
+  set(_tshim "")
+  if(TOPO_TOPOLOGY_SHIM)
+    set(_tshim " For everything but the node choice it\n calls that release's own topology/tree (topology_tree.so of slurm-wlm-basic-plugins).")
+  endif()
   set(CPACK_DEB_COMPONENT_INSTALL ON)
   set(CPACK_COMPONENTS_ALL Unspecified topology)
   set(CPACK_DEBIAN_UNSPECIFIED_PACKAGE_NAME topoplace)
@@ -115,7 +119,7 @@ if(TOPO_TOPOLOGY_SLURM_VERSION)
  topoplace snapshot next to slurm.conf (topoplace discover).
  .
  It is compiled with slurmctld's internal structures of Slurm ${TOPO_TOPOLOGY_SLURM_VERSION} exactly,
- so it depends on that upstream release. Derived from Slurm's topology/tree:
+ so it depends on that upstream release.${_tshim} Derived from Slurm's topology/tree:
  GPL-2.0-or-later (/usr/share/doc/topoplace-topology/COPYING.slurm).")
 endif()
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)

@@ -78,11 +78,12 @@ if in_root "$B" bash -c "cmake -S /src -B /src/$OUT -G Ninja -DCMAKE_BUILD_TYPE=
 else
   bad "the Release build in $SUITE" "$(tail -30 "$log")"; finish
 fi
-# topology/topoplace (24.11+, when the vendored sources are this release's): its own package,
-# pinned to the exact Slurm release it was compiled for
+# topology/topoplace (24.11+, when the vendored sources or a measured layout are this release's,
+# spank/topology/LAYOUT.md): its own package, pinned to the exact Slurm release it was compiled for
 tdeb=""; tver=""
 if [ -f "spank/topology/slurm-$REL/VERSION" ] && [ ! -f "$OUT/spank/topology_topoplace.NOT-BUILT" ]; then
-  tver=$(head -1 "spank/topology/slurm-$REL/VERSION")
+  tver=$(awk '$2 == "SLURM_VERSION_NUMBER" {print $3}' "$B/usr/include/slurm/slurm_version.h")
+  tver=$(printf '%d.%02d.%d' $((tver >> 16)) $(((tver >> 8) & 255)) $((tver & 255)))
   tdeb=$(ls "$OUT"/topoplace-topology_*+slurm"$tver"_*.deb 2>/dev/null | head -1)
   tdep=$(dpkg-deb -f "$tdeb" Depends 2>/dev/null)
   nxt="${tver%.*}.$(( ${tver##*.} + 1 ))~"

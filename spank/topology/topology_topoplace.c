@@ -54,6 +54,13 @@
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 5, 0)
 #define TP_CTX_API 1 /* topology_ctx_t: build_config(tctx), void fini */
 #endif
+/* 26.05's job record starts with step_id (its job_id kept equal to job_id, for %pJ); 24.11's
+ * has no second copy of the id, and only the magic numbers are checked. */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+#define TP_JOB_ID_AT_START(j) ((j)->step_id.job_id)
+#else
+#define TP_JOB_ID_AT_START(j) ((j)->job_id)
+#endif
 
 const char plugin_name[] = "topology topoplace plugin (topology/tree with topoplace's node choice)";
 const char plugin_type[] = "topology/topoplace";
@@ -250,7 +257,7 @@ static int _eval_nodes(topology_eval_t *topo_eval)
 	 * build other than the one compiled for) is topology/tree's, and the first one is logged.
 	 * The job_id read is inside the record whatever its layout; details is read only after.
 	 */
-	if ((job_ptr->magic != JOB_MAGIC) || (job_ptr->job_id != job_ptr->step_id.job_id) ||
+	if ((job_ptr->magic != JOB_MAGIC) || (job_ptr->job_id != TP_JOB_ID_AT_START(job_ptr)) ||
 	    (job_ptr->details && (job_ptr->details->magic != DETAILS_MAGIC))) {
 		layout_mismatch++;
 		if (!layout_logged)
@@ -258,7 +265,7 @@ static int _eval_nodes(topology_eval_t *topo_eval)
 			      job_ptr, SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER),
 			      SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER),
 			      SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER), job_ptr->job_id,
-			      job_ptr->step_id.job_id);
+			      TP_JOB_ID_AT_START(job_ptr));
 		layout_logged = true;
 		return _tree_eval(topo_eval);
 	}

@@ -219,7 +219,8 @@ extern int tree_init(void)
 		_close();
 		return SLURM_ERROR;
 	}
-	debug("topology/topoplace: topology/tree is %s", path);
+	info("topology/topoplace: topology/tree is Slurm %d.%02d.%d's own %s", SLURM_VERSION_MAJOR(*version),
+	     SLURM_VERSION_MINOR(*version), SLURM_VERSION_MICRO(*version), path);
 	return tree_init_fn();
 }
 
