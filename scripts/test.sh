@@ -2,24 +2,35 @@
 # Set up a fresh Debian 12 machine and run every test topoplace has:
 #   1. unit + CLI tests (dev build)           ctest --preset dev
 #      and the Debian package from scripts/package.sh (Release build), tests/package/test_deb.sh
-#   5. the packages for Slurm 24.11 and 26.05 built in their distributions' chroots and
-#      installed there (scripts/package-release.sh), in the background during the labs
-#   2. the same under ASan+UBSan              ctest --preset asan
-#   3. each libFuzzer target for a bounded time (clang)
-#   4. scripts/demo.sh (the README's first command), then the live Slurm 22.05 lab tests
+#   2. scripts/demo.sh (the README's first command), then the live Slurm 22.05 lab tests
 #      (real slurmctld + many slurmd), ctest label "lab",
-#      and topology/block on a live Slurm 24.11 slurmctld in a trixie chroot (label "trixie")
+#      topology/block on a live Slurm 24.11 slurmctld in a trixie chroot (label "trixie"),
+#      and the labs of Slurm 24.11 and 26.05 in their chroots (label "releases")
+#   3. meanwhile, in the background (scripts/test-cpu.sh, nice 10: the labs mostly wait on
+#      Slurm, these stages mostly compile), the same unit + CLI tests under ASan+UBSan, each
+#      libFuzzer target for a bounded time (clang), and the packages for Slurm 24.11 and 26.05
+#      built and installed in their distributions' chroots; their output is printed after
+#      the labs. With TOPO_SKIP_LAB=1 they run in the foreground instead.
 # Exit status is non-zero when anything fails. TOPO_SKIP_ASAN=1 / TOPO_SKIP_FUZZ=1 /
-# TOPO_SKIP_LAB=1 skip a stage (for quick local runs; CI runs them all). TOPO_REPLAY=1 adds
-# the live replays of issue 31 (ctest label "replay", about 3 min per mode; not in CI).
+# TOPO_SKIP_LAB=1 / TOPO_SKIP_RELEASE_PACKAGES=1 skip a stage (for quick local runs; CI runs
+# them all). TOPO_REPLAY=1 adds the live replays of issue 31 (ctest label "replay", about
+# 10 min per seed and layout; not in CI). The end prints each stage's wall time (also in
+# build/test-times.txt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS="${JOBS:-2}"
-FUZZ_SECONDS="${FUZZ_SECONDS:-20}"
+export JOBS FUZZ_SECONDS="${FUZZ_SECONDS:-20}"
+T_START=$(date +%s)
+STAGE=""; STAGE_T0=$T_START; TIMES=()
 
+stage_end() {
+  [ -n "$STAGE" ] && TIMES+=("$(printf 'time: %5d s  %s' $(( $(date +%s) - STAGE_T0 )) "$STAGE")")
+  STAGE=""
+}
+stage() { stage_end; printf '\n=== %s ===\n' "$*"; STAGE="$*"; STAGE_T0=$(date +%s); }
+
+stage "setup (scripts/setup.sh: apt packages)"
 bash scripts/setup.sh
-
-stage() { printf '\n=== %s ===\n' "$*"; }
 
 stage "dev build"
 cmake --preset dev >/dev/null
@@ -31,43 +42,25 @@ stage "the Debian package as the README builds it (scripts/package.sh, Release),
 JOBS="$JOBS" bash scripts/package.sh
 bash tests/package/test_deb.sh build/release tests/fixtures
 
-if [ "${TOPO_SKIP_ASAN:-0}" != 1 ]; then
-  stage "ASan+UBSan build"
-  cmake --preset asan >/dev/null
-  cmake --build --preset asan -j"$JOBS"
-  stage "unit + CLI tests (ASan+UBSan)"
-  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --preset asan -j"$JOBS"
-fi
+cpu=()
+[ "${TOPO_SKIP_ASAN:-0}" = 1 ] || cpu+=(asan)
+[ "${TOPO_SKIP_FUZZ:-0}" = 1 ] || cpu+=(fuzz)
 
-if [ "${TOPO_SKIP_FUZZ:-0}" != 1 ]; then
-  stage "libFuzzer targets (${FUZZ_SECONDS}s each)"
-  cmake --preset fuzz >/dev/null
-  fuzz_targets=()
-  for src in tests/fuzz/fuzz_*.cpp; do fuzz_targets+=("$(basename "$src" .cpp)"); done
-  cmake --build --preset fuzz -j"$JOBS" --target "${fuzz_targets[@]}"
-  for f in build/fuzz/tests/fuzz/fuzz_*; do
-    [ -x "$f" ] || continue
-    name=$(basename "$f")
-    work=$(mktemp -d)
-    bash tests/fuzz/seed.sh "$name" "$work"   # seed corpus: real fixtures of the parser's own format
-    echo "fuzz: $name"
-    "$f" -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=2048 -print_final_stats=0 "$work" 2>"$work.log" \
-      || { tail -40 "$work.log"; echo "fuzz: $name FAILED (crash input in $work)"; exit 1; }
-    grep -E '^#[0-9]+.*DONE|Done [0-9]+ runs' "$work.log" | tail -1 || true
-    rm -rf "$work" "$work.log"
-  done
-fi
-
-if [ "${TOPO_SKIP_LAB:-0}" != 1 ]; then
+if [ "${TOPO_SKIP_LAB:-0}" = 1 ]; then
+  stage "ASan+UBSan and libFuzzer (scripts/test-cpu.sh ${cpu[*]:-nothing})"
+  [ ${#cpu[@]} = 0 ] || bash scripts/test-cpu.sh "${cpu[@]}"
+else
   # The packages for Slurm 24.11 and 26.05 are built in their own distributions (about 9 min
-  # of compiling each on 2 cores), in the background while the labs below mostly wait on
-  # Slurm; their checks are reported at the end (scripts/package-release.sh).
-  pkg_pid=""
-  if [ "${TOPO_SKIP_RELEASE_PACKAGES:-0}" != 1 ]; then
-    ( for r in 24.11 26.05; do
-        JOBS=2 nice -n 10 bash scripts/package-release.sh "$r" > "build/package-$r.log" 2>&1; echo $? > "build/package-$r.rc"
-      done ) &
-    pkg_pid=$!
+  # of compiling each on 2 cores); with ASan and the fuzzers that is about 40 min of
+  # compiling, done while the labs below wait on Slurm (they used to run one after the other:
+  # 82 min in all at stop 40). setsid: its own process group, stopped with this script.
+  [ "${TOPO_SKIP_RELEASE_PACKAGES:-0}" = 1 ] || cpu+=(package-24.11 package-26.05)
+  cpu_pid=""
+  if [ ${#cpu[@]} -gt 0 ]; then
+    echo "background: scripts/test-cpu.sh ${cpu[*]} (nice 10; output in build/test-cpu.log, printed after the labs)"
+    setsid nice -n 10 bash scripts/test-cpu.sh "${cpu[@]}" > build/test-cpu.log 2>&1 < /dev/null &
+    cpu_pid=$!
+    trap '[ -n "$cpu_pid" ] && kill -- -"$cpu_pid" 2>/dev/null; true' EXIT
   fi
   # The README's first command as written: the main job on the bundled examples, ending in two
   # live 22.05 labs (t-tree.sh, and t-spank.sh without its launch gate part). lab.tree is that
@@ -81,17 +74,19 @@ if [ "${TOPO_SKIP_LAB:-0}" != 1 ]; then
   stage "Slurm 24.11 (Debian 13) and 26.05 (Debian sid): build per release in its chroot, live lab with the plugin"
   ctest --test-dir build/dev -L releases --output-on-failure --no-tests=ignore
   if [ "${TOPO_REPLAY:-0}" = 1 ]; then
-    stage "the live replays (issue 31): seeded traces at load 0.9, per mode and release (about 3 min per mode)"
+    stage "the live replays (issue 31): seeded traces at load 0.9, per mode and release (about 10 min per seed and layout)"
     ctest --test-dir build/dev -L replay --output-on-failure --no-tests=ignore
   fi
-  if [ -n "$pkg_pid" ]; then
-    stage "the packages for Slurm 24.11 (trixie) and 26.05 (sid), built and installed in their distributions"
-    wait "$pkg_pid" || true
-    for r in 24.11 26.05; do
-      cat "build/package-$r.log"
-      rc=$(cat "build/package-$r.rc" 2>/dev/null || echo 1)
-      [ "$rc" = 0 ] || [ "$rc" = 77 ] || { echo "package for Slurm $r failed (rc $rc)"; exit 1; }
-    done
+  if [ -n "$cpu_pid" ]; then
+    stage "waiting for the background stages (${cpu[*]})"
+    rc=0; wait "$cpu_pid" || rc=$?
+    cpu_pid=""; trap - EXIT
+    cat build/test-cpu.log
+    [ "$rc" = 0 ] || { echo "scripts/test-cpu.sh: $rc of its stages failed (above)"; exit 1; }
   fi
 fi
+stage_end
+printf '%s\n' "${TIMES[@]}" | tee build/test-times.txt
+grep '^time:' build/test-cpu.log 2>/dev/null | sed 's/^time: /time: (background) /' | tee -a build/test-times.txt || true
+printf 'time: %5d s  all of scripts/test.sh\n' $(( $(date +%s) - T_START )) | tee -a build/test-times.txt
 stage "all tests passed"

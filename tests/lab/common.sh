@@ -29,6 +29,10 @@ LAB_PROLOG_FLAGS="${LAB_PROLOG_FLAGS-Alloc}"     # PrologFlags ("" = Slurm defau
 # it is submitted; Slurm's default (3 s) lets it wait for the next pass, about 2.5 s a job here.
 LAB_SCHED_PARAMS="${LAB_SCHED_PARAMS-batch_sched_delay=0}"
 LAB_EXTRA_CONF="${LAB_EXTRA_CONF:-}"             # more slurm.conf lines, verbatim
+# AuthInfo=cred_expire= in seconds ("" = Slurm's default, 120; its minimum is 5). A requeued
+# batch job may start again only cred_expire + 1 s later (job_mgr.c, all three releases;
+# 26.05 adds SchedulerParameters=requeue_delay=, whose default is this too).
+LAB_CRED_EXPIRE="${LAB_CRED_EXPIRE:-}"
 LAB_ETC_FILES="${LAB_ETC_FILES:-}"               # files copied next to slurm.conf before slurmctld starts
 LAB_TIMEOUT="${LAB_TIMEOUT:-120}"                # seconds to wait for all nodes idle
 

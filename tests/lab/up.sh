@@ -87,7 +87,7 @@ SlurmdPort=$LAB_SLURMD_PORT_BASE
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
-AuthInfo=socket=$MUNGE_SOCK
+AuthInfo=socket=$MUNGE_SOCK${LAB_CRED_EXPIRE:+,cred_expire=$LAB_CRED_EXPIRE}
 CredType=cred/munge
 StateSaveLocation=$LAB_DIR/ctld
 SlurmdSpoolDir=$LAB_DIR/spool/%n
