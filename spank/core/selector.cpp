@@ -146,6 +146,22 @@ Selector::Selector(SelectorConfig cfg, TopologyPtr topo)
         state_.set_state(HostId(static_cast<std::uint32_t>(h)), placement::NodeState::Alloc);
         group_of_host_.push_back(topo_->hosts()[h].group.index());
     }
+    const auto& groups = topo_->groups();
+    grp_word_begin_.reserve(groups.size() + 1);
+    std::vector<std::uint32_t> ids;
+    for (const auto& g : groups) {
+        grp_word_begin_.push_back(static_cast<std::uint32_t>(grp_words_.size()));
+        ids.clear();
+        for (HostId h : g.hosts) ids.push_back(h.index());
+        std::sort(ids.begin(), ids.end());
+        for (std::uint32_t i : ids) {
+            const std::uint32_t w = i / 64;
+            if (grp_words_.size() == grp_word_begin_.back() || grp_words_.back().first != w)
+                grp_words_.emplace_back(w, 0);
+            grp_words_.back().second |= 1ULL << (i % 64);
+        }
+    }
+    grp_word_begin_.push_back(static_cast<std::uint32_t>(grp_words_.size()));
 }
 
 Selector::NodeMap Selector::set_nodes(std::span<const std::string_view> names) {
@@ -164,6 +180,9 @@ Selector::NodeMap Selector::set_nodes(std::span<const std::string_view> names) {
         host_of_node_[i] = static_cast<std::int32_t>(h->index());
         node_of_host_[h->index()] = static_cast<std::uint32_t>(i);
     }
+    identity_nodes_ = names.size() == node_of_host_.size();
+    for (std::size_t i = 0; identity_nodes_ && i < names.size(); ++i)
+        identity_nodes_ = host_of_node_[i] == static_cast<std::int32_t>(i);
     for (std::size_t h = 0; h < node_of_host_.size(); ++h) {
         if (node_of_host_[h] != kNoNode) continue;
         if (++m.absent_hosts <= NodeMap::kSample) m.absent_sample.push_back(topo_->hosts()[h].name);
@@ -275,6 +294,13 @@ void Selector::host_bits(std::span<const std::uint64_t> nodes, std::uint32_t nbi
     out.assign(idle_.size(), 0);
     const std::uint32_t n = std::min<std::uint32_t>(nbits, static_cast<std::uint32_t>(host_of_node_.size()));
     const std::size_t words = std::min<std::size_t>(nodes.size(), (static_cast<std::size_t>(n) + 63) / 64);
+    if (identity_nodes_) {  // node i is host i: the words themselves, the last one cut at n
+        for (std::size_t w = 0; w < words; ++w) {
+            const std::size_t left = n - w * 64;
+            out[w] = left < 64 ? nodes[w] & ((1ULL << left) - 1) : nodes[w];
+        }
+        return;
+    }
     for_each_bit(
         words,
         [&](std::size_t w) {
@@ -441,9 +467,13 @@ bool Selector::spare_idle(const SelectorJob& job, std::uint32_t nbits, const pla
     const std::size_t ng = topo_->groups().size();
     grp_idle_.assign(ng, 0);
     grp_busy_.assign(ng, 0);
-    for_each_bit(
-        idle_.size(), [&](std::size_t w) { return idle_[w]; },
-        [&](std::size_t i) { ++(test_bit(busy_, i) ? grp_busy_ : grp_idle_)[group_of_host_[i]]; });
+    for (std::size_t g = 0; g < ng; ++g) {
+        for (std::uint32_t k = grp_word_begin_[g]; k < grp_word_begin_[g + 1]; ++k) {
+            const auto [w, m] = grp_words_[k];
+            grp_idle_[g] += static_cast<std::uint32_t>(std::popcount(idle_[w] & ~busy_[w] & m));
+            grp_busy_[g] += static_cast<std::uint32_t>(std::popcount(busy_[w] & m));
+        }
+    }
     // holes: idle hosts of leaf groups that are not wholly idle and offered (what backfill
     // fills in best; whole idle groups stay for the reservation)
     auto is_hole = [&](HostId h) {
@@ -461,29 +491,47 @@ bool Selector::spare_idle(const SelectorJob& job, std::uint32_t nbits, const pla
     for (const Step step : steps) {
         if (step == Step::BusyOnly && n_busy < static_cast<std::size_t>(r.nodes_min)) continue;
         if (step == Step::Holes && holes_before == 0) continue;
-        // the hosts this step leaves out, taken out of the state for one decision (not as
-        // Request::excluded: the placer keeps its O(groups) path) and put back after it
-        flipped_.clear();
-        for_each_bit(
-            idle_.size(), [&](std::size_t w) { return idle_[w] & ~busy_[w]; },
-            [&](std::size_t i) {
-                const HostId h(static_cast<std::uint32_t>(i));
-                if (step == Step::BusyGroups && grp_busy_[group_of_host_[i]] > 0) return;
-                if (step == Step::Holes && !is_hole(h)) return;
-                flipped_.push_back(h);
-            });
-        auto restore = [&] {
-            for (HostId h : flipped_) state_.set_state(h, placement::NodeState::Idle);
-        };
-        Result<placement::Placement> q = fail(Errc::Busy, "");
-        try {
-            for (HostId h : flipped_) state_.set_state(h, placement::NodeState::Alloc);
-            q = placer_->place(state_, r, policy);
-        } catch (...) {
-            restore();
-            throw;
+        // the offer without the hosts this step leaves out, in the look-ahead's own state
+        // (not as Request::excluded: the placer keeps its O(groups) path); only the hosts
+        // whose bit differs from that state's last offer change there
+        if (!ahead_ || ahead_generation_ != generation_ || ahead_idle_.size() != idle_.size()) {
+            ahead_.reset();  // a copy that fails half-way leaves none
+            ahead_.emplace(state_);
+            ahead_idle_ = idle_;
+            ahead_generation_ = generation_;
         }
-        restore();
+        if (step == Step::BusyOnly) {
+            ahead_want_.assign(busy_.begin(), busy_.end());  // busy_ lies in idle_
+        } else {
+            ahead_want_.assign(idle_.begin(), idle_.end());
+            for (std::size_t g = 0; g < ng; ++g) {
+                // BusyGroups: the idle hosts of leaf groups with no busy host; Holes: those of
+                // leaf groups not wholly idle and offered
+                if (step == Step::BusyGroups
+                        ? grp_busy_[g] > 0
+                        : static_cast<std::size_t>(grp_idle_[g]) == topo_->groups()[g].hosts.size())
+                    continue;
+                for (std::uint32_t k = grp_word_begin_[g]; k < grp_word_begin_[g + 1]; ++k) {
+                    const auto [w, m] = grp_words_[k];
+                    ahead_want_[w] &= ~(idle_[w] & ~busy_[w] & m);
+                }
+            }
+        }
+        {
+            placement::ClusterState& a = *ahead_;
+            std::vector<std::uint64_t> applied;
+            applied.swap(ahead_idle_);  // empty while changing: a throw leaves ahead_ to be copied again
+            for_each_bit(
+                ahead_want_.size(), [&](std::size_t w) { return ahead_want_[w] ^ applied[w]; },
+                [&](std::size_t i) {
+                    const bool offer = test_bit(ahead_want_, i);
+                    a.set_state(HostId(static_cast<std::uint32_t>(i)),
+                                offer ? placement::NodeState::Idle : placement::NodeState::Alloc);
+                });
+            applied.swap(ahead_want_);
+            ahead_idle_.swap(applied);
+        }
+        Result<placement::Placement> q = placer_->place(*ahead_, r, policy);
         if (!q || q->degraded_hosts > p.degraded_hosts || q->groups.size() > p.groups.size() || spines(*q) > spines(p)
             || q->max_tier > p.max_tier || q->leaves.size() > p.leaves.size())
             continue;

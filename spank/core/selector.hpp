@@ -176,8 +176,21 @@ private:
     std::vector<std::uint64_t> busy_;                 ///< per host: offered and busy now (spare_idle's scratch)
     std::vector<std::uint64_t> picked_;               ///< per host: in the placement (spare_idle's scratch)
     std::vector<std::uint32_t> grp_idle_, grp_busy_;  ///< per leaf group: offered idle / busy hosts (spare_idle)
-    std::vector<HostId> flipped_;                     ///< hosts a look-ahead step leaves out (spare_idle)
-    std::vector<std::uint32_t> group_of_host_;        ///< per host: its leaf group's index
+    /// The look-ahead's own state (spare_idle): state_ with the hosts a step leaves out
+    /// allocated. Kept from call to call and changed only where its offer differs from the
+    /// last one (as apply_offer does state_), so a step costs O(changed hosts) and one place();
+    /// copied from state_ again when anything but the offer changed there (generation_).
+    std::optional<placement::ClusterState> ahead_;
+    std::uint64_t ahead_generation_ = 0;
+    std::vector<std::uint64_t> ahead_idle_, ahead_want_;  ///< per host: offered in ahead_ / wanted there
+    std::vector<std::uint32_t> group_of_host_;            ///< per host: its leaf group's index
+    /// per leaf group g, its hosts as bit masks of host words: grp_words_[grp_word_begin_[g]
+    /// .. grp_word_begin_[g + 1]) = (word, mask); per-group counts are popcounts (spare_idle)
+    std::vector<std::uint32_t> grp_word_begin_;
+    std::vector<std::pair<std::uint32_t, std::uint64_t>> grp_words_;
+    /// Slurm's node table is the snapshot's hosts in host-id order (node i is host i): node
+    /// bits are host bits (host_bits copies words)
+    bool identity_nodes_ = false;
     static constexpr std::uint32_t kNoNode = std::numeric_limits<std::uint32_t>::max();
     health::HealthFlags flags_;
     std::optional<Clock::time_point> health_read_;

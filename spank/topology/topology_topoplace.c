@@ -57,9 +57,13 @@
 /* 26.05's job record starts with step_id (its job_id kept equal to job_id, for %pJ); 24.11's
  * has no second copy of the id, and only the magic numbers are checked. */
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
-#define TP_JOB_ID_AT_START(j) ((j)->step_id.job_id)
+#define TP_JOB_ID_AGREES(j) ((j)->job_id == (j)->step_id.job_id)
+#define TP_LAYOUT_READ "magic %#x, job_id %u, step_id.job_id %u"
+#define TP_LAYOUT_ARGS(j) (unsigned) (j)->magic, (j)->job_id, (j)->step_id.job_id
 #else
-#define TP_JOB_ID_AT_START(j) ((j)->job_id)
+#define TP_JOB_ID_AGREES(j) 1
+#define TP_LAYOUT_READ "magic %#x, job_id %u"
+#define TP_LAYOUT_ARGS(j) (unsigned) (j)->magic, (j)->job_id
 #endif
 
 const char plugin_name[] = "topology topoplace plugin (topology/tree with topoplace's node choice)";
@@ -257,15 +261,14 @@ static int _eval_nodes(topology_eval_t *topo_eval)
 	 * build other than the one compiled for) is topology/tree's, and the first one is logged.
 	 * The job_id read is inside the record whatever its layout; details is read only after.
 	 */
-	if ((job_ptr->magic != JOB_MAGIC) || (job_ptr->job_id != TP_JOB_ID_AT_START(job_ptr)) ||
+	if ((job_ptr->magic != JOB_MAGIC) || !TP_JOB_ID_AGREES(job_ptr) ||
 	    (job_ptr->details && (job_ptr->details->magic != DETAILS_MAGIC))) {
 		layout_mismatch++;
 		if (!layout_logged)
-			error("topology/topoplace: %pJ does not read as a job record of Slurm %d.%02d.%d (job_id %u, step_id.job_id %u): topology/tree decides such jobs (counted in the summary line)",
+			error("topology/topoplace: %pJ does not read as a job record of Slurm %d.%02d.%d (" TP_LAYOUT_READ "): topology/tree decides such jobs (counted in the summary line)",
 			      job_ptr, SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER),
 			      SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER),
-			      SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER), job_ptr->job_id,
-			      TP_JOB_ID_AT_START(job_ptr));
+			      SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER), TP_LAYOUT_ARGS(job_ptr));
 		layout_logged = true;
 		return _tree_eval(topo_eval);
 	}

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -444,6 +445,85 @@ TEST(Selector, LookAheadHolesLeavesPartUsedGroupsToBackfill) {
             EXPECT_EQ(f.sel->stats().lookahead_moved, 1U);
         } else {
             EXPECT_EQ(f.chosen(s), f.chosen(plain)) << s.why;
+        }
+    }
+}
+
+// The look-ahead keeps a state of its own from call to call and changes only the hosts whose
+// offer differs from its last one (spare_idle). Every decision of a long run of nearly equal
+// offers (as in a scheduler pass), with health flags changing in between, must be the one a
+// selector makes on that call with no look-ahead state before it; in node-table order and
+// shuffled, both modes.
+TEST(Selector, LookAheadsKeptStateDecidesAsAFreshSelectorWould) {
+    const std::string store = tmpdir() + "/health-ahead";
+    auto st = health::Store::open(store, {.trusted_uid = ::getuid(), .create = true});
+    ASSERT_TRUE(st) << st.error().to_string();
+    for (const bool shuffled : {false, true}) {
+        for (const auto mode : {SelectorConfig::LookAhead::Holes, SelectorConfig::LookAhead::Busy}) {
+            SCOPED_TRACE(std::string(shuffled ? "shuffled" : "numbered") + " mode "
+                         + std::to_string(static_cast<int>(mode)));
+            for (const auto& h : lab()->hosts()) (void)st->remove(h.name);
+            auto order = lab_names();
+            std::mt19937 rng(shuffled ? 5 : 3);
+            if (shuffled) std::shuffle(order.begin(), order.end(), rng);
+            SelectorConfig cfg;
+            cfg.lookahead = mode;
+            cfg.health = store;
+            Fixture kept(order, cfg);
+            Fixture fresh(order, cfg);
+            auto t = Selector::Clock::time_point{};
+            kept.sel->set_clock_for_test([&] { return t; });
+            fresh.sel->set_clock_for_test([&] { return t; });
+            const std::vector<std::string_view> table(fresh.names.begin(), fresh.names.end());
+            const std::size_t n = order.size();
+            std::vector<std::uint64_t> offer((n + 63) / 64, 0);
+            std::vector<std::uint64_t> busy((n + 63) / 64, 0);
+            for (std::size_t i = 0; i < n; ++i) {
+                if (rng() % 10 < 5) offer[i / 64] |= 1ULL << (i % 64);
+                if (rng() % 3 == 0) busy[i / 64] |= 1ULL << (i % 64);
+            }
+            for (int call = 0; call < 300; ++call) {
+                for (int k = 0; k < 3; ++k) {  // a few hosts freed or taken since the last call
+                    const std::size_t i = rng() % n;
+                    offer[i / 64] ^= 1ULL << (i % 64);
+                }
+                if (call % 50 == 25) {  // the health store changes: other hosts degraded and unhealthy
+                    for (const auto& h : lab()->hosts()) (void)st->remove(h.name);
+                    for (int k = 0; k < 12; ++k) {
+                        health::Record r;
+                        r.node = order[rng() % n];
+                        r.verdict = k < 4 ? health::Verdict::Degraded : health::Verdict::Unhealthy;
+                        r.reason = k < 4 ? "port at half rate" : "xid 79";
+                        if (k < 4) r.slowdown = 1.3;
+                        ASSERT_TRUE(st->put(r));
+                    }
+                    t += std::chrono::seconds(2);
+                }
+                SelectorJob j = job_of(1 + static_cast<std::uint32_t>(rng() % 12));
+                j.job_id = static_cast<std::uint32_t>(100 + call);
+                std::vector<std::uint64_t> ahead(offer.size());
+                std::vector<std::uint64_t> b(offer.size());
+                for (std::size_t w = 0; w < offer.size(); ++w) {
+                    b[w] = busy[w] & ~offer[w];
+                    ahead[w] = offer[w] | b[w];
+                }
+                j.busy = b;
+                const auto s = kept.sel->select(j, ahead, static_cast<std::uint32_t>(n));
+                // the decision with no history: a new selector for the calls after a health
+                // change, else one whose node table is set again (its decisions forgotten, its
+                // look-ahead state copied again from its own)
+                std::optional<Fixture> anew;
+                if (call % 50 >= 25 && call % 50 < 30) {
+                    anew.emplace(order, cfg);
+                    anew->sel->set_clock_for_test([&] { return t; });
+                } else {
+                    (void)fresh.sel->set_nodes(table);
+                }
+                const auto o = (anew ? *anew : fresh).sel->select(j, ahead, static_cast<std::uint32_t>(n));
+                ASSERT_EQ(s.kind, o.kind) << "call " << call << ": " << s.why << " | fresh: " << o.why;
+                ASSERT_EQ(s.nodes, o.nodes) << "call " << call << ": " << s.why << " | fresh: " << o.why;
+            }
+            EXPECT_GT(kept.sel->stats().lookahead_moved, 0U);  // the run did exercise the look-ahead's moves
         }
     }
 }
