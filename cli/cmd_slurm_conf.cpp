@@ -57,30 +57,19 @@ struct SlurmConfOptions {
     std::string slurm_conf;  // --slurm-conf: the slurm.conf whose nodes the file must name
 };
 
-/// A Slurm release as major*100+minor (22.05 -> 2205).
-struct Release {
-    int v = 0;
+constexpr SlurmRelease kOldestRelease{22, 5, 0};
+constexpr SlurmRelease kNewestRelease{26, 5, 0};  // the newest release topoplace is tested on
 
-    [[nodiscard]] std::string str() const {
-        char b[16];
-        std::snprintf(b, sizeof b, "%02d.%02d", v / 100, v % 100);
-        return b;
-    }
-};
-
-constexpr int kOldestRelease = 2205;
-constexpr int kNewestRelease = 2605;  // the newest release topoplace is tested on
-
-/// "24.11", "24.11.5", "slurm 24.11.5" -> 2411; nullopt when it is not a release
-/// (Slurm's are YY.02, YY.05 and YY.11).
-std::optional<Release> parse_release(std::string_view s) {
+/// "24.11", "24.11.5", "slurm 24.11.5" -> 24.11 (the micro release does not change the
+/// files); nullopt when it is not a release (Slurm's are YY.02, YY.05 and YY.11).
+std::optional<SlurmRelease> parse_release(std::string_view s) {
     const auto r = parse_slurm_release(s);
     if (!r || (r->minor != 2 && r->minor != 5 && r->minor != 11)) return std::nullopt;
-    return Release{r->yymm()};
+    return SlurmRelease{r->major, r->minor, 0};
 }
 
 /// The release of the Slurm on PATH (`scontrol --version`), nullopt without one.
-std::optional<Release> installed_release() {
+std::optional<SlurmRelease> installed_release() {
     FILE* p = ::popen("scontrol --version 2>/dev/null", "r");  // fixed command line, no input of ours
     if (p == nullptr) return std::nullopt;
     char buf[128] = {};
@@ -91,26 +80,26 @@ std::optional<Release> installed_release() {
 }
 
 /// What a release lacks for this format: a usage error naming the release, or "".
-std::string release_refusal(const std::string& format, Release r) {
-    if (format == "block" && r.v < 2405)
-        return "--format block: Slurm " + r.str()
+std::string release_refusal(const std::string& format, SlurmRelease r) {
+    if (format == "block" && r.yymm() < 2405)
+        return "--format block: Slurm " + r.major_minor()
                + " has no topology/block with BlockSizes (24.05+); use --format tree";
-    if (format == "yaml" && r.v < 2505)
-        return "--format yaml: Slurm " + r.str() + " reads no topology.yaml (25.05+); use --format "
-               + std::string(r.v >= 2405 ? "tree or block" : "tree");
+    if (format == "yaml" && r.yymm() < 2505)
+        return "--format yaml: Slurm " + r.major_minor() + " reads no topology.yaml (25.05+); use --format "
+               + std::string(r.yymm() >= 2405 ? "tree or block" : "tree");
     return {};
 }
 
 /// The slurm.conf lines the generated file needs on release r (one note line).
-std::string release_note(const std::string& format, Release r) {
+std::string release_note(const std::string& format, SlurmRelease r) {
     const std::string sel = "SelectType=select/cons_tres";
-    if (format == "tree") return "Slurm " + r.str() + ": slurm.conf needs TopologyPlugin=topology/tree, " + sel;
-    const std::string excl = r.v >= 2605 ? "partition Exclusive=TOPO" : "partition ExclusiveTopo=YES";
+    if (format == "tree") return "Slurm " + r.major_minor() + ": slurm.conf needs TopologyPlugin=topology/tree, " + sel;
+    const std::string excl = r.yymm() >= 2605 ? "partition Exclusive=TOPO" : "partition ExclusiveTopo=YES";
     if (format == "block")
-        return "Slurm " + r.str() + ": slurm.conf needs TopologyPlugin=topology/block, " + sel + "; " + excl
+        return "Slurm " + r.major_minor() + ": slurm.conf needs TopologyPlugin=topology/block, " + sel + "; " + excl
                + " or --exclusive=topo keeps other jobs out of a job's blocks"
-               + (r.v >= 2605 ? "; an invalid BlockSizes is fatal to slurmctld" : "");
-    return "Slurm " + r.str() + ": topology.yaml replaces topology.conf and TopologyPlugin (slurmctld ignores both "
+               + (r.yymm() >= 2605 ? "; an invalid BlockSizes is fatal to slurmctld" : "");
+    return "Slurm " + r.major_minor() + ": topology.yaml replaces topology.conf and TopologyPlugin (slurmctld ignores both "
            "when it exists); partitions choose a topology with Topology=NAME; " + excl;
 }
 
@@ -161,12 +150,12 @@ int run_check(const SlurmConfOptions& o) {
     std::vector<int> releases{slurmconf::kRelease2205, slurmconf::kRelease2411, slurmconf::kRelease2605};
     if (!o.slurm_version.empty()) {
         auto r = parse_release(o.slurm_version);
-        if (!r
-            || (r->v != slurmconf::kRelease2205 && r->v != slurmconf::kRelease2411 && r->v != slurmconf::kRelease2605))
+        const int v = r ? r->yymm() : 0;
+        if (v != slurmconf::kRelease2205 && v != slurmconf::kRelease2411 && v != slurmconf::kRelease2605)
             return usage(
                 "--check --slurm-version " + o.slurm_version
                 + ": the checker knows Slurm 22.05, 24.11 and 26.05 (give one of them, or none for all three)");
-        releases = {r->v};
+        releases = {v};
     }
     slurmconf::CheckOptions co;
     co.label = o.check;
@@ -199,19 +188,19 @@ int run_slurm_conf(const SlurmConfOptions& o) {
     }
     if (o.snapshot.empty()) return usage("a snapshot is required (or --check FILE)");
     if (!o.slurm_conf.empty()) return usage("--slurm-conf goes with --check FILE");
-    Release rel{kNewestRelease};
+    SlurmRelease rel = kNewestRelease;
     if (!o.slurm_version.empty()) {
         auto r = parse_release(o.slurm_version);
-        if (!r || r->v < kOldestRelease)
+        if (!r || r->yymm() < kOldestRelease.yymm())
             return usage("--slurm-version " + o.slurm_version + ": not a Slurm release topoplace supports (22.05 or later, "
                          "as major.minor, e.g. 24.11)");
         rel = *r;
-        if (rel.v > kNewestRelease)
+        if (rel.yymm() > kNewestRelease.yymm())
             std::fprintf(stderr,
                          "topoplace: slurm-conf: Slurm %s is newer than the newest release topoplace is tested on "
                          "(%s): writing for %s's rules\n",
-                         rel.str().c_str(), Release{kNewestRelease}.str().c_str(),
-                         Release{kNewestRelease}.str().c_str());
+                         rel.major_minor().c_str(), kNewestRelease.major_minor().c_str(),
+                         kNewestRelease.major_minor().c_str());
     } else if (auto r = installed_release()) {
         rel = *r;
     }
@@ -283,9 +272,9 @@ int run_slurm_conf(const SlurmConfOptions& o) {
         slurmconf::CheckOptions co;
         co.label = o.output == "-" ? std::string(o.format == "yaml" ? "topology.yaml" : "topology.conf") : o.output;
         co.kind = o.format == "yaml" ? slurmconf::FileKind::Yaml : slurmconf::FileKind::Conf;
-        const int crel = rel.v >= slurmconf::kRelease2605   ? slurmconf::kRelease2605
-                         : rel.v >= slurmconf::kRelease2411 ? slurmconf::kRelease2411
-                                                            : slurmconf::kRelease2205;
+        const int crel = rel.yymm() >= slurmconf::kRelease2605   ? slurmconf::kRelease2605
+                         : rel.yymm() >= slurmconf::kRelease2411 ? slurmconf::kRelease2411
+                                                                 : slurmconf::kRelease2205;
         co.releases = {crel};
         auto fs = slurmconf::check_topology_file(main_text, co);
         bool fatal = false;
