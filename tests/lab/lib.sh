@@ -106,16 +106,10 @@ groups_of() { # hostlist -> distinct leaf groups, comma-separated
   for n in $(expand_hostlist "$1"); do echo "${LG[$n]:-none}"; done | sort -u | paste -sd,
 }
 
-# job_submit.lua on a running lab: FILE next to slurm.conf, JobSubmitPlugins=lua, reconfigure
-# (24.05+ re-execs the daemons), then wait until slurmctld has it and NODES nodes are idle.
-lab_lua_on() { # FILE NODES
-  cp "$1" "$LAB_DIR/etc/job_submit.lua"
-  echo "JobSubmitPlugins=lua" >> "$LAB_DIR/etc/slurm.conf"
-  scontrol reconfigure
-  for _ in $(seq 150); do
-    grep -q 'JobSubmitPlugins *= lua' <<<"$(scontrol show config 2>/dev/null)" &&
-      [ "$(sinfo -h -N -t idle -o %N 2>/dev/null | sort -u | wc -l)" = "$2" ] && break
-    sleep 0.2
-  done
-  lab_refresh_pids
+# job_submit.lua from the lab's start (not by `scontrol reconfigure` on a running lab: on 22.05
+# slurmctld then asks the nodes to register again and a slurmd that answers before it has read
+# the new slurm.conf is logged as "appears to have a different slurm.conf", seen in CI with
+# compiles running beside the lab): lab_up LABEL ... $(lab_lua FILE)
+lab_lua() { # FILE -> the up.sh knobs (FILE copied next to slurm.conf; FILE's path has no spaces)
+  echo "LAB_ETC_FILES=$1" "LAB_EXTRA_CONF=JobSubmitPlugins=lua"
 }

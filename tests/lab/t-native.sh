@@ -58,8 +58,7 @@ BUSY_ARGS=()
 
 # ---------------------------------------------------------------- 1-3: topology/block
 lab_up "lab up (72 nodes, Slurm $REL, topology/block from topoplace, the plugin)" LAB_TOPOLOGY_FILE="$WORK/block.conf" \
-  LAB_FEATURES_FILE="$WORK/features.conf" LAB_PLUGSTACK_FILE="$WORK/plugstack.conf"
-lab_lua_on "$WORK/job_submit.lua" 72
+  LAB_FEATURES_FILE="$WORK/features.conf" LAB_PLUGSTACK_FILE="$WORK/plugstack.conf" $(lab_lua "$WORK/job_submit.lua")
 got=$(scontrol show topology 2>&1 | sed -n 's/^BlockName=\(rack0[1-4]\) BlockIndex=[0-9]* Nodes=\([^ ]*\) BlockSize=\([0-9]*\).*/\1 \2 \3/p' | paste -sd';')
 want="rack01 gb[001-018] 16;rack02 gb[019-036] 16;rack03 gb[037-054] 16;rack04 gb[055-072] 16"
 if [ "$got" = "$want" ]; then ok "slurmctld $REL loaded the 4 generated blocks (base block size 16)"
@@ -100,8 +99,7 @@ case "$REL" in
     lab_up "lab up with topology.yaml: partition ib (tree), nvl (block)" LAB_TOPOLOGY_FILE="$WORK/block.conf" \
       LAB_TOPOLOGY_YAML="$WORK/topology.yaml" LAB_FEATURES_FILE="$WORK/features.conf" LAB_PLUGSTACK_FILE="$WORK/plugstack.conf" \
       LAB_PARTITIONS="PartitionName=ib Nodes=ALL Default=YES MaxTime=INFINITE State=UP Topology=tree
-PartitionName=nvl Nodes=ALL MaxTime=INFINITE State=UP Topology=block"
-    lab_lua_on "$WORK/job_submit.lua" 72
+PartitionName=nvl Nodes=ALL MaxTime=INFINITE State=UP Topology=block" $(lab_lua "$WORK/job_submit.lua")
     tc=$(scontrol show topoconf 2>&1 | head -40)
     if grep -q 'topology: tree' <<<"$tc" && grep -q 'topology: block' <<<"$tc"; then ok "scontrol show topoconf: both topologies of the generated yaml"
     else bad "scontrol show topoconf shows tree and block" "$tc"; fi

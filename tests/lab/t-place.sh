@@ -51,8 +51,8 @@ else
   cp "$SO_BUILT" "$WORK/topoplace.so"; chmod 755 "$WORK/topoplace.so"
   echo "required $WORK/topoplace.so snapshot=$SNAP on_error=fail default=off wait=120" > "$WORK/plugstack.conf"
   lab_up "lab up (64 nodes, 3-level tree, Slurm $REL with the plugin)" LAB_TOPOLOGY_FILE="$TOPO" \
-    LAB_FEATURES_FILE="$WORK/features.conf" LAB_PLUGSTACK_FILE="$WORK/plugstack.conf"
-  lab_lua_on "$HERE/../../slurm-conf/lua/job_submit.lua" 64
+    LAB_FEATURES_FILE="$WORK/features.conf" LAB_PLUGSTACK_FILE="$WORK/plugstack.conf" \
+    $(lab_lua "$(readlink -f "$HERE/../../slurm-conf/lua/job_submit.lua")")
   check "slurm.conf: JobSubmitPlugins=lua, 64 nodes idle" bash -c "scontrol show config | grep -Eq '^JobSubmitPlugins += lua'"
 fi
 

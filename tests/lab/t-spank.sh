@@ -86,19 +86,16 @@ if [ "$fail" != 0 ]; then echo "$pass passed, $fail failed"; exit 1; fi
 # after its requeue instead of Slurm's default 121 s (the delay is Slurm's, not ours).
 if ! LAB_TOPOLOGY_FILE="$WORK/topology.conf" LAB_FEATURES_FILE="$WORK/features.conf" \
      LAB_CRED_EXPIRE="${LAB_CRED_EXPIRE:-10}" LAB_SCHED_PARAMS="${LAB_SCHED_PARAMS:+$LAB_SCHED_PARAMS,}nohold_on_prolog_fail,bf_interval=5" \
-     LAB_PLUGSTACK_FILE="$WORK/plugstack.conf" "$HERE/up.sh" > "$WORK/up.log" 2>&1; then
+     LAB_PLUGSTACK_FILE="$WORK/plugstack.conf" \
+     LAB_ETC_FILES="$(readlink -f "$HERE/../../slurm-conf/lua/job_submit.lua")" LAB_EXTRA_CONF="JobSubmitPlugins=lua" \
+     "$HERE/up.sh" > "$WORK/up.log" 2>&1; then
   bad "lab up (64 nodes, plugin in plugstack)" "$(tail -20 "$WORK/up.log"; tail -20 "$LAB_DIR/log/slurmctld.log" 2>/dev/null)"
   echo "$pass passed, $fail failed"; exit 1
 fi
 ok "lab up (64 nodes, 3-level topology, plugin in plugstack.conf): $(grep -o 'total [0-9.]*s' "$WORK/up.log")"
 cd /tmp || exit 1
-# up.sh has no knob for this (yet): append and reconfigure. job_submit.lua sits next to
-# slurm.conf. (SchedulerParameters came from up.sh: bf_interval only makes the lab's
-# backfill react faster.)
-cp "$HERE/../../slurm-conf/lua/job_submit.lua" "$LAB_DIR/etc/job_submit.lua"
-printf 'JobSubmitPlugins=lua\n' >> "$LAB_DIR/etc/slurm.conf"
-scontrol reconfigure
-for _ in $(seq 50); do grep -q 'JobSubmitPlugins *= lua' <<<"$(scontrol show config 2>/dev/null)" && break; sleep 0.2; done
+# job_submit.lua next to slurm.conf from the start (lib.sh lab_lua says why not by a
+# reconfigure). (SchedulerParameters: bf_interval only makes the lab's backfill react faster.)
 check "slurm.conf: JobSubmitPlugins=lua, nohold_on_prolog_fail, PrologFlags=Alloc" bash -c \
   "scontrol show config | grep -Eq '^JobSubmitPlugins += lua' && scontrol show config | grep -Eq '^SchedulerParameters += .*nohold_on_prolog_fail' && scontrol show config | grep -Eq '^PrologFlags += Alloc'"
 # Clients without the plugin: the same cluster through a slurm.conf whose plugstack is empty.
