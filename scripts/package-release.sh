@@ -18,7 +18,10 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 SRC=$(pwd)
-REL="${1:?usage: package-release.sh 24.11|26.05}"
+REL="${1:?usage: package-release.sh 24.11|26.05 [--prepare]}"
+# --prepare: only the build chroot (step 1; downloads, little CPU), then exit: scripts/test.sh
+# does that while it compiles elsewhere
+PREPARE=0; [ "${2:-}" = --prepare ] && PREPARE=1
 case "$REL" in 24.11) SUITE=trixie ;; 26.05) SUITE=sid ;; *) echo "package-release.sh: 24.11 or 26.05" >&2; exit 2 ;; esac
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
 pass=0; fail=0
@@ -41,6 +44,9 @@ DEPS=(g++ cmake ninja-build pkg-config make libboost-dev libboost-graph-dev libh
       libibnetdisc-dev libibmad-dev libibumad-dev nlohmann-json3-dev libcli11-dev
       libyaml-cpp-dev zlib1g-dev dpkg-dev file gzip)
 log="$BASE/topoplace-$SUITE-package.log"
+# one maker of the build chroot at a time (a --prepare may still be at it)
+exec 8>"$BASE/topoplace-$SUITE-build.lock"
+flock 8
 if [ ! -f "$B/.topoplace-build-ready" ] || [ "$(cat "$B/.topoplace-build-ready")" != "${DEPS[*]}" ]; then
   echo "package-release.sh: build chroot $B (once; log $log)" >&2
   rm -rf "$B"; copy_chroot "$LAB" "$B"
@@ -51,6 +57,8 @@ if [ ! -f "$B/.topoplace-build-ready" ] || [ "$(cat "$B/.topoplace-build-ready")
   [ $st = 0 ] || { bad "build dependencies in $SUITE" "$(tail -5 "$log")"; finish; }
   echo "${DEPS[*]}" > "$B/.topoplace-build-ready"
 fi
+flock -u 8
+if [ "$PREPARE" = 1 ]; then echo "package-release.sh: build chroot $B ready"; exit 0; fi
 
 # in_root ROOT CMD...: CMD in ROOT (a private mount namespace: the source at /src, /proc, /dev)
 in_root() {

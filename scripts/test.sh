@@ -55,12 +55,20 @@ else
   # compiling, done while the labs below wait on Slurm (they used to run one after the other:
   # 82 min in all at stop 40). setsid: its own process group, stopped with this script.
   [ "${TOPO_SKIP_RELEASE_PACKAGES:-0}" = 1 ] || cpu+=(package-24.11 package-26.05)
-  cpu_pid=""
+  cpu_pid=""; prep_pid=""
+  trap '[ -n "$cpu_pid" ] && kill -- -"$cpu_pid" 2>/dev/null; [ -n "$prep_pid" ] && kill -- -"$prep_pid" 2>/dev/null; true' EXIT
+  if [ "${TOPO_SKIP_RELEASE_PACKAGES:-0}" != 1 ]; then
+    # the Debian 13 and sid chroots (debootstrap) and the packages' build chroots (apt): mostly
+    # downloads, made now while the stages below compile and run (chroot.sh and
+    # package-release.sh lock them: a lab or a build that needs one waits for it)
+    setsid bash -c 'for r in 24.11 26.05; do bash scripts/package-release.sh "$r" --prepare; done' \
+      > build/package-prepare.log 2>&1 < /dev/null &
+    prep_pid=$!
+  fi
   if [ ${#cpu[@]} -gt 0 ]; then
     echo "background: scripts/test-cpu.sh ${cpu[*]} (nice 10; output in build/test-cpu.log, printed after the labs)"
     setsid nice -n 10 bash scripts/test-cpu.sh "${cpu[@]}" > build/test-cpu.log 2>&1 < /dev/null &
     cpu_pid=$!
-    trap '[ -n "$cpu_pid" ] && kill -- -"$cpu_pid" 2>/dev/null; true' EXIT
   fi
   # The README's first command as written: the main job on the bundled examples, ending in two
   # live 22.05 labs (t-tree.sh, and t-spank.sh without its launch gate part). lab.tree is that
@@ -76,6 +84,11 @@ else
   if [ "${TOPO_REPLAY:-0}" = 1 ]; then
     stage "the live replays (issue 31): seeded traces at load 0.9, per mode and release (about 10 min per seed and layout)"
     ctest --test-dir build/dev -L replay --output-on-failure --no-tests=ignore
+  fi
+  if [ -n "$prep_pid" ]; then
+    wait "$prep_pid" || true   # a chroot it could not make is made (or its failure said) where it is used
+    prep_pid=""
+    cat build/package-prepare.log
   fi
   if [ -n "$cpu_pid" ]; then
     stage "waiting for the background stages (${cpu[*]})"
