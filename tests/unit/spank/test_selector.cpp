@@ -482,7 +482,7 @@ TEST(Selector, LookAheadsKeptStateDecidesAsAFreshSelectorWould) {
                 if (rng() % 10 < 5) offer[i / 64] |= 1ULL << (i % 64);
                 if (rng() % 3 == 0) busy[i / 64] |= 1ULL << (i % 64);
             }
-            for (int call = 0; call < 300; ++call) {
+            for (int call = 0; call < 150; ++call) {
                 for (int k = 0; k < 3; ++k) {  // a few hosts freed or taken since the last call
                     const std::size_t i = rng() % n;
                     offer[i / 64] ^= 1ULL << (i % 64);
