@@ -287,6 +287,18 @@ bool test_bit(const std::vector<std::uint64_t>& v, std::size_t i) {
     return (v[i / 64] >> (i % 64) & 1U) != 0;
 }
 
+/// The hosts set in `want` idle in `st`, the others allocated: only those whose bit differs
+/// from `have` (what `st` was given last) change, O(changed) group-count updates.
+void apply_bits(placement::ClusterState& st, const std::vector<std::uint64_t>& want,
+                const std::vector<std::uint64_t>& have) {
+    for_each_bit(
+        want.size(), [&](std::size_t w) { return want[w] ^ have[w]; },
+        [&](std::size_t i) {
+            st.set_state(HostId(static_cast<std::uint32_t>(i)),
+                         test_bit(want, i) ? placement::NodeState::Idle : placement::NodeState::Alloc);
+        });
+}
+
 }  // namespace
 
 void Selector::host_bits(std::span<const std::uint64_t> nodes, std::uint32_t nbits,
@@ -317,12 +329,7 @@ void Selector::apply_offer(std::span<const std::uint64_t> offered, std::uint32_t
     // The hosts offered now are idle in the state, the others allocated: only the hosts whose
     // bit differs from the last call change (O(changed) group-count updates).
     host_bits(offered, nbits, want_);
-    for_each_bit(
-        want_.size(), [&](std::size_t w) { return want_[w] ^ idle_[w]; },
-        [&](std::size_t i) {
-            state_.set_state(HostId(static_cast<std::uint32_t>(i)),
-                             test_bit(want_, i) ? placement::NodeState::Idle : placement::NodeState::Alloc);
-        });
+    apply_bits(state_, want_, idle_);
     idle_.swap(want_);
 }
 
@@ -518,16 +525,9 @@ bool Selector::spare_idle(const SelectorJob& job, std::uint32_t nbits, const pla
             }
         }
         {
-            placement::ClusterState& a = *ahead_;
             std::vector<std::uint64_t> applied;
             applied.swap(ahead_idle_);  // empty while changing: a throw leaves ahead_ to be copied again
-            for_each_bit(
-                ahead_want_.size(), [&](std::size_t w) { return ahead_want_[w] ^ applied[w]; },
-                [&](std::size_t i) {
-                    const bool offer = test_bit(ahead_want_, i);
-                    a.set_state(HostId(static_cast<std::uint32_t>(i)),
-                                offer ? placement::NodeState::Idle : placement::NodeState::Alloc);
-                });
+            apply_bits(*ahead_, ahead_want_, applied);
             applied.swap(ahead_want_);
             ahead_idle_.swap(applied);
         }
