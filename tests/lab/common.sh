@@ -72,6 +72,34 @@ descendants() {
   done
 }
 
+# Every slurmctld of this lab (its slurmscriptd too: the same binary), found by our marker,
+# not by the PID file: after a 24.05+ `scontrol reconfigure` the file names the parent for a
+# moment (the child rewrites it after telling the parent, controller.c _try_to_reconfig /
+# _update_pidfile), and stop 41's CI saw a restart that read a PID that was not the
+# running one and left it holding the port ('Address already in use' from the new one).
+lab_ctld_pids() {
+  local d
+  for d in /proc/[0-9]*; do
+    grep -qzx -- "$LAB_TAG" "$d/environ" 2>/dev/null || continue
+    case "$(cat "$d/comm" 2>/dev/null)" in slurmctld*) echo "${d#/proc/}" ;; esac
+  done
+}
+# Stop them all: SIGTERM, wait up to 20 s for every one to be gone, SIGKILL what is left.
+# Fails (returns 1) if one is still there after that.
+lab_ctld_stop() {
+  local p left ps
+  ps=$(lab_ctld_pids)
+  [ -z "$ps" ] && return 0
+  for p in $ps; do kill -TERM "$p" 2>/dev/null; done
+  for _ in $(seq 200); do
+    left=0; for p in $ps; do pid_alive "$p" && left=1; done
+    [ $left = 0 ] && break; sleep 0.1
+  done
+  for p in $ps; do pid_alive "$p" && { log "SIGKILL slurmctld $p"; kill -KILL "$p" 2>/dev/null; }; done
+  for _ in $(seq 20); do [ -z "$(lab_ctld_pids)" ] && return 0; sleep 0.1; done
+  return 1
+}
+
 # Slurm 24.05+ restarts its daemons on `scontrol reconfigure` (a fresh exec, new PIDs; the
 # daemons rewrite their PidFiles): take the recorded PIDs anew from those files, where the
 # process there carries our marker.

@@ -74,11 +74,9 @@ for n in n001 n016; do
   else bad "slurmd -G -N $n parses our Links=" "$(diff <(echo "$want") <(echo "$got"); slurmd -f "$SLURM_CONF" -N "$n" -G 2>&1 | tail -5)"; fi
 done
 
-# Restart slurmctld (recorded PID; same environment marker so down.sh finds it) with a
+# Restart slurmctld (every one carrying the lab's marker; the new one with it too, so down.sh finds it) with a
 # clean state, so it reads the new GPU counts; the running slurmd re-register.
-ctld=$(cat "$PIDS/slurmctld")
-kill "$ctld"
-for _ in $(seq 100); do pid_alive "$ctld" || break; sleep 0.1; done
+lab_ctld_stop || bad "slurmctld stopped before its restart" "still running: $(lab_ctld_pids | paste -sd' ')"
 : > "$LAB_DIR/log/slurmctld.log"
 env "$LAB_TAG" slurmctld -c -f "$SLURM_CONF"
 for _ in $(seq 100); do grep -q 'is UP' <<<"$(scontrol ping 2>/dev/null)" && break; sleep 0.1; done
