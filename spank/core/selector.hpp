@@ -176,6 +176,8 @@ private:
     std::vector<std::uint64_t> busy_;                 ///< per host: offered and busy now (spare_idle's scratch)
     std::vector<std::uint64_t> picked_;               ///< per host: in the placement (spare_idle's scratch)
     std::vector<std::uint32_t> grp_idle_, grp_busy_;  ///< per leaf group: offered idle / busy hosts (spare_idle)
+    std::vector<std::size_t> grp_taken_;              ///< per leaf group: hosts of a placement in it (spare_idle)
+    std::vector<std::size_t> split_;                  ///< wholly idle groups a placement takes in part (spare_idle)
     /// The look-ahead's own state (spare_idle): state_ with the hosts a step leaves out
     /// allocated. Kept from call to call and changed only where its offer differs from the
     /// last one (as apply_offer does state_), so a step costs O(changed hosts) and one place();

@@ -449,6 +449,46 @@ TEST(Selector, LookAheadHolesLeavesPartUsedGroupsToBackfill) {
     }
 }
 
+// lookahead=holes: a reservation that takes part of a wholly idle leaf group leaves the rest
+// of it as holes (26.05 replay, seed 2: 2 of an idle group of 4 reserved, and the 3-node job
+// behind it started across two groups). As good a placement that takes that group whole or
+// not at all, on nodes busy now, is kept; `off` takes the group in part (the control).
+TEST(Selector, LookAheadHolesTakesNoIdleGroupInPart) {
+    // offered: one spine's four groups n017-n032, busy now but for one idle group: n021-n024
+    // for a 6-node job, n025-n028 for a 10-node one (the group a first fit takes in part)
+    auto name = [](int i) { return std::string(i < 10 ? "n00" : "n0") + std::to_string(i); };
+    std::set<std::string> not_offered;
+    for (int i = 1; i <= 64; ++i)
+        if (i < 17 || i > 32) not_offered.insert(name(i));
+    for (const auto mode : {SelectorConfig::LookAhead::Off, SelectorConfig::LookAhead::Holes}) {
+        SCOPED_TRACE(static_cast<int>(mode));
+        SelectorConfig cfg;
+        cfg.lookahead = mode;
+        Fixture f(lab_names(), cfg);
+        for (const auto [n, first] : {std::pair{6U, 21}, std::pair{10U, 25}}) {
+            SCOPED_TRACE(n);
+            auto idle_group = [&](const std::string& h) { return h >= name(first) && h <= name(first + 3); };
+            std::vector<std::uint64_t> busy((f.names.size() + 63) / 64, 0);
+            for (std::size_t i = 0; i < f.names.size(); ++i)
+                if (!not_offered.contains(f.names[i]) && !idle_group(f.names[i])) busy[i / 64] |= 1ULL << (i % 64);
+            auto job = job_of(n);
+            job.job_id = 20 + n;
+            job.busy = busy;
+            auto s = f.sel->select(job, f.offer(not_offered), 64);
+            ASSERT_EQ(s.kind, K::Narrow) << s.why;
+            int in_idle = 0;
+            for (const auto& h : f.chosen(s)) in_idle += idle_group(h) ? 1 : 0;
+            EXPECT_EQ(f.groups(s).size(), (n + 3) / 4) << s.why;
+            if (mode == SelectorConfig::LookAhead::Off) {
+                EXPECT_TRUE(in_idle > 0 && in_idle < 4) << "the control must split the idle group: " << s.why;
+            } else {
+                EXPECT_TRUE(in_idle == 0 || in_idle == 4) << in_idle << " of the idle group: " << s.why;
+                EXPECT_NE(s.why.find("no idle leaf group taken in part"), std::string::npos) << s.why;
+            }
+        }
+    }
+}
+
 // The look-ahead keeps a state of its own from call to call and changes only the hosts whose
 // offer differs from its last one (spare_idle). Every decision of a long run of nearly equal
 // offers (as in a scheduler pass), with health flags changing in between, must be the one a
