@@ -35,12 +35,10 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "slurm_release.hpp"
+#include "service.hpp"
 #include <elf.h>
 #include <glob.h>
-#include <poll.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 namespace topo::cli {
@@ -229,63 +227,28 @@ struct ServiceAnswer {
     double ms = 0;
 };
 
+// The question the SPANK plugin asks (a 1-node pack request for this snapshot and health
+// store), through the plugin's own client (spank/core/service.hpp: non-blocking, bounded,
+// the service's peer uid checked as the plugin checks it), so what doctor says is what a
+// submission will find.
 ServiceAnswer ask_service(const std::string& sock, const std::string& snapshot, const std::string& health) {
     ServiceAnswer a;
+    spank::ServiceRequest q;
+    q.snapshot = snapshot;
+    q.health = health;
+    q.sr.nodes = "1";
+    q.opts.mode = spank::Mode::Pack;
     const auto t0 = std::chrono::steady_clock::now();
-    std::string req = "topoplace-service 1\nsnapshot=" + snapshot + "\nhealth=" + health
-                      + "\nnodes=1\nmode=pack\nnvl=0\nsegment=0\nwait=300\n";
-    if (req.find('\0') != std::string::npos) {
-        a.error = "bad path";
-        return a;
-    }
-    sockaddr_un addr{};
-    addr.sun_family = AF_UNIX;
-    if (sock.size() >= sizeof addr.sun_path) {
-        a.error = "socket path too long";
-        return a;
-    }
-    std::memcpy(addr.sun_path, sock.c_str(), sock.size() + 1);
-    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-        a.error = std::error_code(errno, std::generic_category()).message();
-        return a;
-    }
-    timeval tv{2, 0};  // bounded: the service answers in 200 ms or closes
-    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-    if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
-        a.error = std::error_code(errno, std::generic_category()).message();
-        ::close(fd);
-        return a;
-    }
-    if (::send(fd, req.data(), req.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(req.size())) {
-        a.error = "cannot send the request";
-        ::close(fd);
-        return a;
-    }
-    ::shutdown(fd, SHUT_WR);
-    std::string rep;
-    char buf[4096];
-    for (;;) {
-        const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
-        if (n <= 0) break;
-        rep.append(buf, static_cast<std::size_t>(n));
-        if (rep.size() > 65536) break;
-    }
-    ::close(fd);
+    auto rep = spank::call_service(sock, q, 2000);  // the service answers in 200 ms or closes
     a.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (!rep.starts_with("topoplace-service 1\n")) {
-        a.error = rep.empty() ? "closed without an answer" : "not a topoplace-service reply";
+    if (!rep) {
+        a.error = rep.error().message;
+        if (a.error.starts_with(sock + ": ")) a.error.erase(0, sock.size() + 2);
         return a;
     }
-    std::istringstream in(rep);
-    std::string l;
-    while (std::getline(in, l)) {
-        if (l.starts_with("kind=")) a.kind = l.substr(5);
-        if (l.starts_with("message=")) a.message = printable_utf8(l.substr(8));
-    }
-    a.answered = !a.kind.empty();
-    if (!a.answered) a.error = "a reply without a kind";
+    a.answered = true;
+    a.kind = spank::reply_kind_name(rep->kind);
+    a.message = printable_utf8(rep->message);
     return a;
 }
 
