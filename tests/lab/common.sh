@@ -35,6 +35,8 @@ LAB_EXTRA_CONF="${LAB_EXTRA_CONF:-}"             # more slurm.conf lines, verbat
 LAB_CRED_EXPIRE="${LAB_CRED_EXPIRE:-}"
 LAB_ETC_FILES="${LAB_ETC_FILES:-}"               # files copied next to slurm.conf before slurmctld starts
 LAB_TIMEOUT="${LAB_TIMEOUT:-120}"                # seconds to wait for all nodes idle
+LAB_CTLD_DEBUG="${LAB_CTLD_DEBUG:-info}"         # SlurmctldDebug
+LAB_DEBUG_FLAGS="${LAB_DEBUG_FLAGS:-}"           # DebugFlags ("" = none)
 
 export SLURM_CONF="$LAB_DIR/etc/slurm.conf"
 # Marker placed in the environment of every daemon we start, so that down.sh can

@@ -172,7 +172,10 @@ def judge(a):
     if a.ctld_log:
         lt = lambda s_: time.mktime(time.strptime(s_[:19], "%Y-%m-%dT%H:%M:%S")) + float("0" + s_[19:])
         for line in open(a.ctld_log, errors="replace"):
-            m = re.match(r"^\[([0-9T:.-]+)\] (?:sched: Allocate JobId=(\d+) |sched/backfill: _start_job: Started JobId=(\d+) |_job_complete: JobId=(\d+) done)", line)
+            # backfill's start line: info() up to 24.11; on 26.05 only under DebugFlags=HetJob at
+            # SlurmctldDebug=verbose (backfill.c _start_job: log_flag(HETJOB, ...)), which
+            # t-replay.sh sets
+            m = re.match(r"^\[([0-9T:.-]+)\] (?:sched: Allocate JobId=(\d+) |sched/backfill: _start_job: (?:HETJOB: )?Started JobId=(\d+) |_job_complete: JobId=(\d+) done)", line)
             if not m:
                 continue
             t, main, bf, done = m.groups()
@@ -191,14 +194,23 @@ def judge(a):
     traced = {}
     if a.ctld_log:
         for line in open(a.ctld_log, errors="replace"):
-            m = re.search(r"topology/topoplace: trace JobId=(\d+) offer=(\S+) chose=(\S+)(?: allocated=(\S+))?", line)
-            if m and m.group(1) in jobs:
-                traced.setdefault(m.group(1), []).append(m.groups()[1:])
+            m = re.search(r"^\[([0-9T:.-]+)\] topology/topoplace: trace JobId=(\d+) offer=(\S+) chose=(\S+)(?: allocated=(\S+))?", line)
+            if m and m.group(2) in jobs:
+                traced.setdefault(m.group(2), []).append((lt(m.group(1)),) + m.groups()[2:])
     for j, x in jobs.items():
-        hit = [t for t in traced.get(j, []) if t[2] and t[2] != "-" and sorted(expand(t[2])) == sorted(x["hosts"])]
+        hit = [t for t in traced.get(j, []) if t[3] and t[3] != "-" and sorted(expand(t[3])) == sorted(x["hosts"])]
+        if "via" not in x:
+            # no start line (a log without backfill's): the last call that allocated exactly
+            # its nodes inside jobcomp's start second is the start; jobcomp's whole second
+            # alone puts a backfill start before a main-scheduler start later in that second
+            # and counts that job's nodes as free
+            inside = [t for t in hit if x["start"] <= t[0] < x["start"] + 1.0]
+            if inside:
+                x["start"] = inside[-1][0]
+                x["via"] = "eval_nodes trace"
         if hit:
-            x["slurm_offer"] = expand(hit[-1][0])
-            x["slurm_chose"] = expand(hit[-1][1])
+            x["slurm_offer"] = expand(hit[-1][1])
+            x["slurm_chose"] = expand(hit[-1][2])
     order = sorted(jobs.values(), key=lambda x: (x["start"], x["id"]))
     all_spines = sorted(set(spine_of_leaf.values()))
 

@@ -95,8 +95,9 @@ SlurmctldPidFile=$LAB_DIR/run/slurmctld.pid
 SlurmdPidFile=$LAB_DIR/run/slurmd-%n.pid
 SlurmctldLogFile=$LAB_DIR/log/slurmctld.log
 SlurmdLogFile=$LAB_DIR/log/slurmd-%n.log
-SlurmctldDebug=info
-SlurmdDebug=info
+SlurmctldDebug=$LAB_CTLD_DEBUG
+${LAB_DEBUG_FLAGS:+DebugFlags=$LAB_DEBUG_FLAGS
+}SlurmdDebug=info
 MailProg=/bin/true
 # no systemd / cgroup dependence:
 ProctrackType=proctrack/linuxproc
