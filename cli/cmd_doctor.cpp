@@ -34,8 +34,8 @@
 
 #include "commands.hpp"
 #include "common.hpp"
-#include "slurm_release.hpp"
 #include "service.hpp"
+#include "slurm_release.hpp"
 #include <elf.h>
 #include <glob.h>
 #include <sys/stat.h>

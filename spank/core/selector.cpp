@@ -589,8 +589,9 @@ bool Selector::spare_idle(const SelectorJob& job, std::uint32_t nbits, const pla
                 && split_groups(*q) < splits_before) {
                 p = std::move(*q);
                 moved = true;
-                p.explanation += " (Slurm's look-ahead: no idle leaf group taken in part, the rest of it left to "
-                                 "jobs that can start now)";
+                p.explanation +=
+                    " (Slurm's look-ahead: no idle leaf group taken in part, the rest of it left to "
+                    "jobs that can start now)";
             }
         }
     }
