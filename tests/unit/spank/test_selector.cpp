@@ -465,8 +465,9 @@ TEST(Selector, LookAheadHolesTakesNoIdleGroupInPart) {
         SelectorConfig cfg;
         cfg.lookahead = mode;
         Fixture f(lab_names(), cfg);
-        for (const auto [n, first] : {std::pair{6U, 21}, std::pair{10U, 25}}) {
+        for (const auto& [n, first_node] : {std::pair{6U, 21}, std::pair{10U, 25}}) {
             SCOPED_TRACE(n);
+            const int first = first_node;  // a structured binding is not captured before C++20 in clang
             auto idle_group = [&](const std::string& h) { return h >= name(first) && h <= name(first + 3); };
             std::vector<std::uint64_t> busy((f.names.size() + 63) / 64, 0);
             for (std::size_t i = 0; i < f.names.size(); ++i)
