@@ -481,12 +481,15 @@ bool Selector::spare_idle(const SelectorJob& job, std::uint32_t nbits, const pla
             grp_busy_[g] += static_cast<std::uint32_t>(std::popcount(busy_[w] & m));
         }
     }
+    // a leaf group every host of which is offered and idle now
+    auto wholly_idle = [&](std::size_t g) {
+        return static_cast<std::size_t>(grp_idle_[g]) == topo_->groups()[g].hosts.size();
+    };
     // holes: idle hosts of leaf groups that are not wholly idle and offered (what backfill
     // fills in best; whole idle groups stay for the reservation)
     auto is_hole = [&](HostId h) {
         if (is_busy(h) || !test_bit(idle_, h.index())) return false;
-        const std::size_t g = group_of_host_[h.index()];
-        return static_cast<std::size_t>(grp_idle_[g]) != topo_->groups()[g].hosts.size();
+        return !wholly_idle(group_of_host_[h.index()]);
     };
     enum class Step : std::uint8_t { BusyOnly, BusyGroups, Holes };
     static constexpr Step kBusySteps[] = {Step::BusyOnly, Step::BusyGroups};
@@ -528,10 +531,7 @@ bool Selector::spare_idle(const SelectorJob& job, std::uint32_t nbits, const pla
             for (std::size_t g = 0; g < ng; ++g) {
                 // BusyGroups: the idle hosts of leaf groups with no busy host; Holes: those of
                 // leaf groups not wholly idle and offered
-                if (step == Step::BusyGroups
-                        ? grp_busy_[g] > 0
-                        : static_cast<std::size_t>(grp_idle_[g]) == topo_->groups()[g].hosts.size())
-                    continue;
+                if (step == Step::BusyGroups ? grp_busy_[g] > 0 : wholly_idle(g)) continue;
                 for (std::uint32_t k = grp_word_begin_[g]; k < grp_word_begin_[g + 1]; ++k) {
                     const auto [w, m] = grp_words_[k];
                     ahead_want_[w] &= ~(idle_[w] & ~busy_[w] & m);
@@ -557,9 +557,6 @@ bool Selector::spare_idle(const SelectorJob& job, std::uint32_t nbits, const pla
     //     the 3-node job behind it started across two groups); the same decision without those
     //     groups is kept when it is as good, splits fewer and takes no more holes
     if (cfg_.lookahead == SelectorConfig::LookAhead::Holes) {
-        auto wholly_idle = [&](std::size_t g) {
-            return static_cast<std::size_t>(grp_idle_[g]) == topo_->groups()[g].hosts.size();
-        };
         auto split_groups = [&](const placement::Placement& x) {  // the wholly idle groups x takes in part
             split_.clear();
             for (HostId h : x.hosts) {
