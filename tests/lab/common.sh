@@ -74,31 +74,44 @@ descendants() {
   done
 }
 
+# The processes carrying our marker whose name matches one of the glob patterns (slurm*:
+# a daemon that re-execs itself runs under its file's real name, slurmctld-wlm on Debian).
+lab_marked_pids() {
+  local d c pat
+  for d in /proc/[0-9]*; do
+    [ "${d#/proc/}" = $$ ] && continue
+    grep -qzx -- "$LAB_TAG" "$d/environ" 2>/dev/null || continue
+    c=$(cat "$d/comm" 2>/dev/null)
+    for pat in "$@"; do
+      # shellcheck disable=SC2254
+      case "$c" in $pat) echo "${d#/proc/}"; break ;; esac
+    done
+  done
+}
+# SIGTERM the PIDs, wait up to TENTHS tenths of a second for all to be gone, SIGKILL the rest.
+lab_stop_pids() { # TENTHS PID...
+  local tenths=$1 p left; shift
+  for p in "$@"; do pid_alive "$p" && kill -TERM "$p" 2>/dev/null; done
+  for _ in $(seq "$tenths"); do
+    left=0; for p in "$@"; do pid_alive "$p" && left=1; done
+    [ $left = 0 ] && return 0; sleep 0.1
+  done
+  for p in "$@"; do pid_alive "$p" && { log "SIGKILL $p ($(cat /proc/"$p"/comm 2>/dev/null))"; kill -KILL "$p" 2>/dev/null; }; done
+  sleep 0.2
+}
 # Every slurmctld of this lab (its slurmscriptd too: the same binary), found by our marker,
 # not by the PID file: after a 24.05+ `scontrol reconfigure` the file names the parent for a
 # moment (the child rewrites it after telling the parent, controller.c _try_to_reconfig /
 # _update_pidfile), and stop 41's CI saw a restart that read a PID that was not the
 # running one and left it holding the port ('Address already in use' from the new one).
-lab_ctld_pids() {
-  local d
-  for d in /proc/[0-9]*; do
-    grep -qzx -- "$LAB_TAG" "$d/environ" 2>/dev/null || continue
-    case "$(cat "$d/comm" 2>/dev/null)" in slurmctld*) echo "${d#/proc/}" ;; esac
-  done
-}
-# Stop them all: SIGTERM, wait up to 20 s for every one to be gone, SIGKILL what is left.
-# Fails (returns 1) if one is still there after that.
+# Stops them all (20 s before SIGKILL); fails (returns 1) if one is still there after that.
 lab_ctld_stop() {
-  local p left ps
-  ps=$(lab_ctld_pids)
+  local ps
+  ps=$(lab_marked_pids 'slurmctld*')
   [ -z "$ps" ] && return 0
-  for p in $ps; do kill -TERM "$p" 2>/dev/null; done
-  for _ in $(seq 200); do
-    left=0; for p in $ps; do pid_alive "$p" && left=1; done
-    [ $left = 0 ] && break; sleep 0.1
-  done
-  for p in $ps; do pid_alive "$p" && { log "SIGKILL slurmctld $p"; kill -KILL "$p" 2>/dev/null; }; done
-  for _ in $(seq 20); do [ -z "$(lab_ctld_pids)" ] && return 0; sleep 0.1; done
+  # shellcheck disable=SC2086
+  lab_stop_pids 200 $ps
+  for _ in $(seq 20); do [ -z "$(lab_marked_pids 'slurmctld*')" ] && return 0; sleep 0.1; done
   return 1
 }
 

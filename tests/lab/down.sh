@@ -23,19 +23,11 @@ if pid_alive "$ctld_pid"; then
 fi
 
 # Processes carrying our marker: daemons + slurmstepd (+ slurmscriptd) we started.
-tagged=()
-for d in /proc/[0-9]*; do
-  p=${d#/proc/}
-  [ "$p" = $$ ] && continue
-  grep -qzx -- "$LAB_TAG" "$d/environ" 2>/dev/null || continue
-  # slurm*: a daemon that re-execs itself (24.05+ on `scontrol reconfigure`) runs under its
-  # file's real name, slurmctld-wlm / slurmd-wlm on Debian 12, 13 and sid. In CI (stop 26)
-  # one such slurmctld-wlm outlived release.24.11.native (its PID was not the one recorded)
-  # and held the port of the next lab of that name; the marker alone now decides.
-  case "$(cat "$d/comm" 2>/dev/null)" in
-    slurm*|munged) tagged+=("$p") ;;
-  esac
-done
+# slurm*: a daemon that re-execs itself (24.05+ on `scontrol reconfigure`) runs under its
+# file's real name, slurmctld-wlm / slurmd-wlm on Debian 12, 13 and sid. In CI (stop 26)
+# one such slurmctld-wlm outlived release.24.11.native (its PID was not the one recorded)
+# and held the port of the next lab of that name; the marker alone now decides.
+mapfile -t tagged < <(lab_marked_pids 'slurm*' munged)
 # Snapshot descendants (job tasks) before parents die and they get reparented.
 victims=()
 # A recorded PID counts only if it still carries our marker (guards against PID reuse).
@@ -61,16 +53,7 @@ order=()
 for p in "${all[@]}"; do [ "$p" != "$ctld_pid" ] && [ "$p" != "$munge_pid" ] && order+=("$p"); done
 for p in "$ctld_pid" "$munge_pid"; do [ -n "$p" ] && order+=("$p"); done
 
-stop_pids() { # SIGTERM, wait up to 5 s, SIGKILL
-  local p left
-  for p in "$@"; do pid_alive "$p" && kill -TERM "$p" 2>/dev/null; done
-  for _ in $(seq 50); do
-    left=0; for p in "$@"; do pid_alive "$p" && left=1; done
-    [ $left = 0 ] && return 0; sleep 0.1
-  done
-  for p in "$@"; do pid_alive "$p" && { log "SIGKILL $p ($(cat /proc/"$p"/comm 2>/dev/null))"; kill -KILL "$p" 2>/dev/null; }; done
-  sleep 0.2
-}
+stop_pids() { lab_stop_pids 50 "$@"; }   # SIGTERM, wait up to 5 s, SIGKILL
 nonctl=(); for p in "${order[@]}"; do [ "$p" != "$ctld_pid" ] && [ "$p" != "$munge_pid" ] && nonctl+=("$p"); done
 # slurmctld first (while its slurmd peers are still up it exits in <1 s; with them gone
 # it lingered >5 s), then slurmd/slurmstepd/tasks, munged last.
@@ -92,10 +75,7 @@ if [ -f "$LAB_DIR/run/bridge" ]; then
 fi
 
 left=0
-for d in /proc/[0-9]*; do
-  grep -qzx -- "$LAB_TAG" "$d/environ" 2>/dev/null || continue
-  case "$(cat "$d/comm" 2>/dev/null)" in slurm*|munged) left=$((left+1)); log "still alive: ${d#/proc/} $(cat "$d/comm")";; esac
-done
+for p in $(lab_marked_pids 'slurm*' munged); do left=$((left+1)); log "still alive: $p $(cat "/proc/$p/comm" 2>/dev/null)"; done
 [ "${LAB_WIPE:-0}" = 1 ] && rm -rf "$LAB_DIR"
 awk -v a="$T0" -v b="$(date +%s.%N)" -v n="${#all[@]}" 'BEGIN { printf "down.sh: stopped %d processes in %.2fs\n", n, b-a }' >&2
 [ $left = 0 ]

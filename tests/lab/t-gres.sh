@@ -76,7 +76,7 @@ done
 
 # Restart slurmctld (every one carrying the lab's marker; the new one with it too, so down.sh finds it) with a
 # clean state, so it reads the new GPU counts; the running slurmd re-register.
-lab_ctld_stop || bad "slurmctld stopped before its restart" "still running: $(lab_ctld_pids | paste -sd' ')"
+lab_ctld_stop || bad "slurmctld stopped before its restart" "still running: $(lab_marked_pids 'slurmctld*' | paste -sd' ')"
 : > "$LAB_DIR/log/slurmctld.log"
 env "$LAB_TAG" slurmctld -c -f "$SLURM_CONF"
 for _ in $(seq 100); do grep -q 'is UP' <<<"$(scontrol ping 2>/dev/null)" && break; sleep 0.1; done

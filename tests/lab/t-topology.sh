@@ -156,7 +156,7 @@ fi
 # ---------------------------------------------------------------- 3. fall back, once
 wait_all_idle() { for _ in $(seq 150); do [ "$(sinfo -h -N -t idle -o %N 2>/dev/null | sort -u | wc -l)" = 64 ] && break; sleep 0.2; done; }
 restart_ctld() { # the lab's slurmctld, started again on the same state
-  lab_ctld_stop || bad "slurmctld stopped before its restart" "still running: $(lab_ctld_pids | paste -sd' ')"
+  lab_ctld_stop || bad "slurmctld stopped before its restart" "still running: $(lab_marked_pids 'slurmctld*' | paste -sd' ')"
   : > "$CTLD_LOG"
   env "$LAB_TAG" slurmctld -f "$SLURM_CONF"
   for _ in $(seq 100); do grep -q 'is UP' <<<"$(scontrol ping 2>/dev/null)" && break; sleep 0.1; done
