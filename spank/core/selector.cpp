@@ -88,11 +88,16 @@ Result<SelectorConfig> parse_selector_config(std::string_view text, std::string_
             else
                 return fail(Errc::Parse, "lookahead=" + std::string(val) + ": expected busy, holes, group or off",
                             std::string(file), line);
+        } else if (key == "degraded_wait") {
+            auto v = strict_int(val, 0, 86'400);
+            if (!v)
+                return fail(Errc::Parse, "degraded_wait: seconds 0..86400 (0: never held)", std::string(file), line);
+            c.degraded_wait_s = static_cast<int>(*v);
         } else {
             return fail(Errc::Parse,
                         "unknown key '" + key
                             + "' (snapshot, health, policy, default, health_interval_ms, state_feed, state_feed_age, "
-                              "stats_interval, trace, lookahead)",
+                              "stats_interval, trace, lookahead, degraded_wait)",
                         std::string(file), line);
         }
     }
@@ -369,6 +374,28 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
     if (!gpus) return pass("tres_per_node '" + std::string(job.tres_per_node.substr(0, 64)) + "' not read");
     refresh_health(sel);
     refresh_feed(sel);
+    // the nodes Slurm offers a job lie in its partition: learned for hold_off_degraded
+    if (!job.partition.empty() && cfg_.degraded_wait_s > 0) {
+        auto it = part_nodes_.find(job.partition);
+        if (it == part_nodes_.end() && part_nodes_.size() < kPartitions)
+            it = part_nodes_.emplace(std::string(job.partition.substr(0, 256)), std::vector<std::uint64_t>{}).first;
+        if (it != part_nodes_.end()) {
+            const std::size_t words =
+                std::min<std::size_t>(offered.size(), (static_cast<std::size_t>(nbits) + 63) / 64);
+            if (it->second.size() < words) it->second.resize(words, 0);
+            for (std::size_t w = 0; w < words; ++w) it->second[w] |= offered[w];
+        }
+    }
+    auto hold = [&](std::string why) {
+        ++stats_.held;
+        sel.kind = Selection::Kind::Hold;
+        sel.nodes.clear();
+        sel.why = std::move(why);
+        return std::move(sel);
+    };
+    static constexpr std::string_view kHeld =
+        "held: the offer's best takes a degraded host while enough healthy idle nodes of the partition are free "
+        "(degraded_wait=)";
 
     // the same job on the same offer as at its last call, nothing else changed: that decision
     MemoKey& key = key_;  // reused: no allocation per call once its buffers have grown
@@ -393,12 +420,14 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
     if (auto it = memo_.find(job.job_id); it != memo_.end() && it->second.key == key) {
         const Memo& m = it->second;
         ++stats_.repeats;
+        if (m.on_degraded && hold_off_degraded(job, offered, nbits, *gpus)) return hold(std::string(kHeld));
         ++(m.kind == Selection::Kind::Narrow ? stats_.narrowed : stats_.passed);
         sel.kind = m.kind;
         sel.nodes = m.nodes;
         sel.why = m.why;
         return sel;
     }
+    bool on_degraded = false;  // the decision below narrows onto a degraded host
     auto remember = [&](const Selection& out) {
         if (memo_.size() >= kMemoJobs && !memo_.contains(job.job_id)) memo_.clear();
         Memo& m = memo_[job.job_id];
@@ -406,6 +435,7 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
         m.kind = out.kind;
         m.nodes = out.nodes;
         m.why = out.why;
+        m.on_degraded = on_degraded;
     };
     apply_offer(offered, nbits);
 
@@ -440,11 +470,47 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
         sel.nodes.push_back(i);
     }
     std::sort(sel.nodes.begin(), sel.nodes.end());
-    ++stats_.narrowed;
     sel.kind = Selection::Kind::Narrow;
     sel.why = std::move(p->explanation);
+    on_degraded = p->degraded_hosts > 0;
     remember(sel);
+    if (on_degraded && hold_off_degraded(job, offered, nbits, *gpus)) return hold(std::string(kHeld));
+    ++stats_.narrowed;
     return sel;
+}
+
+bool Selector::hold_off_degraded(const SelectorJob& job, std::span<const std::uint64_t> offered, std::uint32_t nbits,
+                                 int gpus_per_node) {
+    const std::uint32_t need = job.min_nodes >= 1 && job.min_nodes < job.req_nodes ? job.min_nodes : job.req_nodes;
+    if (cfg_.degraded_wait_s <= 0 || need < 2 || job.idle_elsewhere.empty()) return false;
+    const auto part = part_nodes_.find(job.partition);
+    const std::vector<std::uint64_t>* seen = part == part_nodes_.end() ? nullptr : &part->second;
+    // healthy hosts idle now: offered and not busy, or idle elsewhere in the partition
+    const std::uint32_t n = std::min<std::uint32_t>(nbits, static_cast<std::uint32_t>(host_of_node_.size()));
+    const std::size_t words = std::min<std::size_t>(offered.size(), (static_cast<std::size_t>(n) + 63) / 64);
+    std::uint32_t healthy = 0;
+    for (std::size_t w = 0; w < words && healthy < need; ++w) {
+        std::uint64_t bits = offered[w] & ~(w < job.busy.size() ? job.busy[w] : 0);
+        if (seen != nullptr && w < seen->size() && w < job.idle_elsewhere.size())
+            bits |= job.idle_elsewhere[w] & (*seen)[w];
+        if (const std::size_t left = n - w * 64; left < 64) bits &= (1ULL << left) - 1;
+        while (bits != 0 && healthy < need) {
+            const std::size_t i = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+            bits &= bits - 1;
+            const std::int32_t h = host_of_node_[i];
+            if (h < 0) continue;
+            const HostId id(static_cast<std::uint32_t>(h));
+            const auto& hs = state_.at(id);
+            if (hs.unhealthy || hs.slowdown > 1.0) continue;
+            if (gpus_per_node > 0 && state_.total_gpus(*topo_, id) < gpus_per_node) continue;
+            ++healthy;
+        }
+    }
+    if (healthy < need) return false;
+    const auto now = now_();
+    if (held_since_.size() >= kMemoJobs && !held_since_.contains(job.job_id)) held_since_.clear();
+    const auto [it, first] = held_since_.try_emplace(job.job_id, now);
+    return first || now - it->second <= std::chrono::seconds(cfg_.degraded_wait_s);
 }
 
 bool Selector::spare_idle(const SelectorJob& job, std::uint32_t nbits, const placement::Request& r,

@@ -56,6 +56,14 @@ struct SelectorConfig {
     /// swaps inside the chosen leaf groups; `off` decides as on any offer.
     enum class LookAhead : std::uint8_t { Off, Group, Holes, Busy };
     LookAhead lookahead = LookAhead::Holes;
+    /// A multi-node job whose choice on the offer takes a degraded host is not started there
+    /// (Selection::Kind::Hold: eval_nodes fails, the job waits as for any node it lacks) while
+    /// enough healthy idle nodes of its partition are free, offered or held by Slurm for other
+    /// jobs (backfill's reservations), for at most this many seconds from the first hold; then
+    /// it takes the offer's best. 0 = never held (the degraded hosts are only avoided within
+    /// the offer). 600: our bound on what a node wrongly counted as its partition's can cost a
+    /// job, not a measurement.
+    int degraded_wait_s = 600;
 };
 
 /// Parse the file's text; `confdir` gives the default snapshot path. Errors name the line
@@ -81,6 +89,12 @@ struct SelectorJob {
     /// could start now, so among placements as good the Selector takes busy ones (as Slurm's
     /// own node evaluation takes nodes already running a job before idle ones).
     std::span<const std::uint64_t> busy;
+    /// The job's partition as slurmctld names it ("gpu", or "a,b" for several): the nodes
+    /// offered to any job of it are taken as its partition's (SelectorConfig::degraded_wait_s).
+    std::string_view partition;
+    /// The nodes idle and available now that Slurm did not offer (held for other jobs, or
+    /// another partition's), in `offered`'s layout; empty = not known (no hold).
+    std::span<const std::uint64_t> idle_elsewhere;
 };
 
 /// What to do with one eval_nodes call.
@@ -88,6 +102,7 @@ struct Selection {
     enum class Kind : std::uint8_t {
         Narrow,  ///< narrow the offer to `nodes` (Slurm indices, ascending) and let Slurm allocate
         Pass,    ///< leave the offer to Slurm (off, -w, busy/never on the offer, one node's choice)
+        Hold,    ///< start nothing now: the offer's best takes a degraded host while healthy ones are free
     };
     Kind kind = Kind::Pass;
     std::vector<std::uint32_t> nodes;
@@ -124,6 +139,12 @@ public:
 
     [[nodiscard]] const SelectorConfig& config() const noexcept { return cfg_; }
 
+    /// Whether SelectorJob::idle_elsewhere can change a decision now (holds on, degraded hosts
+    /// known at the last health read): the plugin gathers it only then.
+    [[nodiscard]] bool wants_idle_elsewhere() const noexcept {
+        return cfg_.degraded_wait_s > 0 && state_.degraded_count() > 0;
+    }
+
     /// Counters since open (for the log at fini and the benchmark).
     struct Stats {
         std::uint64_t calls = 0;
@@ -132,6 +153,7 @@ public:
         std::uint64_t health_reads = 0;     ///< health store reads (at most one per health_interval_ms)
         std::uint64_t repeats = 0;          ///< calls answered from the last decision for the same job and offer
         std::uint64_t lookahead_moved = 0;  ///< look-ahead decisions moved to leave idle nodes to backfill
+        std::uint64_t held = 0;             ///< calls held off degraded hosts (Selection::Kind::Hold)
         std::uint64_t select_ns = 0;        ///< time in select(), all calls
         std::uint64_t select_max_ns = 0;
     };
@@ -162,6 +184,10 @@ private:
     /// node swapped for a busy one of its leaf group that is as fit; true when `p` changed.
     bool spare_idle(const SelectorJob& job, std::uint32_t nbits, const placement::Request& r, placement::Policy policy,
                     placement::Placement& p);
+    /// A Narrow choice on a degraded host for a multi-node job: true when it is to be held
+    /// (SelectorConfig::degraded_wait_s); records the offer as the partition's.
+    bool hold_off_degraded(const SelectorJob& job, std::span<const std::uint64_t> offered, std::uint32_t nbits,
+                           int gpus_per_node);
     /// Slurm node bits (`nbits` of them) -> per-host bits in `out` (nodes the snapshot lacks dropped).
     void host_bits(std::span<const std::uint64_t> nodes, std::uint32_t nbits, std::vector<std::uint64_t>& out) const;
 
@@ -229,9 +255,22 @@ private:
         Selection::Kind kind = Selection::Kind::Pass;
         std::vector<std::uint32_t> nodes;
         std::string why;
+        bool on_degraded = false;  ///< a Narrow onto a degraded host (hold_off_degraded asked again)
     };
 
     std::unordered_map<std::uint32_t, Memo> memo_;
+
+    /// per partition name: the Slurm nodes offered to any of its jobs (node bits; at most
+    /// kPartitions names, then no more are learned) and, per held job, its first hold
+    struct NameHash {
+        using is_transparent = void;
+
+        std::size_t operator()(std::string_view v) const noexcept { return std::hash<std::string_view>{}(v); }
+    };
+
+    std::unordered_map<std::string, std::vector<std::uint64_t>, NameHash, std::equal_to<>> part_nodes_;
+    static constexpr std::size_t kPartitions = 64;
+    std::unordered_map<std::uint32_t, Clock::time_point> held_since_;
     MemoKey key_;  ///< this call's key, kept between calls so that its buffers are reused
     std::uint64_t generation_ = 0;
     static constexpr std::size_t kMemoJobs = 1024;

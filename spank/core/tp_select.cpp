@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "selector.hpp"
@@ -119,9 +120,12 @@ extern "C" int tps_select(struct tps* s, const tps_job_t* job, const std::uint64
             if (job->env[i] != nullptr) j.env.emplace_back(job->env[i]);
         const std::size_t words = (nbits + 63) / 64;
         if (job->busy != nullptr) j.busy = {job->busy, words};
+        if (job->idle_elsewhere != nullptr) j.idle_elsewhere = {job->idle_elsewhere, words};
+        if (job->partition != nullptr) j.partition = std::string_view(job->partition, ::strnlen(job->partition, 256));
         auto sel = s->sel->select(j, {offered, words}, nbits);
         if (!sel.problem.empty() && s->logged.insert(sel.problem_key).second)
             put(problem, problemlen, sel.problem + " (logged once)");
+        if (sel.kind == topo::spank::Selection::Kind::Hold) return TPS_HOLD;
         if (sel.kind != topo::spank::Selection::Kind::Narrow) return TPS_PASS;
         std::memset(chosen, 0, words * sizeof(std::uint64_t));
         for (std::uint32_t i : sel.nodes) {
@@ -150,9 +154,9 @@ extern "C" void tps_summary(struct tps* s, char* msg, std::size_t msglen) {
           << " narrowed, " << st.passed << " left to Slurm, " << st.repeats
           << " repeated (the last decision for the job "
           << "on the same offer), " << st.lookahead_moved
-          << " look-ahead decisions moved to leave idle nodes to backfill, " << st.health_reads
-          << " health store reads; decision " << st.select_ns / 1000 << " us in all (mean " << std::fixed
-          << std::setprecision(1)
+          << " look-ahead decisions moved to leave idle nodes to backfill, " << st.held << " held off degraded hosts, "
+          << st.health_reads << " health store reads; decision " << st.select_ns / 1000 << " us in all (mean "
+          << std::fixed << std::setprecision(1)
           << (st.calls > 0 ? static_cast<double>(st.select_ns) / 1000.0 / static_cast<double>(st.calls) : 0.0)
           << " us, max " << st.select_max_ns / 1000 << " us)";
         put(msg, msglen, o.str());
@@ -163,6 +167,10 @@ extern "C" void tps_summary(struct tps* s, char* msg, std::size_t msglen) {
 
 extern "C" int tps_stats_interval(const struct tps* s) {
     return s == nullptr ? 0 : s->sel->config().stats_interval_s;
+}
+
+extern "C" int tps_wants_idle(const struct tps* s) {
+    return s != nullptr && s->sel->wants_idle_elsewhere() ? 1 : 0;
 }
 
 extern "C" int tps_trace(const struct tps* s) {

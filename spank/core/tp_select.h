@@ -26,9 +26,16 @@ typedef struct tps_job {
      * OFFERED's layout; NULL = none. Backfill's look-ahead offers nodes that free up before
      * the job can start: among placements as good, the busy ones are taken. */
     const uint64_t* busy;
+    /* The job's partition name (job_ptr->partition; NULL: none) and the nodes idle and
+     * available now that were not offered (in OFFERED's layout; NULL: not gathered, see
+     * tps_wants_idle). A multi-node job whose choice takes a degraded host is held (TPS_HOLD)
+     * while enough healthy idle nodes of its partition are free. */
+    const char* partition;
+    const uint64_t* idle_elsewhere;
 } tps_job_t;
 
-enum { TPS_PASS = 0, TPS_NARROW = 1, TPS_ERROR = -1 };
+/* TPS_HOLD: start nothing on this offer now (eval_nodes fails, as when nodes are lacking). */
+enum { TPS_PASS = 0, TPS_NARROW = 1, TPS_HOLD = 2, TPS_ERROR = -1 };
 
 /* Read CONF (topoplace-topology.conf; a missing file means the defaults) and load the
  * snapshot it names. NULL with a message in MSG when anything fails. */
@@ -44,6 +51,9 @@ int tps_set_nodes(struct tps* s, const char* const* names, uint32_t n, char* msg
  * occurs (otherwise it is left empty). */
 int tps_select(struct tps* s, const tps_job_t* job, const uint64_t* offered, uint32_t nbits, uint64_t* chosen,
                char* problem, size_t problemlen);
+/* 1 when tps_job_t.idle_elsewhere can change a decision now (degraded hosts known, holds
+ * configured): gather it only then. */
+int tps_wants_idle(const struct tps* s);
 /* Counters and a summary line ("snapshot ..., N calls, ...") for the log. */
 void tps_summary(struct tps* s, char* msg, size_t msglen);
 /* stats_interval= of the configuration: log the summary at most this often (0: at reconfigure only). */

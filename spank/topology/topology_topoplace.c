@@ -80,7 +80,7 @@ extern int tree_topology_p_build_config(void);
 #endif
 
 static struct tps *sel = NULL; /* NULL: topology/tree decides every job */
-static uint64_t *offered = NULL, *chosen = NULL, *busy = NULL;
+static uint64_t *offered = NULL, *chosen = NULL, *busy = NULL, *elsewhere = NULL;
 static uint32_t nbits = 0;
 static bool grew_logged = false;
 
@@ -130,6 +130,7 @@ static void _unload(void)
 	xfree(offered);
 	xfree(chosen);
 	xfree(busy);
+	xfree(elsewhere);
 	nbits = 0;
 	eval_calls = eval_ns = tree_ns = not_allocatable = layout_mismatch = 0;
 }
@@ -174,6 +175,7 @@ static void _load(void)
 	offered = xcalloc((nbits + 63) / 64 + 1, sizeof(uint64_t));
 	chosen = xcalloc((nbits + 63) / 64 + 1, sizeof(uint64_t));
 	busy = xcalloc((nbits + 63) / 64 + 1, sizeof(uint64_t));
+	elsewhere = xcalloc((nbits + 63) / 64 + 1, sizeof(uint64_t));
 	grew_logged = false;
 	tps_summary(sel, msg, sizeof(msg));
 	info("topology/topoplace: %s", msg);
@@ -308,6 +310,23 @@ static int _eval_nodes(topology_eval_t *topo_eval)
 	job.env = job_ptr->spank_job_env;
 	job.env_size = job_ptr->spank_job_env_size;
 	job.busy = busy;
+	job.partition = job_ptr->partition;
+	/* elsewhere: idle, available nodes not offered (held by backfill for other jobs, or not
+	 * this job's): gathered only while degraded hosts are known (tps_wants_idle) */
+	if (tps_wants_idle(sel) && idle_node_bitmap && avail_node_bitmap) {
+		bitoff_t ni = bit_size(idle_node_bitmap), na = bit_size(avail_node_bitmap);
+
+		memset(elsewhere, 0, ((nbits + 63) / 64) * sizeof(uint64_t));
+		for (bitoff_t i = 0; (i < n) && (i < ni) && (i < na); i++) {
+			i = bit_ffs_from_bit(idle_node_bitmap, i);
+			if ((i < 0) || (i >= n) || (i >= na))
+				break;
+			if (bit_test(avail_node_bitmap, i) &&
+			    !(offered[i / 64] & (1ULL << (i % 64))))
+				elsewhere[i / 64] |= 1ULL << (i % 64);
+		}
+		job.idle_elsewhere = elsewhere;
+	}
 
 	rc = tps_select(sel, &job, offered, n, chosen, problem, sizeof(problem));
 	if (problem[0])
@@ -316,6 +335,15 @@ static int _eval_nodes(topology_eval_t *topo_eval)
 	trace = tps_trace(sel) || (slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE);
 	if (trace)
 		offer_str = bitmap2node_name(topo_eval->node_map);
+	if (rc == TPS_HOLD) {
+		/* the best on this offer takes a degraded host while healthy idle nodes of the
+		 * partition are free: not now (as when Slurm lacks nodes; backfill looks later) */
+		if (trace)
+			info("topology/topoplace: trace %pJ offer=%s chose=- (held: degraded host while healthy ones are free)",
+			     job_ptr, offer_str);
+		xfree(offer_str);
+		return SLURM_ERROR;
+	}
 	if (rc != TPS_NARROW) {
 		if (trace)
 			info("topology/topoplace: trace %pJ offer=%s chose=- (left to topology/tree)",

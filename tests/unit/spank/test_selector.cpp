@@ -256,6 +256,93 @@ TEST(Selector, HealthFlagsAreReadAtMostOncePerIntervalAndHonoured) {
     EXPECT_EQ(stats.health_reads, 4U);
 }
 
+// Backfill holds healthy idle nodes for higher-priority jobs and offers a job what is left:
+// when that is a degraded host and little else, the job is held (it waits, as for nodes it
+// lacks) while enough healthy idle nodes of its partition are free, up to degraded_wait.
+TEST(Selector, AMultiNodeJobIsHeldOffDegradedHostsWhileHealthyOnesAreFree) {
+    const std::string store = tmpdir() + "/health-hold";
+    auto st = health::Store::open(store, {.trusted_uid = ::getuid(), .create = true});
+    ASSERT_TRUE(st) << st.error().to_string();
+    for (const char* n : {"n006", "n023"}) {
+        health::Record r;
+        r.node = n;
+        r.verdict = health::Verdict::Degraded;
+        r.reason = "straggler";
+        r.slowdown = 1.3;
+        ASSERT_TRUE(st->put(r));
+    }
+    SelectorConfig cfg;
+    cfg.health = store;
+    cfg.degraded_wait_s = 60;
+    Fixture f(lab_names(), cfg);
+    auto t = Selector::Clock::time_point{};
+    f.sel->set_clock_for_test([&] { return t; });
+    EXPECT_FALSE(f.sel->wants_idle_elsewhere());  // the store is read at the first call
+    const auto nbits = static_cast<std::uint32_t>(f.names.size());
+    // a job of partition gpu offered every node: the partition's nodes are learned
+    auto first = job_of(1);
+    first.job_id = 1;
+    first.partition = "gpu";
+    ASSERT_EQ(f.sel->select(first, f.offer({}), nbits).kind, K::Narrow);
+    EXPECT_TRUE(f.sel->wants_idle_elsewhere());
+    // job 7 (2 nodes) offered n006, n023, n030; n040-n043 idle but held for another job
+    std::set<std::string> not_offered(f.names.begin(), f.names.end());
+    for (const char* n : {"n006", "n023", "n030"}) not_offered.erase(n);
+    const auto off = f.offer(not_offered);
+    std::set<std::string> not_held(f.names.begin(), f.names.end());
+    for (const char* n : {"n040", "n041", "n042", "n043"}) not_held.erase(n);
+    const auto held = f.offer(not_held);
+    auto j = job_of(2);
+    j.partition = "gpu";
+    j.idle_elsewhere = held;
+    auto s = f.sel->select(j, off, nbits);
+    EXPECT_EQ(s.kind, K::Hold) << s.why;
+    EXPECT_TRUE(s.nodes.empty());
+    s = f.sel->select(j, off, nbits);  // the same offer again (the memo): held again
+    EXPECT_EQ(s.kind, K::Hold) << s.why;
+    EXPECT_EQ(f.sel->stats().held, 2U);
+    // what the hold needs: nodes idle elsewhere known, in the job's partition, healthy
+    auto unknown = j;
+    unknown.idle_elsewhere = {};
+    s = f.sel->select(unknown, off, nbits);
+    ASSERT_EQ(s.kind, K::Narrow) << s.why;
+    EXPECT_EQ(f.chosen(s).count("n030"), 1U);
+    EXPECT_EQ(s.nodes.size(), 2U);
+    auto other = j;
+    other.job_id = 8;
+    other.partition = "cpu";  // never offered n040-n043: not its partition's
+    EXPECT_EQ(f.sel->select(other, off, nbits).kind, K::Narrow);
+    std::set<std::string> not_sick(f.names.begin(), f.names.end());
+    not_sick.erase("n006");
+    auto sick = j;
+    sick.job_id = 9;
+    sick.idle_elsewhere = f.offer(not_sick);  // only a degraded host idle elsewhere: 1 healthy of 2
+    std::set<std::string> all_but(f.names.begin(), f.names.end());
+    for (const char* n : {"n023", "n030"}) all_but.erase(n);
+    EXPECT_EQ(f.sel->select(sick, f.offer(all_but), nbits).kind, K::Narrow);
+    // a single-node job takes a degraded host when that is all it is offered
+    auto one = job_of(1);
+    one.job_id = 10;
+    one.partition = "gpu";
+    one.idle_elsewhere = held;
+    std::set<std::string> only_sick(f.names.begin(), f.names.end());
+    only_sick.erase("n006");
+    EXPECT_EQ(f.sel->select(one, f.offer(only_sick), nbits).kind, K::Narrow);
+    // held for at most degraded_wait from the first hold: then the offer's best
+    t += std::chrono::seconds(30);
+    EXPECT_EQ(f.sel->select(j, off, nbits).kind, K::Hold);
+    t += std::chrono::seconds(31);
+    s = f.sel->select(j, off, nbits);
+    ASSERT_EQ(s.kind, K::Narrow) << s.why;
+    EXPECT_EQ(f.chosen(s).count("n030"), 1U);
+    // degraded_wait=0: never held
+    cfg.degraded_wait_s = 0;
+    Fixture g(lab_names(), cfg);
+    (void)g.sel->select(first, g.offer({}), nbits);
+    EXPECT_FALSE(g.sel->wants_idle_elsewhere());
+    EXPECT_EQ(g.sel->select(j, off, nbits).kind, K::Narrow);
+}
+
 // Slurm evaluates a pending job on the same offer at every main and backfill cycle: the same
 // job on the same offer gets its last decision without a new one; another offer, another
 // request or new health flags decide again.
@@ -607,6 +694,14 @@ TEST(SelectorConfig, ParsesAndNamesTheLineOfAnError) {
     EXPECT_NE(lb.error().to_string().find("g.conf:2: lookahead=maybe: expected busy, holes, group or off"),
               std::string::npos)
         << lb.error().to_string();
+    EXPECT_EQ(d->degraded_wait_s, 600);
+    auto dw = parse_selector_config("degraded_wait=0\n", "f", "/e");
+    ASSERT_TRUE(dw) << dw.error().to_string();
+    EXPECT_EQ(dw->degraded_wait_s, 0);
+    auto dx = parse_selector_config("degraded_wait=10m\n", "h.conf", "/e");
+    ASSERT_FALSE(dx);
+    EXPECT_NE(dx.error().to_string().find("h.conf:1: degraded_wait: seconds 0..86400"), std::string::npos)
+        << dx.error().to_string();
     auto tb = parse_selector_config("policy=cost\ntrace=1\n", "f.conf", "/e");
     ASSERT_FALSE(tb);
     EXPECT_NE(tb.error().to_string().find("f.conf:2: trace=1: expected yes or no"), std::string::npos)
@@ -685,8 +780,8 @@ TEST(TpSelect, ASnapshotOfAnotherClusterIsRefusedAndMissingSlurmNodesAreSaid) {
     tps_summary(s, msg, sizeof msg);
     EXPECT_NE(
         std::string(msg).find("3 calls, 1 narrowed, 2 left to Slurm, 0 repeated (the last decision for the job on "
-                              "the same offer), 0 look-ahead decisions moved to leave idle nodes to backfill, 0 health "
-                              "store reads; decision "),
+                              "the same offer), 0 look-ahead decisions moved to leave idle nodes to backfill, 0 held "
+                              "off degraded hosts, 0 health store reads; decision "),
         std::string::npos)
         << msg;
     EXPECT_NE(std::string(msg).find(" us in all (mean "), std::string::npos) << msg;
