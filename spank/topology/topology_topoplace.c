@@ -44,6 +44,12 @@
 
 #include "tp_select.h"
 
+/* slurmctld's avail_node_bitmap, defined here as topology/tree's sources define
+ * idle_node_bitmap (common_topo.c) for the processes that load the plugin and lack it
+ * (slurmd, the clients): slurmctld's definition interposes (topology_topoplace.map keeps the
+ * symbol global). Without it slurmd refuses the plugin (undefined symbol). */
+bitstr_t *avail_node_bitmap;
+
 #if defined(TOPO_VENDORED_RELEASE) && (SLURM_VERSION_NUMBER != TOPO_VENDORED_RELEASE)
 #error "slurm_version.h (the installed libslurm-dev) is not the release (micro included) of the vendored Slurm sources"
 #endif
