@@ -420,7 +420,7 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
     if (auto it = memo_.find(job.job_id); it != memo_.end() && it->second.key == key) {
         const Memo& m = it->second;
         ++stats_.repeats;
-        if (m.on_degraded && hold_off_degraded(job, offered, nbits, *gpus)) return hold(std::string(kHeld));
+        if (m.on_degraded && hold_off_degraded(job, offered, nbits, *gpus, m.nodes)) return hold(std::string(kHeld));
         ++(m.kind == Selection::Kind::Narrow ? stats_.narrowed : stats_.passed);
         sel.kind = m.kind;
         sel.nodes = m.nodes;
@@ -474,13 +474,13 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
     sel.why = std::move(p->explanation);
     on_degraded = p->degraded_hosts > 0;
     remember(sel);
-    if (on_degraded && hold_off_degraded(job, offered, nbits, *gpus)) return hold(std::string(kHeld));
+    if (on_degraded && hold_off_degraded(job, offered, nbits, *gpus, sel.nodes)) return hold(std::string(kHeld));
     ++stats_.narrowed;
     return sel;
 }
 
 bool Selector::hold_off_degraded(const SelectorJob& job, std::span<const std::uint64_t> offered, std::uint32_t nbits,
-                                 int gpus_per_node) {
+                                 int gpus_per_node, std::span<const std::uint32_t> chosen) {
     const std::uint32_t need = job.min_nodes >= 1 && job.min_nodes < job.req_nodes ? job.min_nodes : job.req_nodes;
     if (cfg_.degraded_wait_s <= 0 || need < 2 || job.idle_elsewhere.empty()) return false;
     const auto part = part_nodes_.find(job.partition);
@@ -507,10 +507,20 @@ bool Selector::hold_off_degraded(const SelectorJob& job, std::span<const std::ui
         }
     }
     if (healthy < need) return false;
+    // held for at most what the slowest degraded host of the choice would cost the job:
+    // its time limit x (slowdown - 1), and never longer than degraded_wait
+    auto bound = std::chrono::duration<double>(cfg_.degraded_wait_s);
+    if (job.time_limit_min > 0) {
+        double slow = 1.0;
+        for (const std::uint32_t i : chosen)
+            if (i < host_of_node_.size() && host_of_node_[i] >= 0)
+                slow = std::max(slow, state_.at(HostId(static_cast<std::uint32_t>(host_of_node_[i]))).slowdown);
+        bound = std::min(bound, std::chrono::duration<double>(60.0 * job.time_limit_min * (slow - 1.0)));
+    }
     const auto now = now_();
     if (held_since_.size() >= kMemoJobs && !held_since_.contains(job.job_id)) held_since_.clear();
     const auto [it, first] = held_since_.try_emplace(job.job_id, now);
-    return first || now - it->second <= std::chrono::seconds(cfg_.degraded_wait_s);
+    return now - it->second < bound;
 }
 
 bool Selector::spare_idle(const SelectorJob& job, std::uint32_t nbits, const placement::Request& r,

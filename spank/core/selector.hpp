@@ -59,10 +59,12 @@ struct SelectorConfig {
     /// A multi-node job whose choice on the offer takes a degraded host is not started there
     /// (Selection::Kind::Hold: eval_nodes fails, the job waits as for any node it lacks) while
     /// enough healthy idle nodes of its partition are free, offered or held by Slurm for other
-    /// jobs (backfill's reservations), for at most this many seconds from the first hold; then
-    /// it takes the offer's best. 0 = never held (the degraded hosts are only avoided within
-    /// the offer). 600: our bound on what a node wrongly counted as its partition's can cost a
-    /// job, not a measurement.
+    /// jobs (backfill's reservations); then it takes the offer's best. Held from its first hold
+    /// for at most what the degraded host would cost it there, its time limit x (slowdown - 1)
+    /// (a straggler sets the pace of every step: placement/running.hpp's degraded loss), and
+    /// never longer than this many seconds (the bound for a job without a time limit). 0 =
+    /// never held (the degraded hosts are only avoided within the offer). 600: our bound on
+    /// what a node wrongly counted as the partition's can cost a job, not a measurement.
     int degraded_wait_s = 600;
 };
 
@@ -95,6 +97,9 @@ struct SelectorJob {
     /// The nodes idle and available now that Slurm did not offer (held for other jobs, or
     /// another partition's), in `offered`'s layout; empty = not known (no hold).
     std::span<const std::uint64_t> idle_elsewhere;
+    /// The job's time limit in minutes (0: none known): a hold off a degraded host lasts at
+    /// most what that host would cost the job (SelectorConfig::degraded_wait_s).
+    std::uint32_t time_limit_min = 0;
 };
 
 /// What to do with one eval_nodes call.
@@ -187,7 +192,7 @@ private:
     /// A Narrow choice on a degraded host for a multi-node job: true when it is to be held
     /// (SelectorConfig::degraded_wait_s); records the offer as the partition's.
     bool hold_off_degraded(const SelectorJob& job, std::span<const std::uint64_t> offered, std::uint32_t nbits,
-                           int gpus_per_node);
+                           int gpus_per_node, std::span<const std::uint32_t> chosen);
     /// Slurm node bits (`nbits` of them) -> per-host bits in `out` (nodes the snapshot lacks dropped).
     void host_bits(std::span<const std::uint64_t> nodes, std::uint32_t nbits, std::vector<std::uint64_t>& out) const;
 

@@ -120,6 +120,7 @@ extern "C" int tps_select(struct tps* s, const tps_job_t* job, const std::uint64
             if (job->env[i] != nullptr) j.env.emplace_back(job->env[i]);
         const std::size_t words = (nbits + 63) / 64;
         if (job->busy != nullptr) j.busy = {job->busy, words};
+        if (job->time_limit_min < 0xfffffffeU) j.time_limit_min = job->time_limit_min;
         if (job->idle_elsewhere != nullptr) j.idle_elsewhere = {job->idle_elsewhere, words};
         if (job->partition != nullptr) j.partition = std::string_view(job->partition, ::strnlen(job->partition, 256));
         auto sel = s->sel->select(j, {offered, words}, nbits);

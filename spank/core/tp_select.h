@@ -32,6 +32,8 @@ typedef struct tps_job {
      * while enough healthy idle nodes of its partition are free. */
     const char* partition;
     const uint64_t* idle_elsewhere;
+    /* job_ptr->time_limit: minutes; 0, NO_VAL or INFINITE: none (bounds a hold) */
+    uint32_t time_limit_min;
 } tps_job_t;
 
 /* TPS_HOLD: start nothing on this offer now (eval_nodes fails, as when nodes are lacking). */

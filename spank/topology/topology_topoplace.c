@@ -317,6 +317,7 @@ static int _eval_nodes(topology_eval_t *topo_eval)
 	job.env_size = job_ptr->spank_job_env_size;
 	job.busy = busy;
 	job.partition = job_ptr->partition;
+	job.time_limit_min = job_ptr->time_limit;
 	/* elsewhere: idle, available nodes not offered (held by backfill for other jobs, or not
 	 * this job's): gathered only while degraded hosts are known (tps_wants_idle) */
 	if (tps_wants_idle(sel) && idle_node_bitmap && avail_node_bitmap) {

@@ -335,6 +335,15 @@ TEST(Selector, AMultiNodeJobIsHeldOffDegradedHostsWhileHealthyOnesAreFree) {
     s = f.sel->select(j, off, nbits);
     ASSERT_EQ(s.kind, K::Narrow) << s.why;
     EXPECT_EQ(f.chosen(s).count("n030"), 1U);
+    // a time limit bounds the hold by what the degraded host would cost: 1 min x (1.3 - 1) = 18 s
+    auto limited = j;
+    limited.job_id = 11;
+    limited.time_limit_min = 1;
+    EXPECT_EQ(f.sel->select(limited, off, nbits).kind, K::Hold);
+    t += std::chrono::seconds(17);
+    EXPECT_EQ(f.sel->select(limited, off, nbits).kind, K::Hold);
+    t += std::chrono::seconds(2);
+    EXPECT_EQ(f.sel->select(limited, off, nbits).kind, K::Narrow);
     // degraded_wait=0: never held
     cfg.degraded_wait_s = 0;
     Fixture g(lab_names(), cfg);
