@@ -577,21 +577,21 @@ bool Selector::spare_idle(const SelectorJob& job, std::uint32_t nbits, const pla
     // the offer without the hosts this step leaves out (ahead_want_), in the look-ahead's own
     // state (not as Request::excluded: the placer keeps its O(groups) path); only the hosts
     // whose bit differs from that state's last offer change there
-    auto place_ahead = [&]() -> Result<placement::Placement> {
-        if (!ahead_ || ahead_generation_ != generation_ || ahead_idle_.size() != idle_.size()) {
-            ahead_.reset();  // a copy that fails half-way leaves none
-            ahead_.emplace(state_);
-            ahead_idle_ = idle_;
-            ahead_generation_ = generation_;
+    auto place_ahead = [&](Ahead& a) -> Result<placement::Placement> {
+        if (!a.state || a.generation != generation_ || a.idle.size() != idle_.size()) {
+            a.state.reset();  // a copy that fails half-way leaves none
+            a.state.emplace(state_);
+            a.idle = idle_;
+            a.generation = generation_;
         }
         {
             std::vector<std::uint64_t> applied;
-            applied.swap(ahead_idle_);  // empty while changing: a throw leaves ahead_ to be copied again
-            apply_bits(*ahead_, ahead_want_, applied);
+            applied.swap(a.idle);  // empty while changing: a throw leaves the state to be copied again
+            apply_bits(*a.state, ahead_want_, applied);
             applied.swap(ahead_want_);
-            ahead_idle_.swap(applied);
+            a.idle.swap(applied);
         }
-        return placer_->place(*ahead_, r, policy);
+        return placer_->place(*a.state, r, policy);
     };
     auto as_good = [&](const placement::Placement& q) {
         return q.degraded_hosts <= p.degraded_hosts && q.groups.size() <= p.groups.size() && spines(q) <= spines(p)
@@ -614,7 +614,7 @@ bool Selector::spare_idle(const SelectorJob& job, std::uint32_t nbits, const pla
                 }
             }
         }
-        Result<placement::Placement> q = place_ahead();
+        Result<placement::Placement> q = place_ahead(ahead_[0]);
         if (!q || !as_good(*q)) continue;
         if (step == Step::Holes ? std::count_if(q->hosts.begin(), q->hosts.end(), is_hole) >= holes_before
                                 : idle_in(*q) >= idle_before)
@@ -657,7 +657,7 @@ bool Selector::spare_idle(const SelectorJob& job, std::uint32_t nbits, const pla
                     ahead_want_[w] &= ~m;
                 }
             const int holes_now = static_cast<int>(std::count_if(p.hosts.begin(), p.hosts.end(), is_hole));
-            Result<placement::Placement> q = place_ahead();
+            Result<placement::Placement> q = place_ahead(ahead_[1]);
             if (q && as_good(*q) && std::count_if(q->hosts.begin(), q->hosts.end(), is_hole) <= holes_now
                 && split_groups(*q) < splits_before) {
                 p = std::move(*q);
@@ -673,21 +673,33 @@ bool Selector::spare_idle(const SelectorJob& job, std::uint32_t nbits, const pla
     if (r.one_nvl_domain || r.segment > 0) return moved;
     int swapped = 0;
     picked_.assign(idle_.size(), 0);
-    for (HostId h : p.hosts) picked_[h.index() / 64] |= 1ULL << (h.index() % 64);
+    // grp_busy_ from here: per leaf group, its busy hosts not in the placement (the ones a
+    // swap can take); the candidates of a group are its words of busy_ & ~picked_
+    for (HostId h : p.hosts) {
+        picked_[h.index() / 64] |= 1ULL << (h.index() % 64);
+        if (is_busy(h)) --grp_busy_[group_of_host_[h.index()]];
+    }
     for (HostId& h : p.hosts) {
         if (is_busy(h)) continue;
+        const std::size_t gi = group_of_host_[h.index()];
+        if (grp_busy_[gi] == 0) continue;
         const auto& hs = state_.at(h);
-        for (HostId g : topo_->groups()[group_of_host_[h.index()]].hosts) {
-            if (!is_busy(g) || test_bit(picked_, g.index())) continue;
-            const auto& gs = state_.at(g);
-            if (gs.unhealthy || gs.slowdown != hs.slowdown
-                || state_.total_gpus(*topo_, g) != state_.total_gpus(*topo_, h))
-                continue;
-            picked_[g.index() / 64] |= 1ULL << (g.index() % 64);
-            picked_[h.index() / 64] &= ~(1ULL << (h.index() % 64));
-            h = g;
-            ++swapped;
-            break;
+        bool done = false;
+        for (std::uint32_t k = grp_word_begin_[gi]; k < grp_word_begin_[gi + 1] && !done; ++k) {
+            const auto [w, m] = grp_words_[k];
+            for (std::uint64_t cand = busy_[w] & ~picked_[w] & m; cand != 0 && !done; cand &= cand - 1) {
+                const HostId g(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(cand))));
+                const auto& gs = state_.at(g);
+                if (gs.unhealthy || gs.slowdown != hs.slowdown
+                    || state_.total_gpus(*topo_, g) != state_.total_gpus(*topo_, h))
+                    continue;
+                picked_[g.index() / 64] |= 1ULL << (g.index() % 64);
+                picked_[h.index() / 64] &= ~(1ULL << (h.index() % 64));
+                h = g;
+                --grp_busy_[gi];
+                ++swapped;
+                done = true;
+            }
         }
     }
     if (swapped > 0) {

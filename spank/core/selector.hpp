@@ -8,6 +8,7 @@
 /// health store, read at most once a second (bounded by the store's own limits); memory is
 /// the snapshot, one ClusterState and a few bitmaps, all sized at load time.
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -209,14 +210,23 @@ private:
     std::vector<std::uint32_t> grp_idle_, grp_busy_;  ///< per leaf group: offered idle / busy hosts (spare_idle)
     std::vector<std::size_t> grp_taken_;              ///< per leaf group: hosts of a placement in it (spare_idle)
     std::vector<std::size_t> split_;                  ///< wholly idle groups a placement takes in part (spare_idle)
+
     /// The look-ahead's own state (spare_idle): state_ with the hosts a step leaves out
     /// allocated. Kept from call to call and changed only where its offer differs from the
     /// last one (as apply_offer does state_), so a step costs O(changed hosts) and one place();
     /// copied from state_ again when anything but the offer changed there (generation_).
-    std::optional<placement::ClusterState> ahead_;
-    std::uint64_t ahead_generation_ = 0;
-    std::vector<std::uint64_t> ahead_idle_, ahead_want_;  ///< per host: offered in ahead_ / wanted there
-    std::vector<std::uint32_t> group_of_host_;            ///< per host: its leaf group's index
+    /// Two of them: [0] for the steps that leave out many hosts (busy, holes), [1] for the
+    /// split step, which leaves out a few groups of the offer (one state for both would swap
+    /// hundreds of hosts back and forth at every look-ahead call).
+    struct Ahead {
+        std::optional<placement::ClusterState> state;
+        std::uint64_t generation = 0;
+        std::vector<std::uint64_t> idle;  ///< per host: offered in `state`
+    };
+
+    std::array<Ahead, 2> ahead_;
+    std::vector<std::uint64_t> ahead_want_;     ///< per host: wanted in the step's state
+    std::vector<std::uint32_t> group_of_host_;  ///< per host: its leaf group's index
     /// per leaf group g, its hosts as bit masks of host words: grp_words_[grp_word_begin_[g]
     /// .. grp_word_begin_[g + 1]) = (word, mask); per-group counts are popcounts (spare_idle)
     std::vector<std::uint32_t> grp_word_begin_;
