@@ -688,7 +688,7 @@ bool Selector::spare_idle(const SelectorJob& job, std::uint32_t nbits, const pla
         for (std::uint32_t k = grp_word_begin_[gi]; k < grp_word_begin_[gi + 1] && !done; ++k) {
             const auto [w, m] = grp_words_[k];
             for (std::uint64_t cand = busy_[w] & ~picked_[w] & m; cand != 0 && !done; cand &= cand - 1) {
-                const HostId g(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(cand))));
+                const HostId g(w * 64U + static_cast<std::uint32_t>(std::countr_zero(cand)));
                 const auto& gs = state_.at(g);
                 if (gs.unhealthy || gs.slowdown != hs.slowdown
                     || state_.total_gpus(*topo_, g) != state_.total_gpus(*topo_, h))
