@@ -195,15 +195,21 @@ TEST(Selector, MaxTierFromTheJobIsHonoured) {
     EXPECT_EQ(f.groups(s).size(), 4U);
 }
 
+/// A health record of a degraded host (slowdown 1.3).
+health::Record degraded_record(const char* node, const char* reason) {
+    health::Record r;
+    r.node = node;
+    r.verdict = health::Verdict::Degraded;
+    r.reason = reason;
+    r.slowdown = 1.3;
+    return r;
+}
+
 TEST(Selector, HealthFlagsAreReadAtMostOncePerIntervalAndHonoured) {
     const std::string store = tmpdir() + "/health";
     auto st = health::Store::open(store, {.trusted_uid = ::getuid(), .create = true});
     ASSERT_TRUE(st) << st.error().to_string();
-    health::Record r;
-    r.node = "n002";
-    r.verdict = health::Verdict::Degraded;
-    r.reason = "port at half rate";
-    r.slowdown = 1.3;
+    health::Record r = degraded_record("n002", "port at half rate");
     ASSERT_TRUE(st->put(r));
     SelectorConfig cfg;
     cfg.health = store;
@@ -263,14 +269,7 @@ TEST(Selector, AMultiNodeJobIsHeldOffDegradedHostsWhileHealthyOnesAreFree) {
     const std::string store = tmpdir() + "/health-hold";
     auto st = health::Store::open(store, {.trusted_uid = ::getuid(), .create = true});
     ASSERT_TRUE(st) << st.error().to_string();
-    for (const char* n : {"n006", "n023"}) {
-        health::Record r;
-        r.node = n;
-        r.verdict = health::Verdict::Degraded;
-        r.reason = "straggler";
-        r.slowdown = 1.3;
-        ASSERT_TRUE(st->put(r));
-    }
+    for (const char* n : {"n006", "n023"}) ASSERT_TRUE(st->put(degraded_record(n, "straggler")));
     SelectorConfig cfg;
     cfg.health = store;
     cfg.degraded_wait_s = 60;
