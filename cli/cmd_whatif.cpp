@@ -54,6 +54,7 @@ struct WhatifOptions {  // (members by size: no padding between them)
     int generate = 0;
     int max_nodes = 0;
     int backfill_depth = 100;
+    std::string backfill_reservation = "count";
     bool json = false;
     bool progress = false;
     bool no_model = false;
@@ -154,6 +155,7 @@ int run_whatif(const WhatifOptions& o) {
     so.gate_coverage = o.gate_coverage;
     so.gate_window_s = o.gate_window;
     so.backfill_depth = o.backfill_depth;
+    so.reserve_hosts = o.backfill_reservation == "hosts";
     so.seed = o.seed;
 
     auto topo = load_snapshot(o.snapshot);
@@ -230,7 +232,8 @@ int run_whatif(const WhatifOptions& o) {
                     {"repair_time_s", fmt_double(o.repair_time)},
                     {"gate_coverage", fmt_double(o.gate_coverage)},
                     {"gate_window_s", fmt_double(o.gate_window)},
-                    {"backfill_depth", std::to_string(o.backfill_depth)}};
+                    {"backfill_depth", std::to_string(o.backfill_depth)},
+                    {"backfill_reservation", o.backfill_reservation}};
     if (o.generate > 0) {
         ctx.settings.emplace_back("generate", std::to_string(o.generate));
         ctx.settings.emplace_back("load", fmt_double(o.load));
@@ -312,6 +315,11 @@ Runner add_whatif(CLI::App& app) {
         ->capture_default_str();
     sub->add_option("--backfill-depth", opts->backfill_depth, "queue entries tried per backfill pass")
         ->check(CLI::Range(0, 1000000))
+        ->capture_default_str();
+    sub->add_option("--backfill-reservation", opts->backfill_reservation,
+                    "what backfill keeps for the queue head: only the count of hosts its reservation "
+                    "needs (count), or those hosts, never offered to a job that would end after it (hosts)")
+        ->check(CLI::IsMember({"hosts", "count"}))
         ->capture_default_str();
     sub->add_option("--seed", opts->seed, "seed for the generator and the failures")->capture_default_str();
     sub->add_option("--model", opts->model, "performance model file (default: the published defaults)");

@@ -46,7 +46,10 @@ def gen(a):
     t = 0.0
     print("submit_s,duration_s,nodes,gpus_per_node,timelimit_s")
     for n, d in jobs:
-        print(f"{t:.1f},{d:.1f},{n},8,{int(d * 2 + 60)}")
+        # the limit Slurm gets: sbatch -t takes whole minutes (run() rounds up), and backfill
+        # plans its reservations on that, so the what-if must too
+        lim = int(d * 2 + 60)
+        print(f"{t:.1f},{d:.1f},{n},8,{max(1, (lim + 59) // 60) * 60}")
         t += rng.expovariate(rate)
 
 

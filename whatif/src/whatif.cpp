@@ -11,6 +11,7 @@
 #include <map>
 #include <queue>
 #include <set>
+#include <span>
 #include <utility>
 
 #include <topo/placement/running.hpp>
@@ -164,7 +165,9 @@ private:
         return req;
     }
 
-    Result<bool> try_start(int j, double now);
+    /// Start job j now if it fits; `withheld`: hosts backfill keeps for the queue head's
+    /// reservation (the job ends after it starts), never offered to the job.
+    Result<bool> try_start(int j, double now, std::span<const HostId> withheld = {});
     /// Decide::Submit: the plan on the state at the job's arrival (none when it does not fit).
     void plan_at_submit(int j, double now);
     /// Decide::Submit: what Slurm's tree does with that plan when it tries to start the job.
@@ -184,6 +187,14 @@ private:
     void fail_host(int h, double now);
     Status pass(double now);
     std::pair<double, int> shadow(const JobRt& head, double now);
+    /// The hosts the queue head would start on at its reservation (shadow_t): its placement
+    /// on the state where the running jobs estimated to end by then have released theirs.
+    /// Slurm's backfill keeps those hosts for it from any job that would end later.
+    std::vector<HostId> reservation(const JobRt& head, double shadow_t);
+    /// The plugin's backfill look-ahead (lookahead=holes) on the reservation p, in the state at
+    /// the reservation: among placements as good, off the idle hosts of part-used leaf groups,
+    /// no wholly idle group taken in part, then idle hosts swapped for busy ones of their group.
+    void spare_idle(const placement::Request& req, Policy pol, placement::Placement& p);
     void advance(double now);
     void observe(double now);
     void record_placement(const JobRt& j, const placement::Placement& p);
@@ -221,6 +232,8 @@ private:
     std::vector<int> tmp_jobs_;
     std::vector<int> tmp_free_;
     std::vector<int> touched_;
+    std::vector<std::pair<HostId, placement::HostState>> saved_;  // for reservation()
+    std::vector<int> whole_;  // for spare_idle(): per leaf group, wholly idle now (-1 unknown)
 
     // Metrics.
     PolicyRun* out_ = nullptr;
@@ -610,12 +623,24 @@ void Engine::fail_host(int h, double now) {
     }
 }
 
-Result<bool> Engine::try_start(int j, double now) {
+Result<bool> Engine::try_start(int j, double now, std::span<const HostId> withheld) {
     auto& job = jobs_[static_cast<std::size_t>(j)];
     if (qualifying(job) < job.nodes) return false;
     const placement::Request req = request_of(job, now);
+    placement::Request offered = req;  // what Slurm offers the job: all but the withheld hosts
+    offered.excluded.insert(offered.excluded.end(), withheld.begin(), withheld.end());
     ++out_->place_calls;
-    auto p = at_submit_ ? place_as_submitted(job, req, now) : placer_.place(state_, req, policy_);
+    auto p = at_submit_ ? place_as_submitted(job, offered, now) : placer_.place(state_, offered, policy_);
+    if (p && !withheld.empty()) {
+        // the bound is what any placement on the hosts free now could do, withheld or not,
+        // as the live judge reads all free nodes
+        ++out_->place_calls;
+        if (auto b = placer_.place(state_, req, Policy::Topo)) {
+            p->lower_bound_groups = b->lower_bound_groups;
+            p->lower_bound_leaves = b->lower_bound_leaves;
+            p->lower_bound_tier = b->lower_bound_tier;
+        }
+    }
     if (!p) {
         const auto& e = p.error();
         if (e.code == Errc::Busy) return false;
@@ -817,6 +842,139 @@ std::pair<double, int> Engine::shadow(const JobRt& head, double now) {
     return {when, std::max(0, count - head.nodes)};
 }
 
+std::vector<HostId> Engine::reservation(const JobRt& head, double shadow_t) {
+    std::vector<HostId> out;
+    if (shadow_t >= kInf) return out;
+    // free, in the state the placer reads, the hosts of the running jobs estimated to end by
+    // shadow_t (their entries saved, restored below)
+    saved_.clear();
+    for (const auto& [est, j] : running_) {
+        if (est > shadow_t) break;
+        for (HostId hid : jobs_[static_cast<std::size_t>(j)].hosts) {
+            const int h = host_index_[hid.index()];
+            if (!available(h)) continue;
+            const auto& r = hosts_[static_cast<std::size_t>(h)];
+            if (tmp_jobs_[static_cast<std::size_t>(h)] < 0) {
+                tmp_jobs_[static_cast<std::size_t>(h)] = r.jobs_on;
+                tmp_free_[static_cast<std::size_t>(h)] = r.free;
+                touched_.push_back(h);
+            }
+            --tmp_jobs_[static_cast<std::size_t>(h)];
+            tmp_free_[static_cast<std::size_t>(h)] +=
+                jobs_[static_cast<std::size_t>(j)].exclusive ? r.cap : jobs_[static_cast<std::size_t>(j)].gph;
+        }
+    }
+    for (int h : touched_) {
+        const auto& r = hosts_[static_cast<std::size_t>(h)];
+        placement::HostState hs = state_.at(r.id);
+        saved_.emplace_back(r.id, hs);
+        const int jobs_then = tmp_jobs_[static_cast<std::size_t>(h)];
+        const int free_then = tmp_free_[static_cast<std::size_t>(h)];
+        hs.state =
+            jobs_then == 0 ? NodeState::Idle : (free_then > 0 && r.gpus > 0 ? NodeState::Mixed : NodeState::Alloc);
+        hs.free_gpus = r.gpus > 0 ? (free_then == r.gpus ? -1 : free_then) : 0;
+        hs.release_at = -1;
+        state_.set(r.id, std::move(hs));
+        tmp_jobs_[static_cast<std::size_t>(h)] = -1;
+    }
+    touched_.clear();
+    placement::Request req = request_of(head, shadow_t);
+    ++out_->place_calls;
+    // Slurm's backfill asks the node selection where the head would start (will_run): the
+    // topology plugin's choice when it decides at start, Slurm's tree otherwise
+    const Policy pol = at_submit_ ? Policy::SlurmTree : policy_;
+    if (auto p = placer_.place(state_, req, pol)) {
+        if (!at_submit_ && (policy_ == Policy::Cost || policy_ == Policy::Topo)) spare_idle(req, pol, *p);
+        out = std::move(p->hosts);
+    }
+    for (auto& [id, hs] : saved_) state_.set(id, std::move(hs));
+    saved_.clear();
+    return out;
+}
+
+void Engine::spare_idle(const placement::Request& req, Policy pol, placement::Placement& p) {
+    // the plugin's lookahead=holes (spank/core/selector.cpp Selector::spare_idle), on the
+    // state at the reservation: hosts idle now are "idle", the rest of that state's free
+    // hosts "busy"
+    const auto idle_now = [&](HostId h) {
+        const int hi = h.index() < host_index_.size() ? host_index_[h.index()] : -1;
+        return hi >= 0 && available(hi) && hosts_[static_cast<std::size_t>(hi)].jobs_on == 0;
+    };
+    const auto& groups = topo_.groups();
+    const auto group_of = [&](HostId h) { return topo_.host(h).group; };
+    // a leaf group every host of which is idle now; holes: idle hosts of the other groups
+    whole_.assign(groups.size(), -1);
+    const auto wholly_idle = [&](GroupId g) {
+        if (!g.valid()) return false;
+        auto& w = whole_[g.index()];
+        if (w < 0) w = std::all_of(groups[g.index()].hosts.begin(), groups[g.index()].hosts.end(), idle_now) ? 1 : 0;
+        return w == 1;
+    };
+    const auto is_hole = [&](HostId h) { return idle_now(h) && !wholly_idle(group_of(h)); };
+    const auto holes_in = [&](const placement::Placement& x) {
+        return static_cast<int>(std::count_if(x.hosts.begin(), x.hosts.end(), is_hole));
+    };
+    const auto spines = [](const placement::Placement& x) {
+        return x.switches_per_level.size() > 1 ? x.switches_per_level[1] : 0;
+    };
+    const auto as_good = [&](const placement::Placement& q) {
+        return q.degraded_hosts <= p.degraded_hosts && q.groups.size() <= p.groups.size() && spines(q) <= spines(p)
+               && q.max_tier <= p.max_tier && q.leaves.size() <= p.leaves.size();
+    };
+    const auto free_then = [&](HostId h) {
+        const auto& hs = state_.at(h);
+        return hs.state == NodeState::Idle || hs.state == NodeState::Mixed;
+    };
+    // 1. the same decision off the holes, kept when as good and on fewer of them
+    if (const int holes = holes_in(p); holes > 0) {
+        placement::Request r = req;
+        for (const auto& g : groups)
+            for (HostId h : g.hosts)
+                if (is_hole(h)) r.excluded.push_back(h);
+        ++out_->place_calls;
+        if (auto q = placer_.place(state_, r, pol); q && as_good(*q) && holes_in(*q) < holes) p = std::move(*q);
+    }
+    // 1b. no wholly idle group taken in part (the rest of it would be new holes)
+    const auto split_of = [&](const placement::Placement& x) {
+        std::map<std::uint32_t, std::size_t> taken;
+        for (HostId h : x.hosts)
+            if (wholly_idle(group_of(h))) ++taken[group_of(h).index()];
+        std::vector<std::uint32_t> split;
+        for (const auto& [g, n] : taken)
+            if (n < groups[g].hosts.size()) split.push_back(g);
+        return split;
+    };
+    if (const auto split = split_of(p); !split.empty()) {
+        placement::Request r = req;
+        for (const std::uint32_t g : split)
+            for (HostId h : groups[g].hosts) r.excluded.push_back(h);
+        ++out_->place_calls;
+        if (auto q = placer_.place(state_, r, pol);
+            q && as_good(*q) && holes_in(*q) <= holes_in(p) && split_of(*q).size() < split.size())
+            p = std::move(*q);
+    }
+    // 2. each idle host for one busy now in its leaf group, free then, not chosen, as fit
+    std::set<HostId> chosen(p.hosts.begin(), p.hosts.end());
+    for (HostId& h : p.hosts) {
+        if (!idle_now(h)) continue;
+        const GroupId g = group_of(h);
+        if (!g.valid()) continue;
+        const auto& hs = state_.at(h);
+        for (HostId c : groups[g.index()].hosts) {
+            const int ci = c.index() < host_index_.size() ? host_index_[c.index()] : -1;
+            if (ci < 0 || !available(ci) || idle_now(c) || chosen.contains(c) || !free_then(c)) continue;
+            const auto& cs = state_.at(c);
+            if (cs.unhealthy || cs.slowdown != hs.slowdown
+                || state_.total_gpus(topo_, c) != state_.total_gpus(topo_, h))
+                continue;
+            chosen.erase(h);
+            chosen.insert(c);
+            h = c;
+            break;
+        }
+    }
+}
+
 Status Engine::pass(double now) {
     // Start jobs in FIFO order while they fit.
     while (!queue_.empty()) {
@@ -830,6 +988,10 @@ Status Engine::pass(double now) {
     // EASY backfill behind the blocked head.
     const JobRt& head = jobs_[static_cast<std::size_t>(queue_.begin()->second)];
     auto [shadow_t, extra] = shadow(head, now);
+    // the head's hosts at its reservation, found when a job that would end after it is tried
+    // (Slurm's backfill pins them; SimOptions::reserve_hosts false: counted, as before)
+    std::vector<HostId> reserved;
+    bool have_reserved = !opt_.reserve_hosts;
     int depth = 0;
     for (auto it = std::next(queue_.begin()); it != queue_.end() && depth < opt_.backfill_depth;) {
         ++depth;
@@ -840,7 +1002,11 @@ Status Engine::pass(double now) {
             ++it;
             continue;
         }
-        auto ok = try_start(j, now);
+        if (!before_shadow && !have_reserved) {
+            reserved = reservation(head, shadow_t);
+            have_reserved = true;
+        }
+        auto ok = before_shadow ? try_start(j, now) : try_start(j, now, reserved);
         if (!ok) return fail(ok.error());
         if (*ok) {
             if (!job.rejected) {

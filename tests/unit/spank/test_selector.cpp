@@ -316,7 +316,7 @@ TEST(Selector, AMultiNodeJobIsHeldOffDegradedHostsWhileHealthyOnesAreFree) {
     auto sick = j;
     sick.job_id = 9;
     const auto sick_idle = f.offer(not_sick);  // a span's words must outlive the call
-    sick.idle_elsewhere = sick_idle;            // only a degraded host idle elsewhere: 1 healthy of 2
+    sick.idle_elsewhere = sick_idle;           // only a degraded host idle elsewhere: 1 healthy of 2
     std::set<std::string> all_but(f.names.begin(), f.names.end());
     for (const char* n : {"n023", "n030"}) all_but.erase(n);
     EXPECT_EQ(f.sel->select(sick, f.offer(all_but), nbits).kind, K::Narrow);

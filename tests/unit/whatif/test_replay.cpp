@@ -38,7 +38,7 @@ topo::TopologyPtr from_spec_file(const std::string& name) {
 }
 
 // 4 hosts of 8 GPUs, two leaves of two hosts under one spine.
-const char* kTiny = R"(version: 1
+constexpr const char* kTiny = R"(version: 1
 name: tiny
 nodes:
   - names: n[1-4]
@@ -86,7 +86,7 @@ TEST(Replay, TinyCaseByHand) {
     o.policies = {Policy::Topo};
     auto r = simulate(*t, *tr, o);
     ASSERT_TRUE(r) << r.error().to_string();
-    ASSERT_EQ(r->runs.size(), 1u);
+    ASSERT_EQ(r->runs.size(), 1U);
     const auto& p = r->runs[0];
     EXPECT_EQ(p.finished, 3);
     EXPECT_EQ(p.backfilled, 1);
@@ -115,7 +115,7 @@ TEST(Replay, TinyCaseByHand) {
 
     auto iv = replay_intervals(*t, *tr, Policy::Topo, false, o);
     ASSERT_TRUE(iv);
-    ASSERT_EQ(iv->size(), 3u);
+    ASSERT_EQ(iv->size(), 3U);
     std::map<int, Interval> by_job;
     for (const auto& i : *iv) by_job[i.job] = i;
     EXPECT_EQ(by_job[2].start, 10);  // C (submitted at 10) backfilled at once
@@ -161,7 +161,7 @@ TEST_P(Invariants, HoldOnAGeneratedTraceWithFailures) {
     o.gate_coverage = 1.0;
     auto r = simulate(*t, *tr, o);
     ASSERT_TRUE(r) << r.error().to_string();
-    ASSERT_EQ(r->runs.size(), 6u);
+    ASSERT_EQ(r->runs.size(), 6U);
     for (const auto& p : r->runs) {
         SCOPED_TRACE(p.label);
         EXPECT_EQ(p.jobs, 200);  // every policy sees the same trace
@@ -195,7 +195,7 @@ TEST_P(Invariants, HoldOnAGeneratedTraceWithFailures) {
         return v;
     };
     const auto ref = within(r->runs[0]);
-    EXPECT_GT(ref.size(), 3u);
+    EXPECT_GT(ref.size(), 3U);
     for (const auto& p : r->runs) EXPECT_EQ(within(p), ref) << p.label;
 
     for (Policy pol : {Policy::Topo, Policy::SlurmTree, Policy::Linear}) {
@@ -436,6 +436,62 @@ TEST(Replay, DecideAtSubmissionUnplannedJobsKeepOffDegradedHosts) {
 
 // The live replay's measure in the what-if: a multi-node start is dominated when a placement
 // free at that moment uses no more leaf groups and pods and fewer of one.
+// 8 hosts of 8 GPUs, four leaves of two under one spine.
+constexpr const char* kFourLeaves = R"(version: 1
+name: four-leaves
+nodes:
+  - names: n[1-8]
+    gpus: 8
+fabric:
+  hosts_per_leaf: 2
+  spines: 1
+)";
+
+// A (3 nodes, 40 s) takes n1-n3 and B (3 nodes, 10 s) n4-n6; C (4 nodes) waits for B: its
+// reservation at 11 s is n5-n8, two whole leaves. D (1 node, 150 s) arrives at 3 and would
+// end after it. Counted (the default), D backfills onto n7 at once and C starts at 11 on
+// three leaves; pinned (Slurm's backfill: D is offered only nodes no reservation holds), D
+// waits and C starts on its two leaves.
+TEST(Replay, BackfillReservationPinsTheHeadsHostsOrOnlyTheirCount) {
+    auto t = from_spec(kFourLeaves);
+    auto tr = parse_trace(
+        "submit_s,duration_s,nodes,gpus_per_node,timelimit_s\n"
+        "0,40,3,8,40\n1,10,3,8,10\n2,30,4,8,30\n3,150,1,8,150\n",
+        "pin.csv");
+    ASSERT_TRUE(tr);
+    auto names = [&](const Interval& i) {
+        std::string out;
+        for (auto h : i.hosts) out += (out.empty() ? "" : ",") + t->host(h).name;
+        return out;
+    };
+    for (const Policy pol : {Policy::SlurmTree, Policy::Topo, Policy::Cost}) {
+        SCOPED_TRACE(std::string(topo::placement::policy_name(pol)));
+        for (const bool pin : {false, true}) {
+            SimOptions o;
+            o.policies = {pol};
+            o.reserve_hosts = pin;
+            auto iv = replay_intervals(*t, *tr, pol, false, o);
+            ASSERT_TRUE(iv) << iv.error().to_string();
+            std::map<int, Interval> by_job;
+            for (const auto& i : *iv) by_job[i.job] = i;
+            ASSERT_EQ(by_job.size(), 4U);
+            EXPECT_EQ(by_job[2].start, 11);
+            if (pin) {
+                EXPECT_EQ(names(by_job[2]), "n5,n6,n7,n8");
+                EXPECT_EQ(by_job[3].start, 11);  // waited: every free host was C's
+                EXPECT_EQ(names(by_job[3]), "n4");
+            } else {
+                EXPECT_EQ(by_job[3].start, 3);  // backfilled at once
+                EXPECT_EQ(names(by_job[3]), "n7");
+                EXPECT_EQ(names(by_job[2]), "n4,n5,n6,n8");
+            }
+            auto r = simulate(*t, *tr, o);
+            ASSERT_TRUE(r) << r.error().to_string();
+            EXPECT_EQ(r->runs[0].backfilled, pin ? 0 : 1);
+        }
+    }
+}
+
 TEST(Replay, DominatedStartsAreCounted) {
     auto t = from_spec(kTiny);
     // A: 1 node x 100 s at 0 (n1 under linear). B: 2 nodes at 1: linear takes n2,n3 (two

@@ -56,7 +56,13 @@ struct SimOptions {
     double gate_coverage = 0.5;              ///< share of detectable failures the gate sees coming
     double gate_window_s = 6 * 3600.0;       ///< ... this long before they happen
     int backfill_depth = 100;                ///< queue entries tried per backfill pass (Slurm bf_max_job_test)
-    int series_points = 200;                 ///< points in the utilization/fragmentation series
+    /// true: EASY backfill keeps the hosts the queue head would start on at its reservation
+    /// from any job that would end after it, as Slurm's backfill does (its node-time map: such
+    /// a job is offered only the nodes no reservation holds). false (default): only their
+    /// count is kept and a backfilled job may take any free host, the closer of the two to
+    /// the live replays with the topology plugin (docs/whatif.md).
+    bool reserve_hosts = false;
+    int series_points = 200;  ///< points in the utilization/fragmentation series
     std::uint64_t seed = 1;
     /// The performance model (docs/perf-model.md): when set, every run of a job takes
     /// remaining work x S_job of its placement (next to the jobs running then), so
