@@ -627,10 +627,14 @@ Result<bool> Engine::try_start(int j, double now, std::span<const HostId> withhe
     auto& job = jobs_[static_cast<std::size_t>(j)];
     if (qualifying(job) < job.nodes) return false;
     const placement::Request req = request_of(job, now);
-    placement::Request offered = req;  // what Slurm offers the job: all but the withheld hosts
-    offered.excluded.insert(offered.excluded.end(), withheld.begin(), withheld.end());
+    placement::Request offered;  // what Slurm offers the job: all but the withheld hosts
+    if (!withheld.empty()) {
+        offered = req;
+        offered.excluded.insert(offered.excluded.end(), withheld.begin(), withheld.end());
+    }
+    const placement::Request& r = withheld.empty() ? req : offered;
     ++out_->place_calls;
-    auto p = at_submit_ ? place_as_submitted(job, offered, now) : placer_.place(state_, offered, policy_);
+    auto p = at_submit_ ? place_as_submitted(job, r, now) : placer_.place(state_, r, policy_);
     if (p && !withheld.empty()) {
         // the bound is what any placement on the hosts free now could do, withheld or not,
         // as the live judge reads all free nodes
