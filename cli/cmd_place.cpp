@@ -2,7 +2,7 @@
 // topoplace place SNAPSHOT --nodes N [--nodes-max M] [--gpus-per-node G] [--total-gpus G]
 //     [--shared] [--max-tier T] [--max-leaves L] [--nvl] [--segment S] [--rail-aligned]
 //     [--exclude HOSTLIST] [--state FILE] [--health-store DIR [--health-fail open|closed]]
-//     [--policy cost|topo|slurm-tree|linear|spread] [--explain] [--json]
+//     [--policy cost|topo|slurm-tree|slurm-tree-24|linear|spread] [--explain] [--json]
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
@@ -317,8 +317,9 @@ Runner add_place(CLI::App& app) {
            "--policy", o->policy,
            "cost (the default: topo, topo at the lowest tier or, with --jobs, topo off shared uplinks: whichever the "
            "performance model predicts fastest), topo (fewest leaf groups, then the lowest tier), slurm-tree (Slurm "
-           "22.05 topology/tree), linear, spread (round-robin over leaf groups, as --topo=spread)")
-        ->check(CLI::IsMember({"topo", "slurm-tree", "linear", "cost", "spread"}))
+           "22.05 topology/tree), slurm-tree-24 (Slurm 24.05.3+ topology/tree: 24.11, 26.05), linear, spread "
+           "(round-robin over leaf groups, as --topo=spread)")
+        ->check(CLI::IsMember({"topo", "slurm-tree", "slurm-tree-24", "linear", "cost", "spread"}))
         ->capture_default_str();
     sub->add_flag("--explain", o->explain, "print why these hosts (and the GPU indices)");
     sub->add_flag("--json", o->json, "print one JSON object");

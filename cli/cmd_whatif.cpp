@@ -99,8 +99,10 @@ int run_whatif(const WhatifOptions& o) {
     for (std::string name; std::getline(ps, name, ',');) {
         auto p = placement::policy_from_name(name);
         if (!p) {
-            std::fprintf(stderr, "topoplace: whatif: unknown policy '%s' (topo, slurm-tree, linear, cost, spread)\n",
-                         name.c_str());
+            std::fprintf(
+                stderr,
+                "topoplace: whatif: unknown policy '%s' (topo, slurm-tree, slurm-tree-24, linear, cost, spread)\n",
+                name.c_str());
             return kUsage;
         }
         so.policies.push_back(*p);
@@ -276,7 +278,8 @@ Runner add_whatif(CLI::App& app) {
                     "generated durations drawn from this runtime sample (one column 'runtime', seconds)");
     sub->add_option("--max-nodes", opts->max_nodes, "largest generated job (default min(nodes/4, 256))")
         ->check(CLI::Range(0, 1000000));
-    sub->add_option("--policies", opts->policies, "comma-separated: topo, slurm-tree, linear, cost, spread")
+    sub->add_option("--policies", opts->policies,
+                    "comma-separated: topo, slurm-tree, slurm-tree-24, linear, cost, spread")
         ->capture_default_str();
     sub->add_option("--decide", opts->decide,
                     "when topo and cost choose: start (topology/topoplace, Slurm 24.11+), submit (the SPANK "

@@ -109,6 +109,8 @@ struct Work {
     /// like exclusions, but the group counts stay usable (their units are taken off the
     /// caps of their leaves), so the decision keeps its O(groups) path.
     const std::vector<std::uint32_t>* skip = nullptr;
+    /// slurm-tree as 24.05.3+ selects (Policy::SlurmTree24; choose_slurm_tree)
+    bool tree2405 = false;
 };
 
 /// A policy's answer before the common finishing (sorting, metrics, bounds).

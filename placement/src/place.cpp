@@ -32,8 +32,8 @@ const char* unit_noun(UnitMode m) noexcept {
     return " host(s)";
 }
 
-constexpr std::array<const char*, 5> kPolicyNames{"topo", "slurm-tree", "linear", "cost", "spread"};
-static_assert(kPolicyNames.size() == static_cast<std::size_t>(Policy::Spread) + 1);
+constexpr std::array<const char*, 6> kPolicyNames{"topo", "slurm-tree", "linear", "cost", "spread", "slurm-tree-24"};
+static_assert(kPolicyNames.size() == static_cast<std::size_t>(Policy::SlurmTree24) + 1);
 }  // namespace
 
 const char* policy_name(Policy p) noexcept {
@@ -44,7 +44,7 @@ Result<Policy> policy_from_name(std::string_view s) {
     if (s == "slurm_tree" || s == "tree") return Policy::SlurmTree;  // accepted spellings
     if (auto p = enum_from_name<Policy>(s, kPolicyNames)) return *p;
     return fail(Errc::InvalidArgument,
-                "unknown policy \"" + std::string(s) + "\" (topo, slurm-tree, linear, cost, spread)");
+                "unknown policy \"" + std::string(s) + "\" (topo, slurm-tree, slurm-tree-24, linear, cost, spread)");
 }
 
 namespace {
@@ -128,6 +128,8 @@ bool run_policy(Work& w, Policy policy, Choice& c) {
             topo_caps(w);
             return choose_topo(w, c);
         case Policy::SlurmTree:
+        case Policy::SlurmTree24:
+            w.tree2405 = policy == Policy::SlurmTree24;
             // node counts per leaf from the group counts where they describe the request, as
             // topo's (issue 29: the per-host caps were 37 % of a replay at 16,384 hosts);
             // choose_slurm_tree reads them so in Nodes mode only

@@ -9,6 +9,11 @@
 // _topo_compare_switches tie-break (tightest fit, climbing to parents); nodes of a leaf
 // taken in bitmap (config = natural name) order; switch_node_cnt of upper switches is
 // not updated while leaves are used, as in Slurm. It counts nodes, never GPUs per switch.
+// slurm-tree-24 (Work::tree2405) is the same code as 24.05.3 and later run it (24.11.5's
+// src/plugins/topology/tree/eval_nodes_tree.c): a closer leaf is taken whenever it fits
+// (_topo_choose_best_switch: dist < best's && i_fit, 22.05: && at least as tight), i_fit as
+// _topo_compare_switches leaves it (the last pair it compared, parents after a climb), and
+// a used leaf's count is taken off every switch above it (_decrement_node_cnt).
 #include <algorithm>
 #include <bit>
 #include <limits>
@@ -25,11 +30,13 @@ constexpr long kInfinite = std::numeric_limits<int>::max() / 4;
 struct SlurmSel {
     const Placer::Index* ix;
     std::vector<int> cnt;  // switch_node_cnt
+    bool v2405 = false;    // 24.05.3+ (slurm-tree-24)
 
-    int compare(int i, int j, int rem) const {
+    int compare(int i, int j, int rem, bool* i_fit_out = nullptr) const {
         while (true) {
             const bool i_fit = cnt[static_cast<std::size_t>(i)] >= rem;
             const bool j_fit = cnt[static_cast<std::size_t>(j)] >= rem;
+            if (i_fit_out != nullptr) *i_fit_out = i_fit;
             if (i_fit && j_fit) {
                 if (cnt[static_cast<std::size_t>(i)] < cnt[static_cast<std::size_t>(j)]) return 1;
                 if (cnt[static_cast<std::size_t>(i)] > cnt[static_cast<std::size_t>(j)]) return -1;
@@ -62,8 +69,9 @@ struct SlurmSel {
             if (cnt[static_cast<std::size_t>(i)] != 0 && dist[static_cast<std::size_t>(i)] < kInfinite) best = i;
             return;
         }
-        const int tcs = compare(i, best, rem);
-        if ((dist[static_cast<std::size_t>(i)] < dist[static_cast<std::size_t>(best)] && tcs >= 0)
+        bool i_fit = false;
+        const int tcs = compare(i, best, rem, &i_fit);
+        if ((dist[static_cast<std::size_t>(i)] < dist[static_cast<std::size_t>(best)] && (v2405 ? i_fit : tcs >= 0))
             || (dist[static_cast<std::size_t>(i)] == dist[static_cast<std::size_t>(best)] && tcs > 0)) {
             best = i;
         }
@@ -225,7 +233,7 @@ bool choose_slurm_tree(const Work& w, Choice& out) {
     const auto topi = static_cast<std::size_t>(top);
 
     // Greedy leaf selection (switches_dist over every switch).
-    SlurmSel sel{&ix, std::move(sw_cnt)};
+    SlurmSel sel{&ix, std::move(sw_cnt), w.tree2405};
     std::vector<long> dist(m, 0);
     int leaves_used = 0;
     int prev_rem = rem_nodes + 1;
@@ -293,13 +301,19 @@ bool choose_slurm_tree(const Work& w, Choice& out) {
                 }
             }
         }
+        if (sel.v2405) {  // _decrement_node_cnt(switch_node_cnt[best], best): every switch above
+            const int used = sel.cnt[b];
+            for (int p = ix.sw[b].parent; p >= 0; p = ix.sw[static_cast<std::size_t>(p)].parent)
+                sel.cnt[static_cast<std::size_t>(p)] = std::max(0, sel.cnt[static_cast<std::size_t>(p)] - used);
+        }
         sel.cnt[b] = 0;  // used all
     }
     if (!done) return false;
     // --switches: more leaves than allowed means "waiting for switches" (pending).
     if (w.req.max_leaves > 0 && leaves_used > w.req.max_leaves) return false;
     std::ostringstream o;
-    o << "Slurm 22.05 tree: top switch " << ix.sw[topi].name << ", leaves in order";
+    o << (w.tree2405 ? "Slurm 24.05.3+ tree" : "Slurm 22.05 tree") << ": top switch " << ix.sw[topi].name
+      << ", leaves in order";
     for (int l : order_used) o << " " << ix.sw[static_cast<std::size_t>(l)].name;
     o << ".";
     out.why = o.str();

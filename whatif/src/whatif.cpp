@@ -632,9 +632,9 @@ Result<bool> Engine::try_start(int j, double now, std::span<const HostId> withhe
         offered = req;
         offered.excluded.insert(offered.excluded.end(), withheld.begin(), withheld.end());
     }
-    const placement::Request& r = withheld.empty() ? req : offered;
+    const placement::Request& asked = withheld.empty() ? req : offered;
     ++out_->place_calls;
-    auto p = at_submit_ ? place_as_submitted(job, r, now) : placer_.place(state_, r, policy_);
+    auto p = at_submit_ ? place_as_submitted(job, asked, now) : placer_.place(state_, asked, policy_);
     if (p && !withheld.empty()) {
         // the bound is what any placement on the hosts free now could do, withheld or not,
         // as the live judge reads all free nodes
@@ -1239,7 +1239,9 @@ namespace {
 /// How a run's placements were decided, for the headline: which product path it models.
 std::string decided_how(const PolicyRun& x) {
     if (x.policy != placement::Policy::Topo && x.policy != placement::Policy::Cost) {
-        return x.policy == placement::Policy::SlurmTree ? x.label + " (Slurm alone)" : x.label;
+        if (x.policy == placement::Policy::SlurmTree) return x.label + " (Slurm alone)";
+        if (x.policy == placement::Policy::SlurmTree24) return x.label + " (Slurm alone, 24.11+'s tree)";
+        return x.label;
     }
     return x.decide == Decide::Submit ? x.label + " (planned at submission: SPANK plugin + job_submit.lua, Slurm 22.05)"
                                       : x.label + " (decided at job start: topology/topoplace, Slurm 24.11+)";
@@ -1254,7 +1256,7 @@ std::string headline(const Replay& r) {
     const PolicyRun* b = nullptr;
     for (const auto& x : r.runs) {
         if (x.policy == a.policy || x.gate != a.gate) continue;
-        if (x.policy == placement::Policy::SlurmTree) {
+        if (x.policy == placement::Policy::SlurmTree || x.policy == placement::Policy::SlurmTree24) {
             b = &x;
             break;
         }

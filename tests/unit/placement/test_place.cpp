@@ -64,6 +64,38 @@ TEST(Place, IssueExampleTopoOneSpineTwoLeavesSlurmTreeTwoSpinesThreeLeaves) {
     EXPECT_GT(q->hop_sum, p->hop_sum);
 }
 
+// Slurm 24.05.3 changed tree's selection (64263118c3, 2ec1d02624): after the first leaf a
+// closer leaf is taken whenever it fits, not only when it fits as tightly, and a used leaf's
+// nodes come off every switch above it. On this state (free per leaf [3 3 2 2|0 2 3 1|0 4 3 3
+// |4 1 3 4], 11 nodes) 22.05's tree crosses to spine01 for n001-003; 24.05.3+'s stays under
+// spine04. slurm-tree-24 is what live 24.11 and 26.05 chose on all 31 probes of t-place.sh
+// (release.REL.place), where 22.05's model matched 23.
+TEST(Place, SlurmTree24IsTreeAsSlurm2405AndLaterSelect) {
+    auto t = three_level();
+    ASSERT_TRUE(t);
+    const auto s = leaf_state(*t, {3, 3, 2, 2, 0, 2, 3, 1, 0, 4, 3, 3, 4, 1, 3, 4}, 4);
+    auto old = place(*t, s, nodes(11), Policy::SlurmTree);
+    ASSERT_TRUE(old) << old.error().to_string();
+    EXPECT_EQ(compress_hostlist(names(*t, *old)), "n[001-003,049-052,061-064]");
+    EXPECT_EQ(old->switches_per_level.at(1), 2);
+    auto now = place(*t, s, nodes(11), Policy::SlurmTree24);
+    ASSERT_TRUE(now) << now.error().to_string();
+    EXPECT_EQ(compress_hostlist(names(*t, *now)), "n[049-052,057-059,061-064]");
+    EXPECT_EQ(now->switches_per_level.at(1), 1);
+    EXPECT_EQ(now->groups.size(), 3U);
+    EXPECT_NE(now->explanation.find("24.05.3+"), std::string::npos) << now->explanation;
+    // on the issue's state both choose alike
+    const auto issue = leaf_state(*t, {3, 3, 2, 3, 0, 0, 0, 0, 2, 1, 2, 1, 4, 2, 3, 3}, 4);
+    auto a = place(*t, issue, nodes(6), Policy::SlurmTree);
+    auto b = place(*t, issue, nodes(6), Policy::SlurmTree24);
+    ASSERT_TRUE(a && b);
+    EXPECT_EQ(names(*t, *a), names(*t, *b));
+    auto pn = policy_from_name("slurm-tree-24");
+    ASSERT_TRUE(pn);
+    EXPECT_EQ(*pn, Policy::SlurmTree24);
+    EXPECT_STREQ(policy_name(Policy::SlurmTree24), "slurm-tree-24");
+}
+
 TEST(GpuLists, HostsOfTheFirstIndicesInOneGoEqualOneAtATime) {
     // finish()'s bulk fill for whole hosts (push_hosts_first) against one list per host
     for (int n : {0, 1, 4, 8}) {

@@ -38,6 +38,11 @@ enum class Policy : std::uint8_t {
     /// round-robin over the leaf groups with free hosts, one host per group in turn (the
     /// plugin's --topo=spread); no switch count, NVLink domains or segments
     Spread,
+    /// Slurm's tree as 24.05.3 and later select (topology/tree's eval_nodes_tree.c: 24.11,
+    /// 26.05): slurm-tree with two changes, a closer leaf taken whenever it fits (not only
+    /// when it fits as tightly: 64263118c3) and a used leaf's nodes taken off every switch
+    /// above it (2ec1d02624). Name "slurm-tree-24".
+    SlurmTree24,
 };
 [[nodiscard]] const char* policy_name(Policy p) noexcept;
 [[nodiscard]] Result<Policy> policy_from_name(std::string_view s);
