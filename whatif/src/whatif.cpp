@@ -187,6 +187,9 @@ private:
     void fail_host(int h, double now);
     Status pass(double now);
     std::pair<double, int> shadow(const JobRt& head, double now);
+    /// shadow() and reservation(): host h's jobs and free units once running job j has ended,
+    /// in the scratch arrays (tmp_jobs_, tmp_free_; the first touch copies the host's own)
+    void end_in_scratch(int h, int j);
     /// The hosts the queue head would start on at its reservation (shadow_t): its placement
     /// on the state where the running jobs estimated to end by then have released theirs.
     /// Slurm's backfill keeps those hosts for it from any job that would end later.
@@ -814,27 +817,36 @@ Result<placement::Placement> Engine::place_as_submitted(const JobRt& job, const 
 
 /// EASY reservation for the queue head: the earliest time enough hosts qualify if
 /// running jobs end at their estimates, and the surplus hosts then.
+void Engine::end_in_scratch(int h, int j) {
+    const auto hs = static_cast<std::size_t>(h);
+    const auto& r = hosts_[hs];
+    if (tmp_jobs_[hs] < 0) {
+        tmp_jobs_[hs] = r.jobs_on;
+        tmp_free_[hs] = r.free;
+        touched_.push_back(h);
+    }
+    --tmp_jobs_[hs];
+    tmp_free_[hs] += jobs_[static_cast<std::size_t>(j)].exclusive ? r.cap : jobs_[static_cast<std::size_t>(j)].gph;
+}
+
 std::pair<double, int> Engine::shadow(const JobRt& head, double now) {
     int count = qualifying(head);
     if (count >= head.nodes) return {now, count - head.nodes};
+    // whether host h could take the head, in the scratch (the host's own state until touched)
+    auto fits = [&](int h) {
+        const auto hs = static_cast<std::size_t>(h);
+        const bool touched = tmp_jobs_[hs] >= 0;
+        return head.exclusive ? (touched ? tmp_jobs_[hs] : hosts_[hs].jobs_on) == 0
+                              : (touched ? tmp_free_[hs] : hosts_[hs].free) >= head.gph;
+    };
     double when = kInf;
     for (const auto& [est, j] : running_) {
         for (HostId hid : jobs_[static_cast<std::size_t>(j)].hosts) {
             const int h = host_index_[hid.index()];
             if (!available(h)) continue;
-            const auto& r = hosts_[static_cast<std::size_t>(h)];
-            if (tmp_jobs_[static_cast<std::size_t>(h)] < 0) {
-                tmp_jobs_[static_cast<std::size_t>(h)] = r.jobs_on;
-                tmp_free_[static_cast<std::size_t>(h)] = r.free;
-                touched_.push_back(h);
-            }
-            auto& tj = tmp_jobs_[static_cast<std::size_t>(h)];
-            auto& tf = tmp_free_[static_cast<std::size_t>(h)];
-            const bool before = head.exclusive ? tj == 0 : tf >= head.gph;
-            --tj;
-            tf += jobs_[static_cast<std::size_t>(j)].exclusive ? r.cap : jobs_[static_cast<std::size_t>(j)].gph;
-            const bool after = head.exclusive ? tj == 0 : tf >= head.gph;
-            if (!before && after) ++count;
+            const bool before = fits(h);
+            end_in_scratch(h, j);
+            if (!before && fits(h)) ++count;
         }
         if (count >= head.nodes) {
             when = est;
@@ -856,16 +868,7 @@ std::vector<HostId> Engine::reservation(const JobRt& head, double shadow_t) {
         if (est > shadow_t) break;
         for (HostId hid : jobs_[static_cast<std::size_t>(j)].hosts) {
             const int h = host_index_[hid.index()];
-            if (!available(h)) continue;
-            const auto& r = hosts_[static_cast<std::size_t>(h)];
-            if (tmp_jobs_[static_cast<std::size_t>(h)] < 0) {
-                tmp_jobs_[static_cast<std::size_t>(h)] = r.jobs_on;
-                tmp_free_[static_cast<std::size_t>(h)] = r.free;
-                touched_.push_back(h);
-            }
-            --tmp_jobs_[static_cast<std::size_t>(h)];
-            tmp_free_[static_cast<std::size_t>(h)] +=
-                jobs_[static_cast<std::size_t>(j)].exclusive ? r.cap : jobs_[static_cast<std::size_t>(j)].gph;
+            if (available(h)) end_in_scratch(h, j);
         }
     }
     for (int h : touched_) {
