@@ -30,7 +30,7 @@ struct WhatifOptions {  // (members by size: no padding between them)
     std::string snapshot;
     std::string trace;
     std::string durations;
-    std::string policies = "cost,topo,slurm-tree,linear";
+    std::string policies = "cost,topo,slurm-tree-24,slurm-tree,linear";
     std::string failures;
     std::string health_gate = "off";
     std::string report;

@@ -9,7 +9,7 @@ TP=$1; FX=$2
 S=$TMP/h100.json
 
 expect_rc 0 "generated trace, three policies" "$TP" whatif "$S" --generate 300 --load 0.85 --seed 4
-grep -q "topo  *slurm-tree  *linear" <<<"$(head -n 8 "$TMP/out")" && ok "policies are columns" || bad "no policy columns: $(head -c 600 "$TMP/out")"
+grep -q "topo  *slurm-tree-24  *slurm-tree  *linear" <<<"$(head -n 8 "$TMP/out")" && ok "policies are columns" || bad "no policy columns: $(head -c 600 "$TMP/out")"
 grep -q "^jobs finished / in trace  *300 / 300  *300 / 300  *300 / 300" "$TMP/out" && ok "every job finished" || bad "jobs row: $(grep 'jobs finished' "$TMP/out")"
 cp "$TMP/out" "$TMP/run1"
 expect_rc 0 "same seed again" "$TP" whatif "$S" --generate 300 --load 0.85 --seed 4
@@ -35,7 +35,7 @@ err_has "whatif ["
 err_has "100%"
 [ -s "$TMP/rep/index.html" ] && ok "index.html written" || bad "no index.html"
 eq "svg plots" "$(grep -c '<svg ' "$TMP/rep/index.html")" 5
-check "the report leads with GPU-hours (the default first policy, cost, against slurm-tree)" grep -q '<p id="headline"><b>cost (decided at job start: topology/topoplace, Slurm 24.11+) loses [0-9.]* \(fewer\|more\) GPU-hours to placement and failures than slurm-tree' "$TMP/rep/index.html"
+check "the report leads with GPU-hours (the default first policy, cost, against Slurm 24.11+'s tree)" grep -q '<p id="headline"><b>cost (decided at job start: topology/topoplace, Slurm 24.11+) loses [0-9.]* \(fewer\|more\) GPU-hours to placement and failures than slurm-tree-24 (Slurm alone, 24.11+' "$TMP/rep/index.html"
 expect_rc 0 "--no-model" "$TP" whatif "$S" --generate 300 --no-model --report "$TMP/rep0"
 eq "svg plots without the model" "$(grep -c '<svg ' "$TMP/rep0/index.html")" 4
 check "no headline without the model" bash -c "! grep -q 'id=\"headline\"' '$TMP/rep0/index.html'"
