@@ -5,7 +5,7 @@
 #   3. generate Slurm's topology.conf from a real site fabric (PSMN X5) and compare it
 #      with the file that site wrote;
 #   4. place a 16-node job on Selene, then replay a generated trace on Selene under the
-#      cost, slurm-tree, topo and linear policies with Llama 3's failure rate and 0.5 % degraded
+#      cost, slurm-tree-24, slurm-tree, topo and linear policies with Llama 3's failure rate and 0.5 % degraded
 #      hosts (what-if in GPU-hours and ETTR, HTML report);
 #   5. start a live local Slurm 22.05 (real slurmctld + 16 slurmd), configured only from
 #      topoplace's output, and run a job that Slurm packs into one leaf group;
@@ -69,7 +69,7 @@ PY
 
 say "4. placement and what-if on Selene (real fabric)"
 "$TP" place "$OUT/selene.json" --nodes 16 --gpus-per-node 8 --explain
-"$TP" whatif "$OUT/selene.json" --generate 3000 --load 0.85 --seed 1 --policies cost,slurm-tree,topo,linear --degraded 0.005 \
+"$TP" whatif "$OUT/selene.json" --generate 3000 --load 0.85 --seed 1 --policies cost,slurm-tree-24,slurm-tree,topo,linear --degraded 0.005 \
   --failures "$FX/failures/llama3-405b-unexpected-interruptions.csv" --checkpoint-interval 3600 --restart-cost 600 \
   --health-gate both --report "$OUT/whatif"
 echo "   report: $OUT/whatif/index.html"
