@@ -174,6 +174,17 @@ private:
     [[nodiscard]] Result<placement::Placement> place_as_submitted(const JobRt& job, const placement::Request& req,
                                                                   double now);
     void start(int j, const placement::Placement& p, double now);
+
+    /// p's lower bounds (groups, leaves, tier) set to those of topo on `req` now.
+    void bound_by(placement::Placement& p, const placement::Request& req) {
+        ++out_->place_calls;
+        if (auto b = placer_.place(state_, req, Policy::Topo)) {
+            p.lower_bound_groups = b->lower_bound_groups;
+            p.lower_bound_leaves = b->lower_bound_leaves;
+            p.lower_bound_tier = b->lower_bound_tier;
+        }
+    }
+
     /// S_job (and S_net) of job j on its hosts next to the jobs running now, into the
     /// job's slow and slow_net (1 without a model).
     void slowdown_of(int j);
@@ -349,6 +360,23 @@ void Engine::init_hosts() {
     for (std::size_t i = 0; i < hosts_.size(); ++i) refresh(static_cast<int>(i));
 }
 
+/// A host's node state and free GPUs in the placer's state from its jobs and free units
+/// (refresh(), and reservation() for the state at the reservation); no release time.
+void occupancy(placement::HostState& hs, bool down, int jobs_on, int free, int gpus) {
+    if (down) {
+        hs.state = NodeState::Down;
+    } else if (jobs_on == 0) {
+        hs.state = NodeState::Idle;
+    } else if (free > 0 && gpus > 0) {
+        hs.state = NodeState::Mixed;
+    } else {
+        hs.state = NodeState::Alloc;
+    }
+    hs.free_gpus = gpus > 0 ? free : 0;
+    if (gpus > 0 && free == gpus) hs.free_gpus = -1;
+    hs.release_at = -1;
+}
+
 /// Re-derive one host's ClusterState entry and its counter contributions.
 void Engine::refresh(int h) {
     auto& r = hosts_[static_cast<std::size_t>(h)];
@@ -372,18 +400,7 @@ void Engine::refresh(int h) {
         r.counted_idle = false;
     }
     placement::HostState hs = state_.at(r.id);
-    if (r.down) {
-        hs.state = NodeState::Down;
-    } else if (r.jobs_on == 0) {
-        hs.state = NodeState::Idle;
-    } else if (r.free > 0 && r.gpus > 0) {
-        hs.state = NodeState::Mixed;
-    } else {
-        hs.state = NodeState::Alloc;
-    }
-    hs.free_gpus = r.gpus > 0 ? r.free : 0;
-    if (r.gpus > 0 && r.free == r.gpus) hs.free_gpus = -1;
-    hs.release_at = -1;
+    occupancy(hs, r.down, r.jobs_on, r.free, r.gpus);
     for (int jj : r.jobs) hs.release_at = std::max(hs.release_at, jobs_[static_cast<std::size_t>(jj)].est_end);
     hs.unhealthy = gate_ && r.flagged;
     hs.reason = hs.unhealthy ? "health gate: failure predicted" : "";
@@ -641,12 +658,7 @@ Result<bool> Engine::try_start(int j, double now, std::span<const HostId> withhe
     if (p && !withheld.empty()) {
         // the bound is what any placement on the hosts free now could do, withheld or not,
         // as the live judge reads all free nodes
-        ++out_->place_calls;
-        if (auto b = placer_.place(state_, req, Policy::Topo)) {
-            p->lower_bound_groups = b->lower_bound_groups;
-            p->lower_bound_leaves = b->lower_bound_leaves;
-            p->lower_bound_tier = b->lower_bound_tier;
-        }
+        bound_by(*p, req);
     }
     if (!p) {
         const auto& e = p.error();
@@ -806,17 +818,10 @@ Result<placement::Placement> Engine::place_as_submitted(const JobRt& job, const 
         if (!p) return p;
     }
     // judged against what any placement could do now (the bound of the unrestricted request)
-    ++out_->place_calls;
-    if (auto b = placer_.place(state_, req, Policy::Topo)) {
-        p->lower_bound_groups = b->lower_bound_groups;
-        p->lower_bound_leaves = b->lower_bound_leaves;
-        p->lower_bound_tier = b->lower_bound_tier;
-    }
+    bound_by(*p, req);
     return p;
 }
 
-/// EASY reservation for the queue head: the earliest time enough hosts qualify if
-/// running jobs end at their estimates, and the surplus hosts then.
 void Engine::end_in_scratch(int h, int j) {
     const auto hs = static_cast<std::size_t>(h);
     const auto& r = hosts_[hs];
@@ -829,6 +834,8 @@ void Engine::end_in_scratch(int h, int j) {
     tmp_free_[hs] += jobs_[static_cast<std::size_t>(j)].exclusive ? r.cap : jobs_[static_cast<std::size_t>(j)].gph;
 }
 
+/// EASY reservation for the queue head: the earliest time enough hosts qualify if
+/// running jobs end at their estimates, and the surplus hosts then.
 std::pair<double, int> Engine::shadow(const JobRt& head, double now) {
     int count = qualifying(head);
     if (count >= head.nodes) return {now, count - head.nodes};
@@ -875,12 +882,7 @@ std::vector<HostId> Engine::reservation(const JobRt& head, double shadow_t) {
         const auto& r = hosts_[static_cast<std::size_t>(h)];
         placement::HostState hs = state_.at(r.id);
         saved_.emplace_back(r.id, hs);
-        const int jobs_then = tmp_jobs_[static_cast<std::size_t>(h)];
-        const int free_then = tmp_free_[static_cast<std::size_t>(h)];
-        hs.state =
-            jobs_then == 0 ? NodeState::Idle : (free_then > 0 && r.gpus > 0 ? NodeState::Mixed : NodeState::Alloc);
-        hs.free_gpus = r.gpus > 0 ? (free_then == r.gpus ? -1 : free_then) : 0;
-        hs.release_at = -1;
+        occupancy(hs, false, tmp_jobs_[static_cast<std::size_t>(h)], tmp_free_[static_cast<std::size_t>(h)], r.gpus);
         state_.set(r.id, std::move(hs));
         tmp_jobs_[static_cast<std::size_t>(h)] = -1;
     }
