@@ -92,12 +92,14 @@ run_state() { # name, "f0 .. f15", sizes...
   for n in "$@"; do
     probes=$((probes + 1))
     "$TOPOPLACE" place "$SNAP" --nodes "$n" --state "$WORK/state.txt" --policy "$TREE_POL" --json > "$WORK/st.json" 2>"$WORK/err" || true
-    "$TOPOPLACE" place "$SNAP" --nodes "$n" --state "$WORK/state.txt" --policy slurm-tree --json > "$WORK/st22.json" 2>>"$WORK/err" || true
+    [ "$TREE_POL" = slurm-tree ] ||
+      "$TOPOPLACE" place "$SNAP" --nodes "$n" --state "$WORK/state.txt" --policy slurm-tree --json > "$WORK/st22.json" 2>>"$WORK/err" || true
     "$TOPOPLACE" place "$SNAP" --nodes "$n" --state "$WORK/state.txt" --policy topo --json > "$WORK/tp.json" 2>>"$WORK/err" || true
     "$TOPOPLACE" place "$SNAP" --nodes "$n" --state "$WORK/state.txt" --policy cost --json > "$WORK/cp.json" 2>>"$WORK/err" || true
     local pred topo lbg cost
     pred=$(json "$WORK/st.json" "','.join(d.get('hosts', []))")
-    local pred22; pred22=$(json "$WORK/st22.json" "','.join(d.get('hosts', []))")
+    local pred22="$pred"
+    [ "$TREE_POL" = slurm-tree ] || pred22=$(json "$WORK/st22.json" "','.join(d.get('hosts', []))")
     topo=$(json "$WORK/tp.json" "','.join(d.get('hosts', []))")
     lbg=$(json "$WORK/tp.json" "d.get('lower_bound_groups', -1)")
     cost=$(json "$WORK/cp.json" "','.join(d.get('hosts', []))")
