@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include <topo/atomic_file.hpp>
 #include <topo/errno_text.hpp>
@@ -43,8 +44,15 @@ std::string missing_warning(const std::string& dir) {
 struct Entry {
     enum class Kind : std::uint8_t { Record, Ignored, Missing } kind = Kind::Missing;
     Record record;
-    std::string warning;  ///< why it was ignored (Ignored)
+    std::string warning;       ///< why it was ignored (Ignored)
+    StoreReader::Stamp stamp;  ///< the file judged (fstat of what was read, else lstat)
 };
+
+StoreReader::Stamp stamp_of(const struct stat& st) {
+    return {static_cast<std::uint64_t>(st.st_ino), static_cast<std::int64_t>(st.st_size),
+            static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec,
+            static_cast<std::int64_t>(st.st_ctim.tv_sec) * 1'000'000'000 + st.st_ctim.tv_nsec};
+}
 
 Entry ignored(const std::string& path, const std::string& why) {
     Entry e;
@@ -68,8 +76,13 @@ Result<Entry> read_entry(const std::string& dir, const std::string& name, uid_t 
         return fail(Errc::Io, "health store: cannot examine " + path + ": " + errno_text(e));
     }
     if (S_ISLNK(st.st_mode)) return fail(check_trusted_stat(st, path, PathKind::RegularFile, uid, kWhat).error());
-    if (S_ISDIR(st.st_mode)) return ignored(path, "a directory, not a record");
-    if (!S_ISREG(st.st_mode)) return ignored(path, "not a regular file, not a record");
+    auto ignored_here = [&](const std::string& why) {
+        Entry e = ignored(path, why);
+        e.stamp = stamp_of(st);
+        return e;
+    };
+    if (S_ISDIR(st.st_mode)) return ignored_here("a directory, not a record");
+    if (!S_ISREG(st.st_mode)) return ignored_here("not a regular file, not a record");
 
     const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
@@ -87,7 +100,7 @@ Result<Entry> read_entry(const std::string& dir, const std::string& name, uid_t 
     }
     if (!S_ISREG(st.st_mode)) {
         ::close(fd);
-        return ignored(path, "not a regular file, not a record");
+        return ignored_here("not a regular file, not a record");
     }
     // An untrusted file is refused before its content is looked at: whoever could write it
     // could make a record look like a stray file.
@@ -107,14 +120,15 @@ Result<Entry> read_entry(const std::string& dir, const std::string& name, uid_t 
     ::close(fd);
     text.resize(got);
     const bool header = text.rfind(std::string(kMagic) + "\n", 0) == 0 || text == kMagic;
-    if (!header) return ignored(path, "not a topoplace health record (no '" + std::string(kMagic) + "' line)");
+    if (!header) return ignored_here("not a topoplace health record (no '" + std::string(kMagic) + "' line)");
     if (text.size() > kMaxRecordBytes) return fail(Errc::Parse, "health record larger than 64 KiB", path, 0);
     auto r = parse_record(text, path);
     if (!r) return fail(r.error());  // a damaged record: its verdict is unknown
-    if (r->node != name) return ignored(path, "holds the record of node '" + r->node + "', not of '" + name + "'");
+    if (r->node != name) return ignored_here("holds the record of node '" + r->node + "', not of '" + name + "'");
     Entry e;
     e.kind = Entry::Kind::Record;
     e.record = std::move(*r);
+    e.stamp = stamp_of(st);
     return e;
 }
 
@@ -399,6 +413,130 @@ Result<std::vector<std::string>> unhealthy_nodes(const Store& store, Warnings* w
     std::vector<std::string> out;
     for (const auto& r : *l)
         if (r.verdict == Verdict::Unhealthy) out.push_back(r.node);
+    return out;
+}
+
+StoreReader::StoreReader(std::string dir, StoreOptions opts) : dir_(std::move(dir)), opts_(opts) {
+    while (dir_.size() > 1 && dir_.back() == '/') dir_.pop_back();
+}
+
+void StoreReader::forget(const std::string& name) {
+    known_.erase(name);
+    pending_.erase(name);
+    if (records_.erase(name) > 0) changed_ = true;
+}
+
+Result<StoreReader::Refreshed> StoreReader::refresh(std::size_t max_reads, Warnings* warnings) {
+    auto warn = [&](std::string w) {
+        if (warnings != nullptr) warnings->push_back(std::move(w));
+    };
+    Refreshed out;
+    if (auto t = check_dir(dir_, opts_.trusted_uid); !t) {
+        if (t.error().code != Errc::NotFound) return fail(t.error());
+        // not created yet (or removed): nothing is flagged, as list() says
+        if (!missing_) warn(missing_warning(dir_));
+        missing_ = true;
+        if (!records_.empty()) changed_ = true;
+        known_.clear();
+        records_.clear();
+        pending_.clear();
+        dir_stamp_.reset();
+        out.changed = std::exchange(changed_, false);
+        return out;
+    }
+    missing_ = false;
+
+    struct stat dst {};
+
+    if (::stat(dir_.c_str(), &dst) != 0)
+        return fail(Errc::Io, "health store: cannot examine " + dir_ + ": " + errno_text(errno));
+    const Stamp now = stamp_of(dst);
+    if (!dir_stamp_ || !(*dir_stamp_ == now)) {
+        // listed again: names gone are forgotten, new names and new inodes are to be read
+        DIR* d = ::opendir(dir_.c_str());
+        if (d == nullptr) return fail(Errc::Io, "health store: cannot read " + dir_ + ": " + errno_text(errno));
+        const std::uint64_t listing = ++listing_;
+        std::size_t names = 0;
+        while (auto* e = ::readdir(d)) {  // NOLINT(concurrency-mt-unsafe): one DIR per call
+            std::string_view n = e->d_name;
+            if (n.empty() || n.front() == '.') continue;  // ".", "..", ".<node>.tmp.*", ".<node>.counters"
+            if (++names > kMaxEntries) {
+                ::closedir(d);
+                return fail(Errc::Unsupported, "health store: " + dir_ + " holds more than "
+                                                   + std::to_string(kMaxEntries)
+                                                   + " entries (a reader keeps at most that many)");
+            }
+            const auto ino = static_cast<std::uint64_t>(e->d_ino);
+            if (auto k = known_.find(n); k != known_.end()) {
+                k->second.listing = listing;
+                if (k->second.listed_ino == ino) {  // as read (or edited in place: pending already)
+                    if (auto p = pending_.find(n); p != pending_.end()) p->second.listing = listing;
+                    continue;
+                }
+            }
+            auto [p, added] = pending_.try_emplace(std::string(n), Pending{ino, listing});
+            if (!added) p->second = Pending{ino, listing};
+        }
+        ::closedir(d);
+        std::erase_if(known_, [&](const auto& k) {
+            if (k.second.listing == listing) return false;
+            if (records_.erase(k.first) > 0) changed_ = true;
+            return true;
+        });
+        std::erase_if(pending_, [&](const auto& p) { return p.second.listing != listing; });
+        dir_stamp_ = now;  // taken before the listing: a change since then changes it again
+    }
+
+    std::optional<Error> first_error;
+    for (auto p = pending_.begin(); p != pending_.end() && out.reads < max_reads;) {
+        const std::string name = p->first;
+        const std::uint64_t ino = p->second.ino;
+        ++out.reads;
+        ++reads_;
+        auto e = read_entry(dir_, name, opts_.trusted_uid);
+        if (!e) {  // refused or damaged: kept pending, read again next time
+            if (!first_error) first_error = std::move(e).error();
+            ++p;
+            continue;
+        }
+        p = pending_.erase(p);
+        if (e->kind == Entry::Kind::Missing) {
+            forget(name);
+            continue;
+        }
+        known_.insert_or_assign(name, Known{ino, e->stamp, listing_});
+        if (e->kind == Entry::Kind::Ignored) {
+            warn(std::move(e->warning));
+            if (records_.erase(name) > 0) changed_ = true;
+            continue;
+        }
+        auto [it, added] = records_.try_emplace(name, e->record);
+        if (added || !(it->second == e->record)) {
+            it->second = std::move(e->record);
+            changed_ = true;
+        }
+    }
+
+    // in place: a bounded slice of the entries read, bucket by bucket round the store
+    if (pending_.empty() && !known_.empty()) {
+        std::size_t checked = 0;
+        for (std::size_t b = 0; b < known_.bucket_count() && checked < kVerifyPerRefresh; ++b) {
+            verify_bucket_ = (verify_bucket_ + 1) % known_.bucket_count();
+            for (auto it = known_.begin(verify_bucket_); it != known_.end(verify_bucket_); ++it) {
+                if (it->second.stamp.ino == 0) continue;  // not a node name: never a record under it
+                ++checked;
+
+                struct stat st {};
+
+                const std::string path = dir_ + "/" + it->first;
+                if (::lstat(path.c_str(), &st) != 0 || !(stamp_of(st) == it->second.stamp))
+                    pending_[it->first] = Pending{it->second.listed_ino, listing_};  // read at the next call
+            }
+        }
+    }
+
+    if (first_error) return fail(std::move(*first_error));
+    out.changed = std::exchange(changed_, false);
     return out;
 }
 

@@ -167,6 +167,14 @@ Selector::Selector(SelectorConfig cfg, TopologyPtr topo)
         }
     }
     grp_word_begin_.push_back(static_cast<std::uint32_t>(grp_words_.size()));
+    // The health store read whole now (at load, not in a scheduling cycle); a problem is
+    // met again, and logged, by the first call's re-read.
+    if (!cfg_.health.empty()) {
+        health_.emplace(*topo_, cfg_.health);
+        auto changed = health_->refresh(std::numeric_limits<std::size_t>::max());
+        stats_.health_reads = health_->reads();
+        if (changed && *changed) apply_health(health_->flags());
+    }
 }
 
 Selector::NodeMap Selector::set_nodes(std::span<const std::string_view> names) {
@@ -195,41 +203,31 @@ Selector::NodeMap Selector::set_nodes(std::span<const std::string_view> names) {
     return m;
 }
 
+void Selector::apply_health(const health::HealthFlags& f) {
+    if (f.unhealthy == flags_.unhealthy && f.degraded == flags_.degraded) return;
+    for (const auto& [h, why] : flags_.unhealthy) state_.set_unhealthy(h, false);
+    for (const auto& [h, s] : flags_.degraded) state_.set_slowdown(h, 1.0);
+    flags_ = f;
+    state_.mark_health(flags_.unhealthy, flags_.degraded);
+    ++generation_;
+}
+
 void Selector::refresh_health(Selection& sel) {
-    if (cfg_.health.empty()) return;
+    if (!health_) return;
     const auto now = now_();
     if (health_read_ && now - *health_read_ < std::chrono::milliseconds(cfg_.health_interval_ms)) return;
     health_read_ = now;
-    // The store writes by rename and removes by unlink, so its directory's times change with
-    // every record: while they have not, one stat() stands for the whole read (every
-    // kHealthFullReadEvery the store is read anyway, for a record changed some other way).
-    std::optional<DirStamp> stamp;
-
-    struct stat st {};
-
-    if (::stat(cfg_.health.c_str(), &st) == 0) {
-        stamp = DirStamp{static_cast<std::uint64_t>(st.st_ino),
-                         static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec,
-                         static_cast<std::int64_t>(st.st_ctim.tv_sec) * 1'000'000'000 + st.st_ctim.tv_nsec};
-    }
-    if (stamp && health_stamp_ && *stamp == *health_stamp_ && now - health_full_read_ < kHealthFullReadEvery) return;
-    ++stats_.health_reads;
-    auto f = health::health_flags(*topo_, cfg_.health);
-    if (!f) {
+    // One stat() while the store's directory did not change (writers rename and unlink);
+    // otherwise one listing and the records replaced since, at most kHealthReadsPerCall.
+    auto changed = health_->refresh(kHealthReadsPerCall);
+    stats_.health_reads = health_->reads();
+    if (!changed) {
         // keep the flags read last (a store being rewritten must not un-flag every host)
-        health_stamp_.reset();
         note(sel, "health",
-             "health store " + cfg_.health + " not read (the flags read before stay): " + f.error().to_string());
+             "health store " + cfg_.health + " not read (the flags read before stay): " + changed.error().to_string());
         return;
     }
-    health_stamp_ = stamp;  // taken before the read: a write since then changes it again
-    health_full_read_ = now;
-    if (f->unhealthy == flags_.unhealthy && f->degraded == flags_.degraded) return;
-    for (const auto& [h, why] : flags_.unhealthy) state_.set_unhealthy(h, false);
-    for (const auto& [h, s] : flags_.degraded) state_.set_slowdown(h, 1.0);
-    flags_ = std::move(*f);
-    state_.mark_health(flags_.unhealthy, flags_.degraded);
-    ++generation_;
+    if (*changed) apply_health(health_->flags());
 }
 
 void Selector::note(Selection& sel, std::string key, std::string text) {

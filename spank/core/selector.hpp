@@ -5,7 +5,8 @@
 /// the Selector chooses among them with place() (docs/topology-plugin.md). Slurm-free: the
 /// plugin hands it node indices, names and the job's fields as plain values, and gets back
 /// the Slurm node indices to narrow the offer to. Nothing here blocks on anything but the
-/// health store, read at most once a second (bounded by the store's own limits); memory is
+/// health store: one stat() at most once a second, and when it changed one listing and at
+/// most kHealthReadsPerCall record files (each bounded by the store's own limits); memory is
 /// the snapshot, one ClusterState and a few bitmaps, all sized at load time.
 
 #include <array>
@@ -156,7 +157,8 @@ public:
         std::uint64_t calls = 0;
         std::uint64_t narrowed = 0;
         std::uint64_t passed = 0;
-        std::uint64_t health_reads = 0;     ///< health store reads (at most one per health_interval_ms)
+        std::uint64_t health_reads =
+            0;  ///< health record files read (at open, then at most kHealthReadsPerCall per health_interval_ms)
         std::uint64_t repeats = 0;          ///< calls answered from the last decision for the same job and offer
         std::uint64_t lookahead_moved = 0;  ///< look-ahead decisions moved to leave idle nodes to backfill
         std::uint64_t held = 0;             ///< calls held off degraded hosts (Selection::Kind::Hold)
@@ -235,20 +237,15 @@ private:
     /// bits are host bits (host_bits copies words)
     bool identity_nodes_ = false;
     static constexpr std::uint32_t kNoNode = std::numeric_limits<std::uint32_t>::max();
-    health::HealthFlags flags_;
+    /// The health store kept read (FlagsReader: listed again only when its directory changed,
+    /// a record read again only when it was replaced); read whole at open, then at most
+    /// kHealthReadsPerCall record files per re-read, the rest at the next ones.
+    std::optional<health::FlagsReader> health_;
+    health::HealthFlags flags_;  ///< what state_ was given last
     std::optional<Clock::time_point> health_read_;
-
-    /// The store directory as last read in full (inode, mtime, ctime in ns) and when: a store
-    /// whose directory did not change is read in full again only after kHealthFullReadEvery.
-    struct DirStamp {
-        std::uint64_t ino = 0;
-        std::int64_t mtime_ns = 0, ctime_ns = 0;
-        bool operator==(const DirStamp&) const = default;
-    };
-
-    std::optional<DirStamp> health_stamp_;
-    Clock::time_point health_full_read_{};
-    static constexpr std::chrono::seconds kHealthFullReadEvery{10};
+    static constexpr std::size_t kHealthReadsPerCall = 64;
+    /// The flags just read into state_ (the old ones lifted first).
+    void apply_health(const health::HealthFlags& f);
 
     /// Slurm evaluates the same job on the same offer again and again (every main and backfill
     /// cycle while nothing changed): its last decision per job, valid while the inputs that

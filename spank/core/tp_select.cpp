@@ -156,7 +156,7 @@ extern "C" void tps_summary(struct tps* s, char* msg, std::size_t msglen) {
           << " repeated (the last decision for the job "
           << "on the same offer), " << st.lookahead_moved
           << " look-ahead decisions moved to leave idle nodes to backfill, " << st.held << " held off degraded hosts, "
-          << st.health_reads << " health store reads; decision " << st.select_ns / 1000 << " us in all (mean "
+          << st.health_reads << " health records read; decision " << st.select_ns / 1000 << " us in all (mean "
           << std::fixed << std::setprecision(1)
           << (st.calls > 0 ? static_cast<double>(st.select_ns) / 1000.0 / static_cast<double>(st.calls) : 0.0)
           << " us, max " << st.select_max_ns / 1000 << " us)";

@@ -210,6 +210,10 @@ int run(int argc, char** argv) {
     long unchanged = 0;
     long failed = 0;
     std::vector<std::string> last_health_warnings;
+    // the health store kept read (listed again only when it changed, a record read again only
+    // when replaced): made anew for each snapshot loaded
+    std::optional<health::FlagsReader> health_reader;
+    const Topology* health_topo = nullptr;
     FeedCounters fc;
     auto last_metrics = std::chrono::steady_clock::time_point{};
     auto write_metrics = [&](bool now) {
@@ -241,7 +245,13 @@ int run(int argc, char** argv) {
             rep.message = "this service reads the health store '" + health + "', not '" + req->health + "'";
         } else {
             std::vector<std::string> warns;
-            auto bad = health_flags(*topo, health, &warns);
+            if (!health_reader || health_topo != topo.get()) {
+                health_reader.emplace(*topo, health);
+                health_topo = topo.get();
+            }
+            auto read = health_reader->refresh(std::numeric_limits<std::size_t>::max(), &warns);
+            auto bad = read ? Result<const health::HealthFlags*>(&health_reader->flags())
+                            : Result<const health::HealthFlags*>(fail(std::move(read).error()));
             if (warns != last_health_warnings) {  // once, not at every request
                 for (const auto& w : warns) log("warning: ", w);
                 last_health_warnings = warns;
@@ -249,8 +259,8 @@ int run(int argc, char** argv) {
             if (!bad) {
                 rep.message = "health store: " + bad.error().to_string();
             } else {
-                fc.unhealthy = static_cast<int>(bad->unhealthy.size());
-                fc.degraded = static_cast<int>(bad->degraded.size());
+                fc.unhealthy = static_cast<int>((*bad)->unhealthy.size());
+                fc.degraded = static_cast<int>((*bad)->degraded.size());
                 // the state in memory, then (on a busy answer) one fresh read: the Decider's rule,
                 // as in the plugin; the fresh read at most once per kRereadEvery
                 const Decider decider({{"memory",
@@ -273,7 +283,7 @@ int run(int argc, char** argv) {
                                             if (write_feed(*state, tf)) ++writes;
                                             return SourcedState{for_request(std::move(*fresh), *req), "re-read", tf};
                                         }}});
-                auto decided = decider.decide(*placer, *req, *bad);
+                auto decided = decider.decide(*placer, *req, **bad);
                 if (decided)
                     rep = std::move(decided->decision.reply);
                 else

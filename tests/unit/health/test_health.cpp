@@ -33,7 +33,7 @@ using namespace topo::health;
 
 namespace {
 
-const std::string kFix = std::string(TOPO_FIXTURES) + "/health";
+const std::string kFix = std::string(TOPO_FIXTURES) + "/health";  // NOLINT(cert-err58-cpp): test setup
 
 void write(const fs::path& p, const std::string& text) {
     fs::create_directories(p.parent_path());
@@ -99,12 +99,14 @@ struct Tree {
 };
 
 ProbeResult ib(const CheckOptions& o) {
-    CounterState prev, next;
+    CounterState prev;
+    CounterState next;
     return probe_ib(o, prev, next);
 }
 
 ProbeResult gpu(const CheckOptions& o) {
-    CounterState prev, next;
+    CounterState prev;
+    CounterState next;
     return probe_gpu(o, prev, next);
 }
 
@@ -751,7 +753,7 @@ TEST(HealthPrometheus, OneGaugePerProbeWrittenAtomically) {
     ASSERT_TRUE(write_file_atomic(out.string(), text));
     EXPECT_EQ(slurp(out), text);
     int files = 0;
-    for ([[maybe_unused]] auto& e : fs::directory_iterator(t.tmp.path)) ++files;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(t.tmp.path)) ++files;
     EXPECT_EQ(files, 2);  // root/ and topoplace.prom: no temporary file left over
 }
 
@@ -764,7 +766,7 @@ struct StoreDir {
 
     StoreDir() { dir = (tmp.path / "health").string(); }
 
-    Store open() {
+    [[nodiscard]] Store open() const {
         StoreOptions so;
         so.create = true;
         so.trusted_uid = ::geteuid();
@@ -819,7 +821,7 @@ TEST(HealthStore, RoundTripListRemove) {
     EXPECT_TRUE(u2->empty());
     // Nothing but the records: no temp files left behind.
     int files = 0;
-    for ([[maybe_unused]] auto& e : fs::directory_iterator(d.dir)) ++files;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(d.dir)) ++files;
     EXPECT_EQ(files, 1);
 }
 
@@ -868,6 +870,125 @@ TEST(HealthFlags, OneReaderForPlaceServiceAndPlugin) {
     EXPECT_FALSE(health_flags(**t, d.dir, nullptr, trust));
 }
 
+// The reader the plugin keeps: what list() says, at a cost bounded per call (a listing only
+// when the directory changed, a record read only when it was replaced).
+TEST(HealthStore, AKeptReaderReadsOnlyWhatChangedAndAtMostItsBoundPerCall) {
+    StoreDir d;
+    const StoreOptions trust{::geteuid(), false};
+    StoreReader r(d.dir, trust);
+    Warnings w;
+    auto a = r.refresh(100, &w);  // not created yet: nothing, one warning
+    ASSERT_TRUE(a) << a.error().to_string();
+    EXPECT_FALSE(a->changed);
+    EXPECT_TRUE(r.records().empty());
+    ASSERT_EQ(w.size(), 1U);
+    EXPECT_NE(w[0].find("no health store at"), std::string::npos);
+    Store s = d.open();
+    for (const char* n : {"n001", "n002", "n003"}) ASSERT_TRUE(s.put(rec(n, Verdict::Degraded, "slow")));
+    a = r.refresh(100, &w);
+    ASSERT_TRUE(a) << a.error().to_string();
+    EXPECT_TRUE(a->changed);
+    EXPECT_EQ(a->reads, 3U);
+    auto all = s.list();
+    ASSERT_TRUE(all);
+    ASSERT_EQ(r.records().size(), all->size());
+    for (const auto& x : *all) EXPECT_EQ(r.records().at(x.node), x);
+    // nothing changed: no record read
+    a = r.refresh(100);
+    ASSERT_TRUE(a);
+    EXPECT_FALSE(a->changed);
+    EXPECT_EQ(a->reads, 0U);
+    // one record replaced (rename: a new inode), one removed: one read
+    ASSERT_TRUE(s.put(rec("n002", Verdict::Unhealthy, "xid 79")));
+    ASSERT_TRUE(s.remove("n003"));
+    a = r.refresh(100);
+    ASSERT_TRUE(a);
+    EXPECT_TRUE(a->changed);
+    EXPECT_EQ(a->reads, 1U);
+    EXPECT_EQ(r.records().at("n002").verdict, Verdict::Unhealthy);
+    EXPECT_FALSE(r.records().contains("n003"));
+    // five new records, at most two read per call: complete after three calls
+    for (int i = 4; i <= 8; ++i) ASSERT_TRUE(s.put(rec("n00" + std::to_string(i), Verdict::Degraded, "slow")));
+    std::size_t reads = 0;
+    int calls = 0;
+    do {
+        a = r.refresh(2);
+        ASSERT_TRUE(a);
+        EXPECT_LE(a->reads, 2U);
+        reads += a->reads;
+        ++calls;
+    } while (!r.complete() && calls < 10);
+    EXPECT_EQ(calls, 3);
+    EXPECT_EQ(reads, 5U);
+    EXPECT_EQ(r.records().size(), 7U);
+    // a record written in place (same inode, directory unchanged): seen by the lstat() round,
+    // read at the call after
+    {
+        std::ofstream(d.dir + "/n001", std::ios::trunc)
+            << to_record_text(rec("n001", Verdict::Unhealthy, "edited in place by an operator"));
+    }
+    a = r.refresh(100);
+    ASSERT_TRUE(a);
+    EXPECT_EQ(a->reads, 0U);
+    a = r.refresh(100);
+    ASSERT_TRUE(a);
+    EXPECT_EQ(a->reads, 1U);
+    EXPECT_TRUE(a->changed);
+    EXPECT_EQ(r.records().at("n001").reason, "edited in place by an operator");
+    // a tampered record fails each call (as list() does) until it is trusted again
+    ASSERT_EQ(::chmod((d.dir + "/n004").c_str(), 0666), 0);
+    (void)r.refresh(100);  // the lstat() round sees the new ctime
+    EXPECT_FALSE(r.refresh(100));
+    EXPECT_FALSE(r.refresh(100)) << "read again at every call until it reads";
+    ASSERT_EQ(::chmod((d.dir + "/n004").c_str(), 0644), 0);
+    a = r.refresh(100);
+    ASSERT_TRUE(a) << a.error().to_string();
+    EXPECT_TRUE(r.complete());
+    // the store removed: nothing flagged
+    fs::remove_all(d.dir);
+    a = r.refresh(100);
+    ASSERT_TRUE(a);
+    EXPECT_TRUE(a->changed);
+    EXPECT_TRUE(r.records().empty());
+}
+
+TEST(HealthFlags, TheKeptReaderFlagsWhatHealthFlagsDoes) {
+    TopologyBuilder b;
+    ASSERT_TRUE(load_cluster_spec(std::string(TOPO_FIXTURES) + "/specs/dgx-h100-3tier.yaml", b));
+    auto t = std::move(b).freeze();
+    ASSERT_TRUE(t);
+    const StoreOptions trust{::geteuid(), false};
+    StoreDir d;
+    Store s = d.open();
+    ASSERT_TRUE(s.put(rec("dgx002", Verdict::Unhealthy, "xid 79")));
+    Record slow = rec("dgx003", Verdict::Degraded, "ib: rate");
+    slow.slowdown = 1.2;
+    ASSERT_TRUE(s.put(slow));
+    ASSERT_TRUE(s.put(rec("dgx005", Verdict::Healthy, "ok")));
+    ASSERT_TRUE(s.put(rec("login1", Verdict::Unhealthy, "x")));
+    FlagsReader r(**t, d.dir, trust);
+    auto c = r.refresh(64);
+    ASSERT_TRUE(c) << c.error().to_string();
+    EXPECT_TRUE(*c);
+    auto f = health_flags(**t, d.dir, nullptr, trust);
+    ASSERT_TRUE(f);
+    EXPECT_EQ(r.flags().unhealthy, f->unhealthy);
+    EXPECT_EQ(r.flags().degraded, f->degraded);
+    EXPECT_EQ(r.flags().unknown, f->unknown);
+    EXPECT_EQ(r.reads(), 4U);
+    // a healthy record rewritten: read, flags unchanged
+    ASSERT_TRUE(s.put(rec("dgx005", Verdict::Healthy, "ok again")));
+    c = r.refresh(64);
+    ASSERT_TRUE(c);
+    EXPECT_FALSE(*c);
+    EXPECT_EQ(r.reads(), 5U);
+    ASSERT_TRUE(s.remove("dgx002"));
+    c = r.refresh(64);
+    ASSERT_TRUE(c);
+    EXPECT_TRUE(*c);
+    EXPECT_TRUE(r.flags().unhealthy.empty());
+}
+
 TEST(HealthStore, DegradedRecordRoundTripAndRules) {
     StoreDir d;
     Store s = d.open();
@@ -910,11 +1031,13 @@ TEST(HealthStore, SlowdownIsTheSameUnderACommaLocale) {
     ASSERT_NE(::mkdtemp(tmpl), nullptr);
     const std::string dir = tmpl;
     const std::string cmd = "localedef -i de_DE -f UTF-8 " + dir + "/de_DE.UTF-8 >/dev/null 2>&1";
-    const int built = std::system(cmd.c_str());  // NOLINT(cert-env33-c): a fixed command line
-    ::setenv("LOCPATH", dir.c_str(), 1);
-    const char* set = std::setlocale(LC_NUMERIC, "de_DE.UTF-8");
+    const int built =
+        std::system(cmd.c_str());  // NOLINT(cert-env33-c,concurrency-mt-unsafe): a fixed command line, one thread
+    ::setenv("LOCPATH", dir.c_str(), 1);  // NOLINT(concurrency-mt-unsafe): the test is one thread
+    const char* set =
+        std::setlocale(LC_NUMERIC, "de_DE.UTF-8");  // NOLINT(concurrency-mt-unsafe): the test is one thread
     if (built != 0 || set == nullptr) {
-        ::unsetenv("LOCPATH");
+        ::unsetenv("LOCPATH");  // NOLINT(concurrency-mt-unsafe): the test is one thread
         fs::remove_all(dir);
         GTEST_SKIP() << "no de_DE locale could be built here (localedef, /usr/share/i18n/locales)";
     }
@@ -928,8 +1051,8 @@ TEST(HealthStore, SlowdownIsTheSameUnderACommaLocale) {
     const bool put = static_cast<bool>(s.put(r));
     auto g = s.get("n004");
     const std::string text = slurp(fs::path(d.dir) / "n004");
-    std::setlocale(LC_NUMERIC, "C");
-    ::unsetenv("LOCPATH");
+    std::setlocale(LC_NUMERIC, "C");  // NOLINT(concurrency-mt-unsafe): the test is one thread
+    ::unsetenv("LOCPATH");            // NOLINT(concurrency-mt-unsafe): the test is one thread
     fs::remove_all(dir);
     ASSERT_TRUE(put);
     EXPECT_NE(text.find("\nslowdown=1.067\n"), std::string::npos) << text;

@@ -7,6 +7,8 @@
 /// fails the whole read (what the reader then does is its fail mode: the CLI's
 /// --health-fail, the plugin's on_error).
 
+#include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <utility>
@@ -34,5 +36,31 @@ struct HealthFlags {
 /// the store's trust (Store::open; tests trust their own uid).
 [[nodiscard]] Result<HealthFlags> health_flags(const Topology& topo, const std::string& store_dir,
                                                std::vector<std::string>* warnings = nullptr, StoreOptions opts = {});
+
+/// health_flags() kept up to date for a reader that asks often, at a bounded cost per call
+/// (StoreReader: the store listed again only when its directory changed, a record read again
+/// only when it was replaced, at most `max_reads` per call). The topology must outlive it.
+class FlagsReader {
+public:
+    FlagsReader(const Topology& topo, std::string store_dir, StoreOptions opts = {});
+
+    /// true when flags() changed. An error (a refused or damaged record, as health_flags()
+    /// fails) leaves flags() as they were; the records read meanwhile count at the next call
+    /// that succeeds.
+    [[nodiscard]] Result<bool> refresh(std::size_t max_reads, std::vector<std::string>* warnings = nullptr);
+
+    [[nodiscard]] const HealthFlags& flags() const noexcept { return flags_; }
+
+    /// Every entry of the store was read (false while more than max_reads waited).
+    [[nodiscard]] bool complete() const noexcept { return store_.complete(); }
+
+    /// Record files read in all.
+    [[nodiscard]] std::uint64_t reads() const noexcept { return store_.reads(); }
+
+private:
+    const Topology* topo_;
+    StoreReader store_;
+    HealthFlags flags_;
+};
 
 }  // namespace topo::health

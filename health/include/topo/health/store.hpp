@@ -32,10 +32,14 @@
 ///     since=1763900000
 ///     last_check=1763900000
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -57,6 +61,7 @@ struct Record {
     std::string source;           ///< "check", "operator", probe name...
     std::int64_t since = 0;       ///< unix seconds the verdict last changed
     std::int64_t last_check = 0;  ///< unix seconds of the last check
+    bool operator==(const Record&) const = default;
 };
 
 struct StoreOptions {
@@ -93,6 +98,88 @@ public:
 private:
     std::string dir_;
     StoreOptions opts_;
+};
+
+/// A store kept read for a reader that asks often (the topology plugin inside slurmctld,
+/// the placement service): what Store::list() says, by the same rule, brought up to date by
+/// refresh() at a cost bounded per call instead of one open and read per record.
+///   - the store directory is stat()ed; only when it changed (every writer renames a new file
+///     into place or unlinks one, which changes it) is it listed again: one readdir, no
+///     stat per entry;
+///   - an entry is read again only when its name is new or its inode (readdir's d_ino) is
+///     not the one read last, at most `max_reads` per call; the others wait for the next
+///     calls (complete() is false meanwhile);
+///   - a record edited in place (not renamed) keeps its inode: kVerifyPerRefresh entries are
+///     lstat()ed per call, in name order, round the store, and one whose inode, size, mtime or
+///     ctime moved is read again;
+///   - a refused or damaged entry fails the call, as list() fails (records() then holds the
+///     entries read so far; a caller keeps what it had and asks again), and is read again at
+///     every later call until it reads;
+///   - more than kMaxEntries names fail the call (memory stays bounded).
+class StoreReader {
+public:
+    static constexpr std::size_t kVerifyPerRefresh = 64;
+    static constexpr std::size_t kMaxEntries = 262144;
+
+    explicit StoreReader(std::string dir, StoreOptions opts = {});
+
+    struct Refreshed {
+        bool changed = false;   ///< records() differs from what the last call that succeeded saw
+        std::size_t reads = 0;  ///< entries read by this call
+    };
+
+    [[nodiscard]] Result<Refreshed> refresh(std::size_t max_reads, Warnings* warnings = nullptr);
+
+    /// The records read, by node name (Store::list()'s order).
+    [[nodiscard]] const std::map<std::string, Record, std::less<>>& records() const noexcept { return records_; }
+
+    /// Every entry listed has been read.
+    [[nodiscard]] bool complete() const noexcept { return pending_.empty(); }
+
+    [[nodiscard]] const std::string& dir() const noexcept { return dir_; }
+
+    /// Entries read in all (record files opened).
+    [[nodiscard]] std::uint64_t reads() const noexcept { return reads_; }
+
+    /// Identity of a file as lstat()/fstat() gives it (0: unknown).
+    struct Stamp {
+        std::uint64_t ino = 0;
+        std::int64_t size = 0, mtime_ns = 0, ctime_ns = 0;
+        bool operator==(const Stamp&) const = default;
+    };
+
+private:
+    struct Known {
+        std::uint64_t listed_ino = 0;  ///< readdir's d_ino when it was read
+        Stamp stamp;                   ///< what was read (fstat), for the in-place check
+        std::uint64_t listing = 0;     ///< the last listing that named it
+    };
+
+    struct Pending {
+        std::uint64_t ino = 0;      ///< readdir's d_ino
+        std::uint64_t listing = 0;  ///< the last listing that named it
+    };
+
+    struct NameHash {
+        using is_transparent = void;
+
+        std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+    };
+
+    void forget(const std::string& name);
+
+    std::string dir_;
+    StoreOptions opts_;
+    std::optional<Stamp> dir_stamp_;  ///< the directory when last listed
+    std::uint64_t listing_ = 0;       ///< listings made
+    /// every entry listed and read (hashed: a listing looks each name up, no copy made)
+    std::unordered_map<std::string, Known, NameHash, std::equal_to<>> known_;
+    std::map<std::string, Record, std::less<>> records_;
+    std::map<std::string, Pending, std::less<>> pending_;  ///< listed, to read
+    std::size_t verify_bucket_ = 0;                        ///< the in-place check resumes at this bucket of known_
+    bool changed_ = false;                                 ///< records_ changed since the last call that succeeded
+    bool missing_ = false;                                 ///< the directory did not exist at the last call
+    std::uint64_t reads_ = 0;
 };
 
 [[nodiscard]] const char* verdict_name(Verdict v) noexcept;
