@@ -250,17 +250,16 @@ int run(int argc, char** argv) {
                 health_topo = topo.get();
             }
             auto read = health_reader->refresh(std::numeric_limits<std::size_t>::max(), &warns);
-            auto bad = read ? Result<const health::HealthFlags*>(&health_reader->flags())
-                            : Result<const health::HealthFlags*>(fail(std::move(read).error()));
             if (warns != last_health_warnings) {  // once, not at every request
                 for (const auto& w : warns) log("warning: ", w);
                 last_health_warnings = warns;
             }
-            if (!bad) {
-                rep.message = "health store: " + bad.error().to_string();
+            if (!read) {
+                rep.message = "health store: " + read.error().to_string();
             } else {
-                fc.unhealthy = static_cast<int>((*bad)->unhealthy.size());
-                fc.degraded = static_cast<int>((*bad)->degraded.size());
+                const health::HealthFlags& bad = health_reader->flags();
+                fc.unhealthy = static_cast<int>(bad.unhealthy.size());
+                fc.degraded = static_cast<int>(bad.degraded.size());
                 // the state in memory, then (on a busy answer) one fresh read: the Decider's rule,
                 // as in the plugin; the fresh read at most once per kRereadEvery
                 const Decider decider({{"memory",
@@ -283,7 +282,7 @@ int run(int argc, char** argv) {
                                             if (write_feed(*state, tf)) ++writes;
                                             return SourcedState{for_request(std::move(*fresh), *req), "re-read", tf};
                                         }}});
-                auto decided = decider.decide(*placer, *req, **bad);
+                auto decided = decider.decide(*placer, *req, bad);
                 if (decided)
                     rep = std::move(decided->decision.reply);
                 else

@@ -63,16 +63,22 @@ struct TempDir {
     }
 };
 
-/// The expected hardware of dgx001 in the DGX H100 cluster spec (8 NDR HCAs, 8 GPUs).
-Expected dgx_expected() {
-    static const Expected e = [] {
+/// The DGX H100 cluster spec's topology (built once).
+const Topology& dgx_topology() {
+    static const TopologyPtr t = [] {
         TopologyBuilder b;
         auto st = load_cluster_spec(std::string(TOPO_FIXTURES) + "/specs/dgx-h100-3tier.yaml", b);
         EXPECT_TRUE(st) << st.error().to_string();
-        auto t = std::move(b).freeze();
-        EXPECT_TRUE(t) << t.error().to_string();
-        return expected_for(**t, "dgx001");
+        auto f = std::move(b).freeze();
+        if (!f) std::abort();  // every test of this file needs it
+        return std::move(*f);
     }();
+    return *t;
+}
+
+/// The expected hardware of dgx001 in the DGX H100 cluster spec (8 NDR HCAs, 8 GPUs).
+Expected dgx_expected() {
+    static const Expected e = expected_for(dgx_topology(), "dgx001");
     return e;
 }
 
@@ -786,6 +792,17 @@ Record rec(const std::string& node, Verdict v, const std::string& reason = {}) {
     r.last_check = 1763900100;
     return r;
 }
+
+/// dgx002 unhealthy (xid 79), dgx003 degraded (slowdown 1.2), dgx005 healthy, and login1,
+/// not a host of the DGX topology, unhealthy.
+void put_flag_records(const Store& s) {
+    ASSERT_TRUE(s.put(rec("dgx002", Verdict::Unhealthy, "xid 79")));
+    Record slow = rec("dgx003", Verdict::Degraded, "ib: rate");
+    slow.slowdown = 1.2;
+    ASSERT_TRUE(s.put(slow));
+    ASSERT_TRUE(s.put(rec("dgx005", Verdict::Healthy, "ok")));
+    ASSERT_TRUE(s.put(rec("login1", Verdict::Unhealthy, "x")));
+}
 }  // namespace
 
 TEST(HealthStore, RoundTripListRemove) {
@@ -826,32 +843,24 @@ TEST(HealthStore, RoundTripListRemove) {
 }
 
 TEST(HealthFlags, OneReaderForPlaceServiceAndPlugin) {
-    TopologyBuilder b;
-    ASSERT_TRUE(load_cluster_spec(std::string(TOPO_FIXTURES) + "/specs/dgx-h100-3tier.yaml", b));
-    auto t = std::move(b).freeze();
-    ASSERT_TRUE(t);
+    const Topology& topo = dgx_topology();
     const StoreOptions trust{::geteuid(), false};
     StoreDir d;
     // not created yet: nobody flagged, one warning
     std::vector<std::string> w;
-    auto none = health_flags(**t, d.dir, &w, trust);
+    auto none = health_flags(topo, d.dir, &w, trust);
     ASSERT_TRUE(none) << none.error().to_string();
     EXPECT_TRUE(none->unhealthy.empty() && none->degraded.empty());
     ASSERT_EQ(w.size(), 1U);
     EXPECT_NE(w[0].find("no health store at"), std::string::npos);
     EXPECT_FALSE(fs::exists(d.dir)) << "a reader never creates the store";
     Store s = d.open();
-    ASSERT_TRUE(s.put(rec("dgx002", Verdict::Unhealthy, "xid 79")));
-    Record slow = rec("dgx003", Verdict::Degraded, "ib: rate");
-    slow.slowdown = 1.2;
-    ASSERT_TRUE(s.put(slow));
+    put_flag_records(s);
     ASSERT_TRUE(s.put(rec("dgx004", Verdict::Degraded, "operator")));  // no estimate
-    ASSERT_TRUE(s.put(rec("dgx005", Verdict::Healthy, "ok")));
-    ASSERT_TRUE(s.put(rec("login1", Verdict::Unhealthy, "x")));  // not a host of the topology
-    auto f = health_flags(**t, d.dir, nullptr, trust);
+    auto f = health_flags(topo, d.dir, nullptr, trust);
     ASSERT_TRUE(f) << f.error().to_string();
     ASSERT_EQ(f->unhealthy.size(), 1U);
-    EXPECT_EQ((**t).host(f->unhealthy[0].first).name, "dgx002");
+    EXPECT_EQ(topo.host(f->unhealthy[0].first).name, "dgx002");
     EXPECT_EQ(f->unhealthy[0].second, "xid 79");
     ASSERT_EQ(f->degraded.size(), 2U);
     EXPECT_DOUBLE_EQ(f->degraded[0].second, 1.2);
@@ -859,15 +868,15 @@ TEST(HealthFlags, OneReaderForPlaceServiceAndPlugin) {
     EXPECT_EQ(f->unknown, std::vector<std::string>{"login1"});
     // a multi-node job on dgx001,dgx004 excludes the degraded host it does not use
     std::vector<std::string> ex;
-    const std::vector<HostId> used{*(**t).find_host("dgx001"), *(**t).find_host("dgx004")};
-    f->exclude_degraded(**t, used, ex);
+    const std::vector<HostId> used{*topo.find_host("dgx001"), *topo.find_host("dgx004")};
+    f->exclude_degraded(topo, used, ex);
     EXPECT_EQ(ex, std::vector<std::string>{"dgx003"});
     ex.clear();
-    f->exclude_degraded(**t, std::span(used).first(1), ex);  // one node: nothing
+    f->exclude_degraded(topo, std::span(used).first(1), ex);  // one node: nothing
     EXPECT_TRUE(ex.empty());
     // a tampered record refuses the whole read
     ASSERT_EQ(::chmod((d.dir + "/dgx002").c_str(), 0666), 0);
-    EXPECT_FALSE(health_flags(**t, d.dir, nullptr, trust));
+    EXPECT_FALSE(health_flags(topo, d.dir, nullptr, trust));
 }
 
 // The reader the plugin keeps: what list() says, at a cost bounded per call (a listing only
@@ -953,24 +962,16 @@ TEST(HealthStore, AKeptReaderReadsOnlyWhatChangedAndAtMostItsBoundPerCall) {
 }
 
 TEST(HealthFlags, TheKeptReaderFlagsWhatHealthFlagsDoes) {
-    TopologyBuilder b;
-    ASSERT_TRUE(load_cluster_spec(std::string(TOPO_FIXTURES) + "/specs/dgx-h100-3tier.yaml", b));
-    auto t = std::move(b).freeze();
-    ASSERT_TRUE(t);
+    const Topology& topo = dgx_topology();
     const StoreOptions trust{::geteuid(), false};
     StoreDir d;
     Store s = d.open();
-    ASSERT_TRUE(s.put(rec("dgx002", Verdict::Unhealthy, "xid 79")));
-    Record slow = rec("dgx003", Verdict::Degraded, "ib: rate");
-    slow.slowdown = 1.2;
-    ASSERT_TRUE(s.put(slow));
-    ASSERT_TRUE(s.put(rec("dgx005", Verdict::Healthy, "ok")));
-    ASSERT_TRUE(s.put(rec("login1", Verdict::Unhealthy, "x")));
-    FlagsReader r(**t, d.dir, trust);
+    put_flag_records(s);
+    FlagsReader r(topo, d.dir, trust);
     auto c = r.refresh(64);
     ASSERT_TRUE(c) << c.error().to_string();
     EXPECT_TRUE(*c);
-    auto f = health_flags(**t, d.dir, nullptr, trust);
+    auto f = health_flags(topo, d.dir, nullptr, trust);
     ASSERT_TRUE(f);
     EXPECT_EQ(r.flags().unhealthy, f->unhealthy);
     EXPECT_EQ(r.flags().degraded, f->degraded);
