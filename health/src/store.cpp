@@ -19,6 +19,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -416,8 +417,82 @@ Result<std::vector<std::string>> unhealthy_nodes(const Store& store, Warnings* w
     return out;
 }
 
-StoreReader::StoreReader(std::string dir, StoreOptions opts) : dir_(std::move(dir)), opts_(opts) {
+StoreReader::StoreReader(std::string dir, StoreOptions opts, bool watch)
+    : dir_(std::move(dir)), opts_(opts), want_watch_(watch) {
     while (dir_.size() > 1 && dir_.back() == '/') dir_.pop_back();
+}
+
+StoreReader::Fd& StoreReader::Fd::operator=(Fd&& o) noexcept {
+    if (this != &o) {
+        reset();
+        fd = std::exchange(o.fd, -1);
+    }
+    return *this;
+}
+
+StoreReader::Fd::~Fd() {
+    reset();
+}
+
+void StoreReader::Fd::reset() noexcept {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+}
+
+void StoreReader::arm_watch(std::uint64_t ino) {
+    watch_fd_.reset();
+    watched_ino_ = 0;
+    if (!want_watch_) return;
+    const int fd = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    if (fd < 0) return;  // the limits (max_user_instances): listings, as without a watch
+    Fd f;
+    f.fd = fd;
+    // the names renamed in or out, created or removed; the directory itself removed or moved
+    constexpr std::uint32_t kMask = IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF
+                                    | IN_ONLYDIR | IN_DONT_FOLLOW;
+    if (::inotify_add_watch(fd, dir_.c_str(), kMask) < 0) return;
+    watch_fd_ = std::move(f);
+    watched_ino_ = ino;
+}
+
+bool StoreReader::drain_watch() {
+    // at most 16 reads of 64 KiB per call (about 16,000 names): more, and a listing is as cheap
+    alignas(inotify_event) std::array<char, 65536> buf{};
+    for (int round = 0; round < 16; ++round) {
+        const ssize_t n = ::read(watch_fd_.fd, buf.data(), buf.size());
+        if (n < 0) return errno == EAGAIN || errno == EWOULDBLOCK;  // EAGAIN: the queue is empty
+        if (n == 0) return false;
+        for (std::size_t off = 0; off + sizeof(inotify_event) <= static_cast<std::size_t>(n);) {
+            inotify_event ev{};
+            std::memcpy(&ev, buf.data() + off, sizeof ev);
+            const std::size_t next = off + sizeof(inotify_event) + ev.len;
+            if (next > static_cast<std::size_t>(n)) return false;
+            if ((ev.mask & (IN_Q_OVERFLOW | IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT)) != 0)
+                return false;
+            std::string_view name;
+            if (ev.len > 0) {
+                const char* p = buf.data() + off + sizeof(inotify_event);
+                name = std::string_view(p, ::strnlen(p, ev.len));
+            }
+            off = next;
+            if (name.empty() || name.front() == '.') continue;  // ".<node>.tmp.*", ".<node>.counters"
+            if (pending_.size() >= kMaxEntries) return false;
+
+            // its inode now (0: gone); read at this or a later call (Missing: forgotten)
+            struct stat st {};
+
+            const std::string path = dir_ + "/" + std::string(name);
+            const std::uint64_t ino = ::lstat(path.c_str(), &st) == 0 ? static_cast<std::uint64_t>(st.st_ino) : 0;
+            if (ino == 0) {  // removed or renamed away: no record under it now
+                forget(std::string(name));
+                continue;
+            }
+            // as read (a new file may reuse the inode of one removed: the whole stamp says)
+            if (auto k = known_.find(name); k != known_.end() && k->second.stamp == stamp_of(st)) continue;
+            pending_.insert_or_assign(std::string(name), Pending{ino, listing_});
+        }
+    }
+    return false;  // still more queued
 }
 
 void StoreReader::forget(const std::string& name) {
@@ -441,6 +516,7 @@ Result<StoreReader::Refreshed> StoreReader::refresh(std::size_t max_reads, Warni
         records_.clear();
         pending_.clear();
         dir_stamp_.reset();
+        watch_fd_.reset();
         out.changed = std::exchange(changed_, false);
         return out;
     }
@@ -451,7 +527,15 @@ Result<StoreReader::Refreshed> StoreReader::refresh(std::size_t max_reads, Warni
     if (::stat(dir_.c_str(), &dst) != 0)
         return fail(Errc::Io, "health store: cannot examine " + dir_ + ": " + errno_text(errno));
     const Stamp now = stamp_of(dst);
-    if (!dir_stamp_ || !(*dir_stamp_ == now)) {
+    bool list = !dir_stamp_ || !(*dir_stamp_ == now);
+    if (list && watch_fd_.fd >= 0 && watched_ino_ == now.ino && drain_watch()) {
+        // the watch's names since the last call: no listing
+        list = false;
+        dir_stamp_ = now;
+    }
+    if (list) {
+        // the watch made before the listing: a change during it is in both
+        if (want_watch_) arm_watch(now.ino);
         // listed again: names gone are forgotten, new names and new inodes are to be read
         DIR* d = ::opendir(dir_.c_str());
         if (d == nullptr) return fail(Errc::Io, "health store: cannot read " + dir_ + ": " + errno_text(errno));

@@ -961,6 +961,73 @@ TEST(HealthStore, AKeptReaderReadsOnlyWhatChangedAndAtMostItsBoundPerCall) {
     EXPECT_TRUE(r.records().empty());
 }
 
+// With the inotify watch (the default) a change of the directory is read from the watch's
+// queue: the names renamed in or out, no listing; without it (or when the queue cannot say,
+// as when the directory is replaced) the directory is listed. Both say what list() says.
+TEST(HealthStore, AWatchedKeptReaderListsTheStoreOnlyWhenTheWatchCannotSay) {
+    for (const bool watch : {true, false}) {
+        SCOPED_TRACE(watch ? "watched" : "listed");
+        StoreDir d;
+        const StoreOptions trust{::geteuid(), false};
+        Store s = d.open();
+        for (const char* n : {"n001", "n002", "n003"}) ASSERT_TRUE(s.put(rec(n, Verdict::Degraded, "slow")));
+        StoreReader r(d.dir, trust, watch);
+        auto a = r.refresh(100);
+        ASSERT_TRUE(a) << a.error().to_string();
+        EXPECT_EQ(a->reads, 3U);
+        EXPECT_EQ(r.listings(), 1U);
+        EXPECT_EQ(r.watching(), watch);
+        auto same_as_list = [&] {
+            auto all = s.list();
+            ASSERT_TRUE(all);
+            ASSERT_EQ(r.records().size(), all->size());
+            for (const auto& x : *all) EXPECT_EQ(r.records().at(x.node), x);
+        };
+        // replaced, removed, added: read from the queue (two records opened), or listed
+        ASSERT_TRUE(s.put(rec("n002", Verdict::Unhealthy, "xid 79")));
+        ASSERT_TRUE(s.remove("n003"));
+        ASSERT_TRUE(s.put(rec("n009", Verdict::Degraded, "slow")));
+        a = r.refresh(100);
+        ASSERT_TRUE(a) << a.error().to_string();
+        EXPECT_TRUE(a->changed);
+        EXPECT_EQ(a->reads, 2U);
+        EXPECT_EQ(r.listings(), watch ? 1U : 2U);
+        same_as_list();
+        // removed and put back under the same name before the next call (the new file may
+        // reuse the old one's inode, which a listing cannot tell: the lstat() round reads it
+        // at the call after); the watch compares the whole stamp at once
+        ASSERT_TRUE(s.remove("n001"));
+        ASSERT_TRUE(s.put(rec("n001", Verdict::Unhealthy, "back")));
+        a = r.refresh(100);
+        ASSERT_TRUE(a) << a.error().to_string();
+        if (!watch && a->reads == 0) a = r.refresh(100);
+        ASSERT_TRUE(a) << a.error().to_string();
+        EXPECT_EQ(a->reads, 1U);
+        EXPECT_EQ(r.records().at("n001").reason, "back");
+        EXPECT_EQ(r.listings(), watch ? 1U : 3U);
+        same_as_list();
+        // the directory replaced by another (the watch follows the old one): listed, watched again
+        const std::string old_dir = d.dir + ".old";
+        ASSERT_EQ(::rename(d.dir.c_str(), old_dir.c_str()), 0);
+        Store s2 = d.open();
+        ASSERT_TRUE(s2.put(rec("n004", Verdict::Unhealthy, "new store")));
+        a = r.refresh(100);
+        ASSERT_TRUE(a) << a.error().to_string();
+        EXPECT_TRUE(a->changed);
+        EXPECT_EQ(r.listings(), watch ? 2U : 4U);
+        EXPECT_EQ(r.watching(), watch);
+        ASSERT_EQ(r.records().size(), 1U);
+        EXPECT_EQ(r.records().at("n004").reason, "new store");
+        // and the new one is watched: a change there is read from its queue
+        ASSERT_TRUE(s2.put(rec("n005", Verdict::Degraded, "slow")));
+        a = r.refresh(100);
+        ASSERT_TRUE(a) << a.error().to_string();
+        EXPECT_EQ(a->reads, 1U);
+        EXPECT_EQ(r.listings(), watch ? 2U : 5U);
+        EXPECT_EQ(r.records().size(), 2U);
+    }
+}
+
 TEST(HealthFlags, TheKeptReaderFlagsWhatHealthFlagsDoes) {
     const Topology& topo = dgx_topology();
     const StoreOptions trust{::geteuid(), false};

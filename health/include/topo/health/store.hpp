@@ -116,12 +116,18 @@ private:
 ///     entries read so far; a caller keeps what it had and asks again), and is read again at
 ///     every later call until it reads;
 ///   - more than kMaxEntries names fail the call (memory stays bounded).
+/// With `watch` (the default) the directory is also watched by inotify (non-blocking, no
+/// thread: the kernel queues the names renamed in or out, and refresh() reads that queue):
+/// when the directory changed and the queue holds every change since the last call, only the
+/// names it gives are looked at (one lstat() each) and no listing is made. A full queue
+/// (IN_Q_OVERFLOW), the directory replaced or removed, or a watch that cannot be made (the
+/// inotify limits) fall back to the listing above, and the watch is made again at it.
 class StoreReader {
 public:
     static constexpr std::size_t kVerifyPerRefresh = 64;
     static constexpr std::size_t kMaxEntries = 262144;
 
-    explicit StoreReader(std::string dir, StoreOptions opts = {});
+    explicit StoreReader(std::string dir, StoreOptions opts = {}, bool watch = true);
 
     struct Refreshed {
         bool changed = false;   ///< records() differs from what the last call that succeeded saw
@@ -140,6 +146,12 @@ public:
 
     /// Entries read in all (record files opened).
     [[nodiscard]] std::uint64_t reads() const noexcept { return reads_; }
+
+    /// Listings of the directory made in all (readdir of every name).
+    [[nodiscard]] std::uint64_t listings() const noexcept { return listing_; }
+
+    /// The directory is watched now (the last listing made the watch).
+    [[nodiscard]] bool watching() const noexcept { return watch_fd_.fd >= 0; }
 
     /// Identity of a file as lstat()/fstat() gives it (0: unknown).
     struct Stamp {
@@ -168,6 +180,26 @@ private:
 
     void forget(const std::string& name);
 
+    /// A descriptor closed with its owner (moved, never copied).
+    struct Fd {
+        int fd = -1;
+        Fd() = default;
+
+        Fd(Fd&& o) noexcept : fd(std::exchange(o.fd, -1)) {}
+
+        Fd& operator=(Fd&& o) noexcept;
+        Fd(const Fd&) = delete;
+        Fd& operator=(const Fd&) = delete;
+        ~Fd();
+        void reset() noexcept;
+    };
+
+    /// (Re)makes the watch on the directory whose inode is `ino` (before a listing).
+    void arm_watch(std::uint64_t ino);
+    /// The watch's queue read (bounded): the names it gives made pending; false when a
+    /// listing is needed (overflow, the directory gone or replaced, a read error).
+    bool drain_watch();
+
     std::string dir_;
     StoreOptions opts_;
     std::optional<Stamp> dir_stamp_;  ///< the directory when last listed
@@ -180,6 +212,9 @@ private:
     bool changed_ = false;                                 ///< records_ changed since the last call that succeeded
     bool missing_ = false;                                 ///< the directory did not exist at the last call
     std::uint64_t reads_ = 0;
+    bool want_watch_ = true;         ///< watch the directory (inotify) when it can be
+    Fd watch_fd_;                    ///< the inotify descriptor (IN_NONBLOCK | IN_CLOEXEC)
+    std::uint64_t watched_ino_ = 0;  ///< the inode of the directory it watches
 };
 
 [[nodiscard]] const char* verdict_name(Verdict v) noexcept;
