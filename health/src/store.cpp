@@ -457,7 +457,8 @@ void StoreReader::arm_watch(std::uint64_t ino) {
 
 bool StoreReader::drain_watch() {
     // at most 16 reads of 64 KiB per call (about 16,000 names): more, and a listing is as cheap
-    alignas(inotify_event) std::array<char, 65536> buf{};
+    auto& buf = events_;  // one buffer for the reader's life, not 64 KiB of a scheduler thread's stack
+    if (buf.size() != 65536) buf.resize(65536);
     for (int round = 0; round < 16; ++round) {
         const ssize_t n = ::read(watch_fd_.fd, buf.data(), buf.size());
         if (n < 0) return errno == EAGAIN || errno == EWOULDBLOCK;  // EAGAIN: the queue is empty

@@ -237,7 +237,8 @@ private:
     /// bits are host bits (host_bits copies words)
     bool identity_nodes_ = false;
     static constexpr std::uint32_t kNoNode = std::numeric_limits<std::uint32_t>::max();
-    /// The health store kept read (FlagsReader: listed again only when its directory changed,
+    /// The health store kept read (FlagsReader: its directory watched, listed again only when
+    /// it changed and the watch cannot say what,
     /// a record read again only when it was replaced); read whole at open, then at most
     /// kHealthReadsPerCall record files per re-read, the rest at the next ones.
     std::optional<health::FlagsReader> health_;

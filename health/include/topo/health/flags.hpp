@@ -38,7 +38,8 @@ struct HealthFlags {
                                                std::vector<std::string>* warnings = nullptr, StoreOptions opts = {});
 
 /// health_flags() kept up to date for a reader that asks often, at a bounded cost per call
-/// (StoreReader: the store listed again only when its directory changed, a record read again
+/// (StoreReader: the store watched, and listed again only when its directory changed and the
+/// watch cannot say what; a record read again
 /// only when it was replaced, at most `max_reads` per call). The topology must outlive it.
 class FlagsReader {
 public:

@@ -215,6 +215,7 @@ private:
     bool want_watch_ = true;         ///< watch the directory (inotify) when it can be
     Fd watch_fd_;                    ///< the inotify descriptor (IN_NONBLOCK | IN_CLOEXEC)
     std::uint64_t watched_ino_ = 0;  ///< the inode of the directory it watches
+    std::vector<char> events_;       ///< drain_watch()'s buffer (64 KiB once watched)
 };
 
 [[nodiscard]] const char* verdict_name(Verdict v) noexcept;
