@@ -49,6 +49,7 @@ struct WhatifOptions {  // (members by size: no padding between them)
     double ideal_mfu = 0.5;
     double degraded = 0;
     double degraded_slowdown = 0;
+    double degraded_wait = 600;  // the topology plugin's degraded_wait= default
     double switch_wait = 300;
     bool plan_queued = false;
     int generate = 0;
@@ -145,6 +146,7 @@ int run_whatif(const WhatifOptions& o) {
     so.degraded_share = o.degraded;
     so.degraded_slowdown = o.degraded_slowdown;
     so.degraded_rule = o.degraded_rule == "on";
+    so.degraded_wait_s = o.degraded_wait;
     if (o.degraded > 0 && o.no_model) {
         std::fprintf(
             stderr,
@@ -247,6 +249,7 @@ int run_whatif(const WhatifOptions& o) {
         if (o.degraded_slowdown > 0) ctx.settings.emplace_back("degraded_slowdown", fmt_double(o.degraded_slowdown));
         ctx.settings.emplace_back("degraded_rule", o.degraded_rule);
     }
+    if (o.degraded_wait != 600) ctx.settings.emplace_back("degraded_wait", fmt_double(o.degraded_wait));
 
     if (!o.report.empty()) {
         if (auto st = whatif::write_report(*r, ctx, o.report); !st) {
@@ -342,6 +345,12 @@ Runner add_whatif(CLI::App& app) {
                     "on: topo and cost keep degraded hosts out of multi-node jobs while others fit; off: no rule")
         ->check(CLI::IsMember({"on", "off"}))
         ->capture_default_str();
+    sub->add_option("--degraded-wait", opts->degraded_wait,
+                    "seconds topo and cost decided at start hold a multi-node job rather than put it on a degraded "
+                    "host while healthy ones are free but withheld (the topology plugin's degraded_wait=; at most "
+                    "its limit x (slowdown - 1); arises with --backfill-reservation hosts; 0: never)")
+        ->check(CLI::Range(0.0, 86400.0))
+        ->capture_default_str();
     sub->add_flag("--json", opts->json, "print one JSON object instead of the table");
     sub->add_option("--report", opts->report, "write DIR/index.html with plots");
     sub->add_flag("--progress", opts->progress, "progress bar on stderr even when it is not a terminal");
@@ -365,6 +374,7 @@ Runner add_whatif(CLI::App& app) {
             if (opts->degraded_slowdown > 0) cmd += " --degraded-slowdown " + fmt_double(opts->degraded_slowdown);
             if (opts->degraded_rule != "on") cmd += " --degraded-rule " + opts->degraded_rule;
         }
+        if (opts->degraded_wait != 600) cmd += " --degraded-wait " + fmt_double(opts->degraded_wait);
         opts->command_line = cmd;
         return run_whatif(*opts);
     };

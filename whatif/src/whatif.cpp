@@ -30,7 +30,8 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr int kHistCap = 16;
 
 // Same-time order: repairs and finishes free hosts first; a flag precedes its failure.
-// Wake: a job's wait for its switch count ends (Decide::Submit); the pass after it retries.
+// Wake: a job's wait for its switch count ends (Decide::Submit), or its hold off degraded
+// hosts (Engine::hold_off_degraded); the pass after it retries.
 enum class Ev : std::uint8_t { Repair = 0, Finish = 1, Flag = 2, Failure = 3, Arrival = 4, Wake = 5 };
 
 struct Event {
@@ -76,6 +77,7 @@ struct JobRt {
     std::vector<std::pair<GroupId, int>> plan_groups;  // (leaf group, hosts): "[lg_a*3&lg_b*1]"
     double switch_deadline = 0;                        // until then Slurm holds the job for plan_groups.size() switches
     bool plan_avoids_degraded = false;                 // the plan's TOPOPLACE_EXCLUDE: degraded hosts left out
+    double held_until = -1;  // held off degraded hosts until then (SimOptions::degraded_wait_s), -1: never held
 };
 
 struct HostRt {
@@ -168,6 +170,9 @@ private:
     /// Start job j now if it fits; `withheld`: hosts backfill keeps for the queue head's
     /// reservation (the job ends after it starts), never offered to the job.
     Result<bool> try_start(int j, double now, std::span<const HostId> withheld = {});
+    /// The topology plugin's hold off degraded hosts (SimOptions::degraded_wait_s): true while
+    /// job j waits rather than take placement p.
+    bool hold_off_degraded(int j, const placement::Placement& p, double now);
     /// Decide::Submit: the plan on the state at the job's arrival (none when it does not fit).
     void plan_at_submit(int j, double now);
     /// Decide::Submit: what Slurm's tree does with that plan when it tries to start the job.
@@ -671,6 +676,7 @@ Result<bool> Engine::try_start(int j, double now, std::span<const HostId> withhe
         }
         return fail(Errc::Internal, std::string("place(): ") + e.to_string());
     }
+    if (hold_off_degraded(j, *p, now)) return false;
     if (static_cast<int>(p->hosts.size()) != job.nodes) {
         return fail(Errc::Internal,
                     "place() returned " + std::to_string(p->hosts.size()) + " hosts for " + std::to_string(job.nodes));
@@ -688,6 +694,32 @@ Result<bool> Engine::try_start(int j, double now, std::span<const HostId> withhe
     if (job.nodes >= 2) judge_dominance(job, *p);
     start(j, *p, now);
     return true;
+}
+
+bool Engine::hold_off_degraded(int j, const placement::Placement& p, double now) {
+    auto& job = jobs_[static_cast<std::size_t>(j)];
+    if (at_submit_ || !(policy_ == Policy::Topo || policy_ == Policy::Cost) || !opt_.degraded_rule
+        || opt_.degraded_wait_s <= 0 || job.nodes < 2 || p.degraded_hosts == 0)
+        return false;
+    // healthy hosts free now, offered or withheld (the plugin's offer and idle_elsewhere)
+    int healthy = 0;
+    for (std::size_t hi = 0; hi < hosts_.size() && healthy < job.nodes; ++hi) {
+        const auto& r = hosts_[hi];
+        if (!available(static_cast<int>(hi)) || (job.exclusive ? r.jobs_on != 0 : r.free < job.gph)) continue;
+        if (!degraded_.contains(r.id)) ++healthy;
+    }
+    if (healthy < job.nodes) return false;
+    double slow = 1;
+    for (HostId h : p.hosts)
+        if (auto it = degraded_.find(h); it != degraded_.end()) slow = std::max(slow, it->second);
+    const double bound = std::min(opt_.degraded_wait_s, job.limit * (slow - 1));
+    if (job.held_until < 0) {  // held once, from its first such try (the plugin's held_since_)
+        if (!(bound > 0)) return false;
+        job.held_until = now + bound;
+        ++out_->degraded_holds;
+        push(job.held_until, Ev::Wake, j);  // the pass after it tries the job again
+    }
+    return now < job.held_until;
 }
 
 void Engine::judge_dominance(const JobRt& job, const placement::Placement& p) {

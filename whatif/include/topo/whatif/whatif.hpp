@@ -84,6 +84,13 @@ struct SimOptions {
     /// Run topo and cost with the rule that keeps degraded hosts out of multi-node jobs
     /// (Request::avoid_degraded); false = the same policies without it.
     bool degraded_rule = true;
+    /// Decided at start with the rule (topo, cost): the topology plugin's hold (its
+    /// `degraded_wait=`, spank/core/selector.hpp SelectorConfig::degraded_wait_s, default
+    /// 600): a multi-node job whose placement on what it is offered takes a degraded host
+    /// while enough healthy hosts are free (some withheld from it: the queue head's, with
+    /// reserve_hosts) waits, at most its time limit x (S_deg - 1) and never longer than this;
+    /// then it takes that placement. 0: never held.
+    double degraded_wait_s = 600;
     /// Called now and then with (runs done + fraction of this run) / runs, in [0, 1].
     std::function<void(double)> progress;
 };
@@ -148,9 +155,10 @@ struct PolicyRun {
     /// The part of placement_gpu_hours due to degraded hosts in the job (S_deg of
     /// S_job = S_net S_deg: work x S_net x (S_deg - 1)).
     double degraded_gpu_hours = 0;
-    int degraded_hosts = 0;                                ///< compute hosts degraded in this replay
-    int multi_node_degraded = 0;                           ///< multi-node placements with a degraded host
-    int single_node_degraded = 0;                          ///< one-node placements on a degraded host
+    int degraded_hosts = 0;        ///< compute hosts degraded in this replay
+    int multi_node_degraded = 0;   ///< multi-node placements with a degraded host
+    int single_node_degraded = 0;  ///< one-node placements on a degraded host
+    int degraded_holds = 0;        ///< jobs held off degraded hosts (SimOptions::degraded_wait_s), once each
     std::vector<std::pair<int, double>> slowdown_by_size;  ///< (GPUs, S_job) of each multi-node placement
 
     std::vector<double> waits;                  ///< per finished job, sorted
