@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <topo/builder.hpp>
@@ -35,6 +36,27 @@ topo::TopologyPtr from_spec_file(const std::string& name) {
     auto t = std::move(b).freeze();
     EXPECT_TRUE(t) << t.error().to_string();
     return *t;
+}
+
+/// 300 generated jobs (seed 3) at `load`, sized to t's compute hosts and their GPUs.
+topo::Result<Trace> jobs_for(const topo::Topology& t, double load) {
+    GeneratorOptions g;
+    g.jobs = 300;
+    g.cluster_nodes = static_cast<int>(compute_hosts(t).size());
+    g.gpus_per_node = static_cast<int>(t.host(compute_hosts(t).front()).gpus.size());
+    g.load = load;
+    g.seed = 3;
+    return generate_trace(g);
+}
+
+/// The model on and 5 % of compute hosts degraded (1.34): many, so that a short replay meets them.
+SimOptions with_degraded(const topo::perf::Params& model, std::vector<Policy> policies) {
+    SimOptions o;
+    o.model = &model;
+    o.policies = std::move(policies);
+    o.degraded_share = 0.05;
+    o.degraded_slowdown = 1.34;
+    return o;
 }
 
 // 4 hosts of 8 GPUs, two leaves of two hosts under one spine.
@@ -268,20 +290,10 @@ TEST(Replay, JobsThatCanNeverFitAreRejected) {
 // GPU-hours lost to them fall; without it, they are placed like any host.
 TEST(Replay, DegradedHostsRuleKeepsThemOutOfMultiNodeJobs) {
     auto t = from_spec_file("dgx-h100-3tier.yaml");
-    GeneratorOptions g;
-    g.jobs = 300;
-    g.cluster_nodes = static_cast<int>(compute_hosts(*t).size());
-    g.gpus_per_node = static_cast<int>(t->host(compute_hosts(*t).front()).gpus.size());
-    g.load = 0.85;
-    g.seed = 3;
-    auto tr = generate_trace(g);
+    auto tr = jobs_for(*t, 0.85);
     ASSERT_TRUE(tr);
     const topo::perf::Params model;
-    SimOptions o;
-    o.model = &model;
-    o.policies = {Policy::Topo, Policy::Cost};
-    o.degraded_share = 0.05;  // many, so that a short replay meets them
-    o.degraded_slowdown = 1.34;
+    SimOptions o = with_degraded(model, {Policy::Topo, Policy::Cost});
     auto with = simulate(*t, *tr, o);
     ASSERT_TRUE(with) << with.error().to_string();
     o.degraded_rule = false;
@@ -499,20 +511,10 @@ TEST(Replay, BackfillReservationPinsTheHeadsHostsOrOnlyTheirCount) {
 // it takes them. Every hold ends: all jobs run.
 TEST(Replay, DecideAtStartHoldsAJobOffDegradedHostsAsThePluginDoes) {
     auto t = from_spec_file("dgx-h100-3tier.yaml");
-    GeneratorOptions g;
-    g.jobs = 300;
-    g.cluster_nodes = static_cast<int>(compute_hosts(*t).size());
-    g.gpus_per_node = static_cast<int>(t->host(compute_hosts(*t).front()).gpus.size());
-    g.load = 0.9;
-    g.seed = 3;
-    auto tr = generate_trace(g);
+    auto tr = jobs_for(*t, 0.9);
     ASSERT_TRUE(tr);
     const topo::perf::Params model;
-    SimOptions o;
-    o.model = &model;
-    o.policies = {Policy::Cost, Policy::Topo, Policy::SlurmTree};
-    o.degraded_share = 0.05;
-    o.degraded_slowdown = 1.34;
+    SimOptions o = with_degraded(model, {Policy::Cost, Policy::Topo, Policy::SlurmTree});
     o.reserve_hosts = true;
     auto held = simulate(*t, *tr, o);
     ASSERT_TRUE(held) << held.error().to_string();
