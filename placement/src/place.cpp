@@ -193,8 +193,8 @@ namespace {
 
 /// The model's slowdown of `hosts` in id order (the Placer's parameters, the default layout
 /// of its GPUs), next to the running jobs' uplink use `use`.
-double predicted_slowdown(const Placer::Index& ix, const Topology& t, const perf::FabricShape& shape,
-                          const perf::Params& params, const perf::UplinkUse& use, perf::JobPlacement& jp) {
+double model_slowdown(const Placer::Index& ix, const Topology& t, const perf::FabricShape& shape,
+                      const perf::Params& params, const perf::UplinkUse& use, perf::JobPlacement& jp) {
     if (jp.hosts.size() < 2) return 1.0;
     int gph = 0;  // (the index's per-host counts: the hosts' records are not read)
     for (auto h : jp.hosts) gph = std::max(gph, ix.host_gpus[h.index()]);
@@ -225,6 +225,15 @@ perf::UplinkUse uplink_use_of(const Topology& t, const perf::FabricShape& shape,
 const perf::FabricShape& Placer::fabric_shape() const {
     std::call_once(idx_->shape_once, [this] { idx_->shape = perf::fabric_shape(*topo_); });
     return idx_->shape;
+}
+
+double Placer::predicted_slowdown(const ClusterState& state, std::span<const HostId> hosts) const {
+    if (hosts.size() < 2) return 1.0;
+    const perf::FabricShape& shape = fabric_shape();
+    const perf::UplinkUse use = uplink_use_of(*topo_, shape, state);
+    perf::JobPlacement jp;
+    jp.hosts.assign(hosts.begin(), hosts.end());
+    return model_slowdown(*idx_, *topo_, shape, idx_->model, use, jp);
 }
 
 namespace {
@@ -470,7 +479,7 @@ Result<Placement> Placer::place_by_cost(const ClusterState& state, const Request
     auto slowdown_of = [&](CostCand& k) {
         perf::JobPlacement jp;
         jp.hosts = k.p ? k.p->hosts : hosts_in_order(ix, k.c);
-        return predicted_slowdown(ix, *topo_, shape, ix.model, use, jp);
+        return model_slowdown(ix, *topo_, shape, ix.model, use, jp);
     };
     cands[0].s = slowdown_of(cands[0]);
     const char* const held = "held to the lowest tier";

@@ -93,11 +93,16 @@ Result<SelectorConfig> parse_selector_config(std::string_view text, std::string_
             if (!v)
                 return fail(Errc::Parse, "degraded_wait: seconds 0..86400 (0: never held)", std::string(file), line);
             c.degraded_wait_s = static_cast<int>(*v);
+        } else if (key == "withheld_wait") {
+            auto v = strict_int(val, 0, 86'400);
+            if (!v)
+                return fail(Errc::Parse, "withheld_wait: seconds 0..86400 (0: never held)", std::string(file), line);
+            c.withheld_wait_s = static_cast<int>(*v);
         } else {
             return fail(Errc::Parse,
                         "unknown key '" + key
                             + "' (snapshot, health, policy, default, health_interval_ms, state_feed, state_feed_age, "
-                              "stats_interval, trace, lookahead, degraded_wait)",
+                              "stats_interval, trace, lookahead, degraded_wait, withheld_wait)",
                         std::string(file), line);
         }
     }
@@ -372,8 +377,8 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
     if (!gpus) return pass("tres_per_node '" + std::string(job.tres_per_node.substr(0, 64)) + "' not read");
     refresh_health(sel);
     refresh_feed(sel);
-    // the nodes Slurm offers a job lie in its partition: learned for hold_off_degraded
-    if (!job.partition.empty() && cfg_.degraded_wait_s > 0) {
+    // the nodes Slurm offers a job lie in its partition: learned for hold_off_degraded, withheld_hosts
+    if (!job.partition.empty() && (cfg_.degraded_wait_s > 0 || cfg_.withheld_wait_s > 0)) {
         auto it = part_nodes_.find(job.partition);
         if (it == part_nodes_.end() && part_nodes_.size() < kPartitions)
             it = part_nodes_.emplace(std::string(job.partition.substr(0, 256)), std::vector<std::uint64_t>{}).first;
@@ -384,9 +389,10 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
             for (std::size_t w = 0; w < words; ++w) it->second[w] |= offered[w];
         }
     }
-    auto hold = [&](std::string why) {
-        ++stats_.held;
+    auto hold = [&](std::string why, std::uint64_t& counter) {
+        ++counter;
         sel.kind = Selection::Kind::Hold;
+        sel.withheld = &counter == &stats_.held_withheld;
         sel.nodes.clear();
         sel.why = std::move(why);
         return std::move(sel);
@@ -394,6 +400,9 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
     static constexpr std::string_view kHeld =
         "held: the offer's best takes a degraded host while enough healthy idle nodes of the partition are free "
         "(degraded_wait=)";
+    static constexpr std::string_view kWithheld =
+        "held: idle nodes of the partition that Slurm withheld would place the job on fewer leaf groups or spines "
+        "(withheld_wait=)";
 
     // the same job on the same offer as at its last call, nothing else changed: that decision
     MemoKey& key = key_;  // reused: no allocation per call once its buffers have grown
@@ -415,17 +424,30 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
     else
         key.busy.assign(job.busy.begin(),
                         job.busy.begin() + static_cast<std::ptrdiff_t>(std::min(words, job.busy.size())));
-    if (auto it = memo_.find(job.job_id); it != memo_.end() && it->second.key == key) {
+    // a multi-node job that would start now (no offered node busy): the idle nodes of its
+    // partition Slurm withheld from it, to weigh its choice against (withheld_wait)
+    const std::uint32_t need = job.min_nodes >= 1 && job.min_nodes < job.req_nodes ? job.min_nodes : job.req_nodes;
+    const bool starts_now = std::all_of(job.busy.begin(), job.busy.end(), [](std::uint64_t b) { return b == 0; });
+    const std::uint64_t withheld = cfg_.withheld_wait_s > 0 && need >= 2 && starts_now && !job.idle_elsewhere.empty()
+                                       ? withheld_hosts(job, offered, nbits)
+                                       : 0;
+    if (auto it = memo_.find(job.job_id);
+        it != memo_.end() && it->second.key == key
+        && (it->second.kind != Selection::Kind::Narrow || it->second.withheld_hash == withheld)) {
         const Memo& m = it->second;
         ++stats_.repeats;
-        if (m.on_degraded && hold_off_degraded(job, offered, nbits, *gpus, m.nodes)) return hold(std::string(kHeld));
+        if (m.on_degraded && hold_off_degraded(job, offered, nbits, *gpus, m.nodes))
+            return hold(std::string(kHeld), stats_.held);
+        if (m.withheld_bound_s > 0 && hold_for_withheld(job.job_id, m.withheld_bound_s))
+            return hold(std::string(kWithheld), stats_.held_withheld);
         ++(m.kind == Selection::Kind::Narrow ? stats_.narrowed : stats_.passed);
         sel.kind = m.kind;
         sel.nodes = m.nodes;
         sel.why = m.why;
         return sel;
     }
-    bool on_degraded = false;  // the decision below narrows onto a degraded host
+    bool on_degraded = false;   // the decision below narrows onto a degraded host
+    double withheld_bound = 0;  // the decision below is beaten by withheld nodes: the hold's bound
     auto remember = [&](const Selection& out) {
         if (memo_.size() >= kMemoJobs && !memo_.contains(job.job_id)) memo_.clear();
         Memo& m = memo_[job.job_id];
@@ -434,6 +456,8 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
         m.nodes = out.nodes;
         m.why = out.why;
         m.on_degraded = on_degraded;
+        m.withheld_hash = withheld;
+        m.withheld_bound_s = withheld_bound;
     };
     apply_offer(offered, nbits);
 
@@ -471,10 +495,70 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
     sel.kind = Selection::Kind::Narrow;
     sel.why = std::move(p->explanation);
     on_degraded = p->degraded_hosts > 0;
+    if (withheld != 0) withheld_bound = withheld_gain(job, r, policy, *p);
     remember(sel);
-    if (on_degraded && hold_off_degraded(job, offered, nbits, *gpus, sel.nodes)) return hold(std::string(kHeld));
+    if (on_degraded && hold_off_degraded(job, offered, nbits, *gpus, sel.nodes))
+        return hold(std::string(kHeld), stats_.held);
+    if (withheld_bound > 0 && hold_for_withheld(job.job_id, withheld_bound))
+        return hold(std::string(kWithheld), stats_.held_withheld);
     ++stats_.narrowed;
     return sel;
+}
+
+std::uint64_t Selector::withheld_hosts(const SelectorJob& job, std::span<const std::uint64_t> offered,
+                                       std::uint32_t nbits) {
+    const auto part = part_nodes_.find(job.partition);
+    if (part == part_nodes_.end()) return 0;
+    const std::size_t words = (static_cast<std::size_t>(nbits) + 63) / 64;
+    const std::size_t n = std::min({words, offered.size(), job.idle_elsewhere.size(), part->second.size()});
+    with_.assign(words, 0);  // node bits here; withheld_gain makes it host bits of its own
+    bool any = false;
+    for (std::size_t w = 0; w < n; ++w) {
+        with_[w] = job.idle_elsewhere[w] & part->second[w] & ~offered[w];
+        any = any || with_[w] != 0;
+    }
+    if (!any) return 0;
+    host_bits(with_, nbits, withheld_);
+    std::uint64_t h = 1469598103934665603ULL;  // FNV-1a over the host words
+    bool hosts = false;
+    for (const std::uint64_t v : withheld_) {
+        hosts = hosts || v != 0;
+        for (int b = 0; b < 64; b += 8) h = (h ^ ((v >> b) & 0xffU)) * 1099511628211ULL;
+    }
+    return hosts ? h | 1U : 0;
+}
+
+double Selector::withheld_gain(const SelectorJob& job, const placement::Request& r, placement::Policy policy,
+                               const placement::Placement& p) {
+    if (p.hosts.size() < 2 || p.groups.size() < 2) return 0;  // one leaf group: nothing does better
+    with_.resize(idle_.size());
+    for (std::size_t w = 0; w < idle_.size(); ++w) with_[w] = idle_[w] | (w < withheld_.size() ? withheld_[w] : 0);
+    apply_bits(state_, with_, idle_);  // the offer and the withheld nodes idle, for one place()
+    auto q = placer_->place(state_, r, policy);
+    apply_bits(state_, idle_, with_);  // the offer again
+    if (!q || q->hosts.size() < 2) return 0;
+    auto spines = [](const placement::Placement& x) {
+        return x.switches_per_level.size() > 1 ? x.switches_per_level[1] : 0;
+    };
+    const auto pg = p.groups.size(), qg = q->groups.size();
+    const int ps = spines(p), qs = spines(*q);
+    if (qg > pg || qs > ps || (qg == pg && qs == ps) || q->degraded_hosts > p.degraded_hosts) return 0;
+    const double sp = placer_->predicted_slowdown(state_, p.hosts);
+    const double sq = placer_->predicted_slowdown(state_, q->hosts);
+    if (!(sq > 0 && sq < sp)) return 0;
+    // held for at most what the offer's choice would cost the job against the withheld one:
+    // its time limit x (S_offer / S_withheld - 1), and never longer than withheld_wait
+    double bound = cfg_.withheld_wait_s;
+    if (job.time_limit_min > 0) bound = std::min(bound, 60.0 * job.time_limit_min * (sp / sq - 1.0));
+    return bound;
+}
+
+bool Selector::hold_for_withheld(std::uint32_t job_id, double bound_s) {
+    if (bound_s <= 0) return false;
+    const auto now = now_();
+    if (withheld_since_.size() >= kMemoJobs && !withheld_since_.contains(job_id)) withheld_since_.clear();
+    const auto [it, first] = withheld_since_.try_emplace(job_id, now);
+    return now - it->second < std::chrono::duration<double>(bound_s);
 }
 
 bool Selector::hold_off_degraded(const SelectorJob& job, std::span<const std::uint64_t> offered, std::uint32_t nbits,

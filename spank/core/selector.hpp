@@ -68,6 +68,15 @@ struct SelectorConfig {
     /// never held (the degraded hosts are only avoided within the offer). 600: our bound on
     /// what a node wrongly counted as the partition's can cost a job, not a measurement.
     int degraded_wait_s = 600;
+    /// A multi-node job about to start now (an offer of idle nodes) whose choice on the offer
+    /// is beaten by a placement that also uses idle nodes of its partition Slurm withheld from
+    /// it (backfill's reservations for the jobs ahead): no more leaf groups, spines or degraded
+    /// hosts, fewer of one, and a lower predicted slowdown. It is held (Selection::Kind::Hold)
+    /// from its first such hold for at most what the offer's choice would cost it against
+    /// that placement, its time limit x (S_offer / S_withheld - 1), and never longer than this
+    /// many seconds (the bound for a job without a time limit); then it takes the offer's best.
+    /// 0 = never held. 600: as degraded_wait, our bound, not a measurement.
+    int withheld_wait_s = 600;
 };
 
 /// Parse the file's text; `confdir` gives the default snapshot path. Errors name the line
@@ -113,7 +122,8 @@ struct Selection {
     };
     Kind kind = Kind::Pass;
     std::vector<std::uint32_t> nodes;
-    std::string why;  ///< for Pass: the reason (debug); for Narrow: the placement's explanation
+    std::string why;        ///< for Pass: the reason (debug); for Narrow: the placement's explanation
+    bool withheld = false;  ///< for Hold: held for withheld idle nodes (withheld_wait), not off degraded hosts
     /// A problem the plugin logs once (an invalid option of the job, a health store that cannot
     /// be read): empty when none. `problem_key` names its class for log-once.
     std::string problem;
@@ -146,10 +156,11 @@ public:
 
     [[nodiscard]] const SelectorConfig& config() const noexcept { return cfg_; }
 
-    /// Whether SelectorJob::idle_elsewhere can change a decision now (holds on, degraded hosts
-    /// known at the last health read): the plugin gathers it only then.
+    /// Whether SelectorJob::idle_elsewhere can change a decision now (withheld_wait on, or
+    /// degraded_wait on and degraded hosts known at the last health read): the plugin gathers
+    /// it only then.
     [[nodiscard]] bool wants_idle_elsewhere() const noexcept {
-        return cfg_.degraded_wait_s > 0 && state_.degraded_count() > 0;
+        return cfg_.withheld_wait_s > 0 || (cfg_.degraded_wait_s > 0 && state_.degraded_count() > 0);
     }
 
     /// Counters since open (for the log at fini and the benchmark).
@@ -162,6 +173,7 @@ public:
         std::uint64_t repeats = 0;          ///< calls answered from the last decision for the same job and offer
         std::uint64_t lookahead_moved = 0;  ///< look-ahead decisions moved to leave idle nodes to backfill
         std::uint64_t held = 0;             ///< calls held off degraded hosts (Selection::Kind::Hold)
+        std::uint64_t held_withheld = 0;    ///< calls held for withheld idle nodes (withheld_wait_s)
         std::uint64_t select_ns = 0;        ///< time in select(), all calls
         std::uint64_t select_max_ns = 0;
     };
@@ -196,6 +208,15 @@ private:
     /// (SelectorConfig::degraded_wait_s); records the offer as the partition's.
     bool hold_off_degraded(const SelectorJob& job, std::span<const std::uint64_t> offered, std::uint32_t nbits,
                            int gpus_per_node, std::span<const std::uint32_t> chosen);
+    /// The idle nodes of the job's partition that Slurm did not offer (SelectorJob::idle_elsewhere
+    /// & part_nodes_, less the offer) as host bits into withheld_; their FNV-1a hash (0: none).
+    std::uint64_t withheld_hosts(const SelectorJob& job, std::span<const std::uint64_t> offered, std::uint32_t nbits);
+    /// The offer's choice `p` (state_ holds the offer) against place() on the offer plus
+    /// withheld_: the seconds a hold may last (SelectorConfig::withheld_wait_s), 0 = not beaten.
+    double withheld_gain(const SelectorJob& job, const placement::Request& r, placement::Policy policy,
+                         const placement::Placement& p);
+    /// Whether a job beaten by withheld nodes for up to `bound_s` is held now (from its first hold).
+    bool hold_for_withheld(std::uint32_t job_id, double bound_s);
     /// Slurm node bits (`nbits` of them) -> per-host bits in `out` (nodes the snapshot lacks dropped).
     void host_bits(std::span<const std::uint64_t> nodes, std::uint32_t nbits, std::vector<std::uint64_t>& out) const;
 
@@ -268,7 +289,9 @@ private:
         Selection::Kind kind = Selection::Kind::Pass;
         std::vector<std::uint32_t> nodes;
         std::string why;
-        bool on_degraded = false;  ///< a Narrow onto a degraded host (hold_off_degraded asked again)
+        bool on_degraded = false;         ///< a Narrow onto a degraded host (hold_off_degraded asked again)
+        std::uint64_t withheld_hash = 0;  ///< withheld_hosts() when decided (another value: decided again)
+        double withheld_bound_s = 0;      ///< withheld_gain() when decided (0: not beaten)
     };
 
     std::unordered_map<std::uint32_t, Memo> memo_;
@@ -284,7 +307,10 @@ private:
     std::unordered_map<std::string, std::vector<std::uint64_t>, NameHash, std::equal_to<>> part_nodes_;
     static constexpr std::size_t kPartitions = 64;
     std::unordered_map<std::uint32_t, Clock::time_point> held_since_;
-    MemoKey key_;  ///< this call's key, kept between calls so that its buffers are reused
+    std::unordered_map<std::uint32_t, Clock::time_point> withheld_since_;  ///< per job: its first withheld hold
+    std::vector<std::uint64_t> withheld_;  ///< per host: idle in the partition, not offered (withheld_hosts)
+    std::vector<std::uint64_t> with_;      ///< per host: the offer and withheld_ (withheld_gain's scratch)
+    MemoKey key_;                          ///< this call's key, kept between calls so that its buffers are reused
     std::uint64_t generation_ = 0;
     static constexpr std::size_t kMemoJobs = 1024;
     std::optional<Clock::time_point> feed_read_;

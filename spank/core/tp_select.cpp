@@ -126,7 +126,7 @@ extern "C" int tps_select(struct tps* s, const tps_job_t* job, const std::uint64
         auto sel = s->sel->select(j, {offered, words}, nbits);
         if (!sel.problem.empty() && s->logged.insert(sel.problem_key).second)
             put(problem, problemlen, sel.problem + " (logged once)");
-        if (sel.kind == topo::spank::Selection::Kind::Hold) return TPS_HOLD;
+        if (sel.kind == topo::spank::Selection::Kind::Hold) return sel.withheld ? TPS_HOLD_WITHHELD : TPS_HOLD;
         if (sel.kind != topo::spank::Selection::Kind::Narrow) return TPS_PASS;
         std::memset(chosen, 0, words * sizeof(std::uint64_t));
         for (std::uint32_t i : sel.nodes) {
@@ -156,8 +156,8 @@ extern "C" void tps_summary(struct tps* s, char* msg, std::size_t msglen) {
           << " repeated (the last decision for the job "
           << "on the same offer), " << st.lookahead_moved
           << " look-ahead decisions moved to leave idle nodes to backfill, " << st.held << " held off degraded hosts, "
-          << st.health_reads << " health records read; decision " << st.select_ns / 1000 << " us in all (mean "
-          << std::fixed << std::setprecision(1)
+          << st.held_withheld << " held for withheld nodes, " << st.health_reads << " health records read; decision "
+          << st.select_ns / 1000 << " us in all (mean " << std::fixed << std::setprecision(1)
           << (st.calls > 0 ? static_cast<double>(st.select_ns) / 1000.0 / static_cast<double>(st.calls) : 0.0)
           << " us, max " << st.select_max_ns / 1000 << " us)";
         put(msg, msglen, o.str());

@@ -29,15 +29,17 @@ typedef struct tps_job {
     /* The job's partition name (job_ptr->partition; NULL: none) and the nodes idle and
      * available now that were not offered (in OFFERED's layout; NULL: not gathered, see
      * tps_wants_idle). A multi-node job whose choice takes a degraded host is held (TPS_HOLD)
-     * while enough healthy idle nodes of its partition are free. */
+     * while enough healthy idle nodes of its partition are free, and one about to start whose
+     * choice those idle nodes would beat on leaf groups or spines is held (withheld_wait=). */
     const char* partition;
     const uint64_t* idle_elsewhere;
     /* job_ptr->time_limit: minutes; 0, NO_VAL or INFINITE: none (bounds a hold) */
     uint32_t time_limit_min;
 } tps_job_t;
 
-/* TPS_HOLD: start nothing on this offer now (eval_nodes fails, as when nodes are lacking). */
-enum { TPS_PASS = 0, TPS_NARROW = 1, TPS_HOLD = 2, TPS_ERROR = -1 };
+/* TPS_HOLD: start nothing on this offer now (eval_nodes fails, as when nodes are lacking): the
+ * choice takes a degraded host; TPS_HOLD_WITHHELD: the same, idle nodes Slurm withheld beat it. */
+enum { TPS_PASS = 0, TPS_NARROW = 1, TPS_HOLD = 2, TPS_HOLD_WITHHELD = 3, TPS_ERROR = -1 };
 
 /* Read CONF (topoplace-topology.conf; a missing file means the defaults) and load the
  * snapshot it names. NULL with a message in MSG when anything fails. */

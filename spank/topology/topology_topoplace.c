@@ -319,7 +319,7 @@ static int _eval_nodes(topology_eval_t *topo_eval)
 	job.partition = job_ptr->partition;
 	job.time_limit_min = job_ptr->time_limit;
 	/* elsewhere: idle, available nodes not offered (held by backfill for other jobs, or not
-	 * this job's): gathered only while degraded hosts are known (tps_wants_idle) */
+	 * this job's): gathered only while a hold can use them (tps_wants_idle) */
 	if (tps_wants_idle(sel) && idle_node_bitmap && avail_node_bitmap) {
 		bitoff_t ni = bit_size(idle_node_bitmap), na = bit_size(avail_node_bitmap);
 
@@ -342,12 +342,14 @@ static int _eval_nodes(topology_eval_t *topo_eval)
 	trace = tps_trace(sel) || (slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE);
 	if (trace)
 		offer_str = bitmap2node_name(topo_eval->node_map);
-	if (rc == TPS_HOLD) {
+	if ((rc == TPS_HOLD) || (rc == TPS_HOLD_WITHHELD)) {
 		/* the best on this offer takes a degraded host while healthy idle nodes of the
-		 * partition are free: not now (as when Slurm lacks nodes; backfill looks later) */
+		 * partition are free, or idle nodes withheld from it would do better: not now (as
+		 * when Slurm lacks nodes; backfill looks later) */
 		if (trace)
-			info("topology/topoplace: trace %pJ offer=%s chose=- (held: degraded host while healthy ones are free)",
-			     job_ptr, offer_str);
+			info("topology/topoplace: trace %pJ offer=%s chose=- (held: %s)", job_ptr, offer_str,
+			     (rc == TPS_HOLD) ? "degraded host while healthy ones are free" :
+						"withheld idle nodes would use fewer leaf groups or spines");
 		xfree(offer_str);
 		return SLURM_ERROR;
 	}

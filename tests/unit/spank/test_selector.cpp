@@ -276,6 +276,7 @@ TEST(Selector, AMultiNodeJobIsHeldOffDegradedHostsWhileHealthyOnesAreFree) {
     SelectorConfig cfg;
     cfg.health = store;
     cfg.degraded_wait_s = 60;
+    cfg.withheld_wait_s = 0;  // this test is the degraded hold's (withheld_wait: the next one)
     Fixture f(lab_names(), cfg);
     auto t = Selector::Clock::time_point{};
     f.sel->set_clock_for_test([&] { return t; });
@@ -349,6 +350,113 @@ TEST(Selector, AMultiNodeJobIsHeldOffDegradedHostsWhileHealthyOnesAreFree) {
     EXPECT_EQ(f.sel->select(limited, off, nbits).kind, K::Narrow);
     // degraded_wait=0: never held
     cfg.degraded_wait_s = 0;
+    Fixture g(lab_names(), cfg);
+    (void)g.sel->select(first, g.offer({}), nbits);
+    EXPECT_FALSE(g.sel->wants_idle_elsewhere());
+    EXPECT_EQ(g.sel->select(j, off, nbits).kind, K::Narrow);
+}
+
+// A multi-node job about to start whose choice on the offer is beaten by a placement that
+// also uses idle nodes of its partition Slurm withheld from it (backfill's reservations) is
+// held, for at most its time limit x (S_offer / S_withheld - 1) and withheld_wait; never when
+// the withheld nodes do no better, are another partition's, or the job only plans (look-ahead).
+TEST(Selector, AJobBeatenByIdleNodesSlurmWithheldIsHeldForWhatTheyWouldSaveIt) {
+    SelectorConfig cfg;
+    cfg.withheld_wait_s = 60;
+    Fixture f(lab_names(), cfg);
+    auto t = Selector::Clock::time_point{};
+    f.sel->set_clock_for_test([&] { return t; });
+    EXPECT_TRUE(f.sel->wants_idle_elsewhere());  // no degraded host needed
+    const auto nbits = static_cast<std::uint32_t>(f.names.size());
+    auto first = job_of(1);  // a job of partition gpu offered every node: its nodes are learned
+    first.job_id = 1;
+    first.partition = "gpu";
+    ASSERT_EQ(f.sel->select(first, f.offer({}), nbits).kind, K::Narrow);
+    auto except = [&](std::initializer_list<const char*> keep) {
+        std::set<std::string> out(f.names.begin(), f.names.end());
+        for (const char* n : keep) out.erase(n);
+        return f.offer(out);
+    };
+    // 4 nodes offered on two leaf groups of two pods (2 groups, 2 spines); leaf group n033-n036
+    // (one group, one spine) idle but withheld for a job ahead
+    const auto off = except({"n001", "n002", "n017", "n018"});
+    const auto withheld = except({"n033", "n034", "n035", "n036"});
+    auto j = job_of(4);
+    j.partition = "gpu";
+    j.idle_elsewhere = withheld;
+    auto s = f.sel->select(j, off, nbits);
+    EXPECT_EQ(s.kind, K::Hold) << s.why;
+    EXPECT_TRUE(s.withheld);
+    EXPECT_TRUE(s.nodes.empty());
+    s = f.sel->select(j, off, nbits);  // the same offer again (the memo): held again
+    EXPECT_EQ(s.kind, K::Hold) << s.why;
+    EXPECT_EQ(f.sel->stats().held_withheld, 2U);
+    EXPECT_EQ(f.sel->stats().held, 0U);
+    // nothing withheld known, another partition's nodes, a look-ahead call: the offer's best
+    auto unknown = j;
+    unknown.job_id = 8;
+    unknown.idle_elsewhere = {};
+    s = f.sel->select(unknown, off, nbits);
+    ASSERT_EQ(s.kind, K::Narrow) << s.why;
+    EXPECT_EQ(f.chosen(s), (std::set<std::string>{"n001", "n002", "n017", "n018"}));
+    auto other = j;
+    other.job_id = 9;
+    other.partition = "cpu";  // never offered n033-n036
+    EXPECT_EQ(f.sel->select(other, off, nbits).kind, K::Narrow);
+    auto ahead = j;
+    ahead.job_id = 10;
+    const auto busy = except({"n017"});  // offered but running a job now: backfill plans
+    ahead.busy = busy;
+    EXPECT_EQ(f.sel->select(ahead, off, nbits).kind, K::Narrow);
+    // withheld nodes that do no better (n003: still two groups under two spines)
+    auto same = j;
+    same.job_id = 11;
+    const auto one_more = except({"n003"});
+    same.idle_elsewhere = one_more;
+    EXPECT_EQ(f.sel->select(same, off, nbits).kind, K::Narrow);
+    // a single-node job is never held
+    auto single = job_of(1);
+    single.job_id = 12;
+    single.partition = "gpu";
+    single.idle_elsewhere = withheld;
+    EXPECT_EQ(f.sel->select(single, off, nbits).kind, K::Narrow);
+    // held for at most withheld_wait from its first hold, then the offer's best
+    t += std::chrono::seconds(59);
+    EXPECT_EQ(f.sel->select(j, off, nbits).kind, K::Hold);
+    t += std::chrono::seconds(2);
+    s = f.sel->select(j, off, nbits);
+    ASSERT_EQ(s.kind, K::Narrow) << s.why;
+    EXPECT_EQ(f.groups(s).size(), 2U);
+    // a time limit bounds it by what the offer's choice costs against the withheld one
+    placement::Placer placer(*lab());
+    const placement::ClusterState idle(*lab());
+    auto hosts = [&](std::initializer_list<const char*> names) {
+        std::vector<HostId> v;
+        for (const char* n : names) v.push_back(*lab()->find_host(n));
+        return v;
+    };
+    const double s_offer = placer.predicted_slowdown(idle, hosts({"n001", "n002", "n017", "n018"}));
+    const double s_withheld = placer.predicted_slowdown(idle, hosts({"n033", "n034", "n035", "n036"}));
+    ASSERT_GT(s_offer, s_withheld);
+    const double bound = 60.0 * 2 * (s_offer / s_withheld - 1.0);  // a 2-minute limit
+    ASSERT_LT(bound, 59.0);
+    auto limited = j;
+    limited.job_id = 13;
+    limited.time_limit_min = 2;
+    EXPECT_EQ(f.sel->select(limited, off, nbits).kind, K::Hold);
+    t += std::chrono::duration_cast<Selector::Clock::duration>(std::chrono::duration<double>(bound * 0.9));
+    EXPECT_EQ(f.sel->select(limited, off, nbits).kind, K::Hold);
+    t += std::chrono::duration_cast<Selector::Clock::duration>(std::chrono::duration<double>(bound * 0.2));
+    EXPECT_EQ(f.sel->select(limited, off, nbits).kind, K::Narrow);
+    // new withheld nodes decide again (the memo keys on them): none withheld now
+    auto fresh = j;
+    fresh.job_id = 14;
+    EXPECT_EQ(f.sel->select(fresh, off, nbits).kind, K::Hold);
+    const auto nothing = except({});
+    fresh.idle_elsewhere = nothing;
+    EXPECT_EQ(f.sel->select(fresh, off, nbits).kind, K::Narrow);
+    // withheld_wait=0: never held, and nothing gathered for it
+    cfg.withheld_wait_s = 0;
     Fixture g(lab_names(), cfg);
     (void)g.sel->select(first, g.offer({}), nbits);
     EXPECT_FALSE(g.sel->wants_idle_elsewhere());
@@ -714,6 +822,14 @@ TEST(SelectorConfig, ParsesAndNamesTheLineOfAnError) {
     ASSERT_FALSE(dx);
     EXPECT_NE(dx.error().to_string().find("h.conf:1: degraded_wait: seconds 0..86400"), std::string::npos)
         << dx.error().to_string();
+    EXPECT_EQ(d->withheld_wait_s, 600);
+    auto ww = parse_selector_config("withheld_wait=30\n", "f", "/e");
+    ASSERT_TRUE(ww) << ww.error().to_string();
+    EXPECT_EQ(ww->withheld_wait_s, 30);
+    auto wx = parse_selector_config("\n\nwithheld_wait=-1\n", "w.conf", "/e");
+    ASSERT_FALSE(wx);
+    EXPECT_NE(wx.error().to_string().find("w.conf:3: withheld_wait: seconds 0..86400"), std::string::npos)
+        << wx.error().to_string();
     auto tb = parse_selector_config("policy=cost\ntrace=1\n", "f.conf", "/e");
     ASSERT_FALSE(tb);
     EXPECT_NE(tb.error().to_string().find("f.conf:2: trace=1: expected yes or no"), std::string::npos)
@@ -793,7 +909,7 @@ TEST(TpSelect, ASnapshotOfAnotherClusterIsRefusedAndMissingSlurmNodesAreSaid) {
     EXPECT_NE(
         std::string(msg).find("3 calls, 1 narrowed, 2 left to Slurm, 0 repeated (the last decision for the job on "
                               "the same offer), 0 look-ahead decisions moved to leave idle nodes to backfill, 0 held "
-                              "off degraded hosts, 0 health records read; decision "),
+                              "off degraded hosts, 0 held for withheld nodes, 0 health records read; decision "),
         std::string::npos)
         << msg;
     EXPECT_NE(std::string(msg).find(" us in all (mean "), std::string::npos) << msg;

@@ -191,6 +191,11 @@ public:
     /// The performance model's reading of the fabric (perf::fabric_shape), built on first use.
     [[nodiscard]] const perf::FabricShape& fabric_shape() const;
 
+    /// The performance model's step-time slowdown of a job on `hosts` as the cost policy
+    /// weighs its candidates (the Placer's parameters, the default layout of the hosts' GPUs,
+    /// the running jobs' uplink use recorded in `state`); 1 for fewer than two hosts.
+    [[nodiscard]] double predicted_slowdown(const ClusterState& state, std::span<const HostId> hosts) const;
+
     /// The placement indexes (defined in placement/src/internal.hpp: the engine's own files
     /// and white-box tests, e.g. that its switch tree is slurm-conf's).
     struct Index;
