@@ -72,12 +72,14 @@ replay_mode() { # MODE
       mkdir -p "$WORK/plugins"; cp "$TOPO_SO" "$WORK/plugins/topology_topoplace.so"; chmod 755 "$WORK/plugins/topology_topoplace.so"
       # stats_interval: the plugin's counters and own time in the log every few seconds;
       # trace: each eval_nodes call's offer, choice and allocation, for the judge;
-      # REPLAY_LOOKAHEAD / REPLAY_TRACE / REPLAY_DEGRADED_WAIT (environment): the plugin's
-      # lookahead=, trace= and degraded_wait= (0: never held off degraded hosts)
-      printf 'health=%s\nstats_interval=5\ntrace=%s\nlookahead=%s\ndegraded_wait=%s\n' "$STORE" \
+      # REPLAY_LOOKAHEAD / REPLAY_TRACE / REPLAY_DEGRADED_WAIT / REPLAY_WITHHELD_WAIT
+      # (environment): the plugin's lookahead=, trace=, degraded_wait= (0: never held off
+      # degraded hosts) and withheld_wait= (0: never held for withheld idle nodes)
+      printf 'health=%s\nstats_interval=5\ntrace=%s\nlookahead=%s\ndegraded_wait=%s\nwithheld_wait=%s\n' "$STORE" \
         "${REPLAY_TRACE:-yes}" "${REPLAY_LOOKAHEAD:-holes}" "${REPLAY_DEGRADED_WAIT:-600}" \
-        > "$WORK/topoplace-topology.conf"
+        "${REPLAY_WITHHELD_WAIT:-600}" > "$WORK/topoplace-topology.conf"
       label+=" lookahead=${REPLAY_LOOKAHEAD:-holes} degraded_wait=${REPLAY_DEGRADED_WAIT:-600}"
+      label+=" withheld_wait=${REPLAY_WITHHELD_WAIT:-600}"
       knobs+=(LAB_TOPOLOGY=topoplace LAB_EXTRA_CONF="PluginDir=$PLUGDIR:$WORK/plugins" LAB_ETC_FILES="$SNAP $WORK/topoplace-topology.conf") ;;
     *) bad "unknown mode $mode"; return ;;
   esac
