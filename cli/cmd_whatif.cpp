@@ -50,6 +50,7 @@ struct WhatifOptions {  // (members by size: no padding between them)
     double degraded = 0;
     double degraded_slowdown = 0;
     double degraded_wait = 600;  // the topology plugin's degraded_wait= default
+    double withheld_wait = 600;  // the topology plugin's withheld_wait= default
     double switch_wait = 300;
     bool plan_queued = false;
     int generate = 0;
@@ -147,6 +148,7 @@ int run_whatif(const WhatifOptions& o) {
     so.degraded_slowdown = o.degraded_slowdown;
     so.degraded_rule = o.degraded_rule == "on";
     so.degraded_wait_s = o.degraded_wait;
+    so.withheld_wait_s = o.withheld_wait;
     if (o.degraded > 0 && o.no_model) {
         std::fprintf(
             stderr,
@@ -250,6 +252,7 @@ int run_whatif(const WhatifOptions& o) {
         ctx.settings.emplace_back("degraded_rule", o.degraded_rule);
     }
     if (o.degraded_wait != 600) ctx.settings.emplace_back("degraded_wait", fmt_double(o.degraded_wait));
+    if (o.withheld_wait != 600) ctx.settings.emplace_back("withheld_wait", fmt_double(o.withheld_wait));
 
     if (!o.report.empty()) {
         if (auto st = whatif::write_report(*r, ctx, o.report); !st) {
@@ -351,6 +354,13 @@ Runner add_whatif(CLI::App& app) {
                     "its limit x (slowdown - 1); arises with --backfill-reservation hosts; 0: never)")
         ->check(CLI::Range(0.0, 86400.0))
         ->capture_default_str();
+    sub->add_option("--withheld-wait", opts->withheld_wait,
+                    "seconds topo and cost decided at start hold a multi-node job whose placement on its offer "
+                    "the hosts withheld from it would beat on leaf groups or spines (the topology plugin's "
+                    "withheld_wait=; at most its limit x (S_offer / S_all - 1); arises with "
+                    "--backfill-reservation hosts; 0: never)")
+        ->check(CLI::Range(0.0, 86400.0))
+        ->capture_default_str();
     sub->add_flag("--json", opts->json, "print one JSON object instead of the table");
     sub->add_option("--report", opts->report, "write DIR/index.html with plots");
     sub->add_flag("--progress", opts->progress, "progress bar on stderr even when it is not a terminal");
@@ -375,6 +385,7 @@ Runner add_whatif(CLI::App& app) {
             if (opts->degraded_rule != "on") cmd += " --degraded-rule " + opts->degraded_rule;
         }
         if (opts->degraded_wait != 600) cmd += " --degraded-wait " + fmt_double(opts->degraded_wait);
+        if (opts->withheld_wait != 600) cmd += " --withheld-wait " + fmt_double(opts->withheld_wait);
         opts->command_line = cmd;
         return run_whatif(*opts);
     };

@@ -78,6 +78,7 @@ struct JobRt {
     double switch_deadline = 0;                        // until then Slurm holds the job for plan_groups.size() switches
     bool plan_avoids_degraded = false;                 // the plan's TOPOPLACE_EXCLUDE: degraded hosts left out
     double held_until = -1;  // held off degraded hosts until then (SimOptions::degraded_wait_s), -1: never held
+    double withheld_until = -1;  // held for withheld hosts until then (SimOptions::withheld_wait_s), -1: never
 };
 
 struct HostRt {
@@ -173,6 +174,10 @@ private:
     /// The topology plugin's hold off degraded hosts (SimOptions::degraded_wait_s): true while
     /// job j waits rather than take placement p.
     bool hold_off_degraded(int j, const placement::Placement& p, double now);
+    /// The topology plugin's hold for withheld hosts (SimOptions::withheld_wait_s): true while
+    /// job j waits rather than take placement p, which a placement on `all` (the request with
+    /// no host withheld) beats.
+    bool hold_for_withheld(int j, const placement::Placement& p, const placement::Request& all, double now);
     /// Decide::Submit: the plan on the state at the job's arrival (none when it does not fit).
     void plan_at_submit(int j, double now);
     /// Decide::Submit: what Slurm's tree does with that plan when it tries to start the job.
@@ -677,6 +682,7 @@ Result<bool> Engine::try_start(int j, double now, std::span<const HostId> withhe
         return fail(Errc::Internal, std::string("place(): ") + e.to_string());
     }
     if (hold_off_degraded(j, *p, now)) return false;
+    if (!withheld.empty() && hold_for_withheld(j, *p, req, now)) return false;
     if (static_cast<int>(p->hosts.size()) != job.nodes) {
         return fail(Errc::Internal,
                     "place() returned " + std::to_string(p->hosts.size()) + " hosts for " + std::to_string(job.nodes));
@@ -720,6 +726,35 @@ bool Engine::hold_off_degraded(int j, const placement::Placement& p, double now)
         push(job.held_until, Ev::Wake, j);  // the pass after it tries the job again
     }
     return now < job.held_until;
+}
+
+bool Engine::hold_for_withheld(int j, const placement::Placement& p, const placement::Request& all, double now) {
+    auto& job = jobs_[static_cast<std::size_t>(j)];
+    if (at_submit_ || !(policy_ == Policy::Topo || policy_ == Policy::Cost) || opt_.withheld_wait_s <= 0
+        || job.nodes < 2 || p.hosts.size() < 2 || p.groups.size() < 2)
+        return false;
+    // the plugin's withheld_gain (spank/core/selector.cpp): the same policy on the offer and
+    // the withheld hosts (idle_elsewhere of the partition: every free host here)
+    ++out_->place_calls;
+    auto q = placer_.place(state_, all, policy_);
+    if (!q || q->hosts.size() < 2) return false;
+    auto spines = [](const placement::Placement& x) {
+        return x.switches_per_level.size() > 1 ? x.switches_per_level[1] : 0;
+    };
+    const auto pg = p.groups.size(), qg = q->groups.size();
+    const int ps = spines(p), qs = spines(*q);
+    if (qg > pg || qs > ps || (qg == pg && qs == ps) || q->degraded_hosts > p.degraded_hosts) return false;
+    const double sp = placer_.predicted_slowdown(state_, p.hosts);
+    const double sq = placer_.predicted_slowdown(state_, q->hosts);
+    if (!(sq > 0 && sq < sp)) return false;
+    const double bound = std::min(opt_.withheld_wait_s, job.limit * (sp / sq - 1));
+    if (job.withheld_until < 0) {  // held once, from its first such try (the plugin's withheld_since_)
+        if (!(bound > 0)) return false;
+        job.withheld_until = now + bound;
+        ++out_->withheld_holds;
+        push(job.withheld_until, Ev::Wake, j);  // the pass after it tries the job again
+    }
+    return now < job.withheld_until;
 }
 
 void Engine::judge_dominance(const JobRt& job, const placement::Placement& p) {

@@ -91,6 +91,14 @@ struct SimOptions {
     /// reserve_hosts) waits, at most its time limit x (S_deg - 1) and never longer than this;
     /// then it takes that placement. 0: never held.
     double degraded_wait_s = 600;
+    /// Decided at start (topo, cost): the topology plugin's hold for withheld nodes (its
+    /// `withheld_wait=`, SelectorConfig::withheld_wait_s, default 600): a multi-node job
+    /// whose placement on what it is offered is beaten by a placement on every free host
+    /// (with the hosts withheld from it: reserve_hosts) on leaf groups or spines, never worse
+    /// on either or on degraded hosts, with a lower predicted slowdown, waits, at most its
+    /// time limit x (S_offer / S_all - 1) and never longer than this; then it takes the
+    /// offer's placement. 0: never held.
+    double withheld_wait_s = 600;
     /// Called now and then with (runs done + fraction of this run) / runs, in [0, 1].
     std::function<void(double)> progress;
 };
@@ -159,6 +167,7 @@ struct PolicyRun {
     int multi_node_degraded = 0;   ///< multi-node placements with a degraded host
     int single_node_degraded = 0;  ///< one-node placements on a degraded host
     int degraded_holds = 0;        ///< jobs held off degraded hosts (SimOptions::degraded_wait_s), once each
+    int withheld_holds = 0;        ///< jobs held for withheld hosts (SimOptions::withheld_wait_s), once each
     std::vector<std::pair<int, double>> slowdown_by_size;  ///< (GPUs, S_job) of each multi-node placement
 
     std::vector<double> waits;                  ///< per finished job, sorted
