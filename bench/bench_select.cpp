@@ -10,7 +10,9 @@
 // Cases: 2,000 (offer, job) pairs; each offer differs from the one before by a few hosts (a
 // scheduler pass evaluates job after job on nearly the same free nodes), about 30 % of the
 // hosts free, jobs of 1-128 nodes; and the same jobs in backfill's look-ahead (half the busy
-// hosts offered too, flagged busy now). Every call is timed; p50/p99 are printed with the ratio.
+// hosts offered too, flagged busy now); and the plain calls with a tenth of the hosts idle but
+// withheld (backfill's reservations: SelectorJob::idle_elsewhere, withheld_wait='s extra
+// place()). Every call is timed; p50/p99 are printed with the ratio.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -42,6 +44,7 @@ struct Case {
     /// backfill's look-ahead (will-run) call for the same job: `offer` plus the busy hosts
     /// whose jobs end within the window (half of all hosts, the same for every case), and those
     std::vector<std::uint64_t> ahead_offer, ahead_busy;
+    std::vector<std::uint64_t> withheld;  ///< idle, not offered: the reserved hosts of `held` not in `offer`
 };
 
 struct World {
@@ -97,6 +100,10 @@ const World& world(int hosts) {
     std::vector<std::uint64_t> ending(words, 0);
     for (std::size_t i = 0; i < w.names.size(); ++i)
         if (rng() % 2 == 0) ending[i / 64] |= 1ULL << (i % 64);
+    // the hosts idle but held for the jobs ahead: a tenth of them, drawn once
+    std::vector<std::uint64_t> held(words, 0);
+    for (std::size_t i = 0; i < w.names.size(); ++i)
+        if (rng() % 10 == 0) held[i / 64] |= 1ULL << (i % 64);
     const std::uint32_t sizes[] = {1, 2, 4, 8, 16, 32, 64, 128};
     for (int c = 0; c < 2000; ++c) {
         for (int k = 0; k < 4; ++k) {  // a few hosts freed or taken since the last call
@@ -105,10 +112,12 @@ const World& world(int hosts) {
         }
         // the lab's replay: jobs of 1-16 nodes
         const std::uint32_t n = sizes[rng() % 8];
-        Case k{offer, hosts == 64 ? std::min<std::uint32_t>(n, 16) : n, offer, std::vector<std::uint64_t>(words, 0)};
+        Case k{offer, hosts == 64 ? std::min<std::uint32_t>(n, 16) : n, offer, std::vector<std::uint64_t>(words, 0),
+               std::vector<std::uint64_t>(words, 0)};
         for (std::size_t i = 0; i < words; ++i) {
             k.ahead_busy[i] = ending[i] & ~offer[i];
             k.ahead_offer[i] = offer[i] | k.ahead_busy[i];
+            k.withheld[i] = held[i] & ~offer[i];
         }
         w.cases.push_back(std::move(k));
     }
@@ -149,20 +158,32 @@ void BM_Select(benchmark::State& state) {
     std::vector<double> us;
     long narrowed = 0;
     std::size_t c = 0;
-    const bool ahead = state.range(1) != 0;
+    const bool ahead = state.range(1) == 1;
+    const bool withheld = state.range(1) == 2;
+    if (withheld) {  // a first job of the partition offered every node: its nodes are learned
+        spank::SelectorJob j;
+        j.partition = "gpu";
+        const std::vector<std::uint64_t> all((w.names.size() + 63) / 64, ~0ULL);
+        (void)(*sel)->select(j, all, static_cast<std::uint32_t>(w.names.size()));
+    }
     for (auto _ : state) {  // NOLINT(clang-analyzer-deadcode.DeadStores): Google Benchmark's loop
         const Case& k = w.cases[c++ % w.cases.size()];
         spank::SelectorJob j;
         j.job_id = static_cast<std::uint32_t>(c);
         j.min_nodes = j.req_nodes = j.max_nodes = k.nodes;
         if (ahead) j.busy = k.ahead_busy;
+        if (withheld) {
+            j.partition = "gpu";
+            j.idle_elsewhere = k.withheld;
+        }
         const auto t0 = Clock::now();
         auto s = (*sel)->select(j, ahead ? k.ahead_offer : k.offer, static_cast<std::uint32_t>(w.names.size()));
         us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
         narrowed += s.kind == spank::Selection::Kind::Narrow ? 1 : 0;
         benchmark::DoNotOptimize(s);
     }
-    record((ahead ? "lookahead/" : "select/") + std::to_string(hosts), us, narrowed, state);
+    record((ahead ? "lookahead/" : withheld ? "withheld/" : "select/") + std::to_string(hosts), us, narrowed, state);
+    if (withheld) state.counters["held"] = static_cast<double>((*sel)->stats().held_withheld);
 }
 
 /// The baseline: topoplace's model of topology/tree's evaluation on the same states (built
@@ -199,13 +220,16 @@ void BM_SlurmTree(benchmark::State& state) {
 }
 
 // NOLINTEND(readability-identifier-naming)
-// second argument 1: backfill's look-ahead calls (busy nodes in the offer, SelectorJob::busy)
+// second argument 1: backfill's look-ahead calls (busy nodes in the offer, SelectorJob::busy);
+// 2: plain calls with idle nodes withheld (SelectorJob::idle_elsewhere)
 BENCHMARK(BM_Select)
     ->Args({64, 0})
     ->Args({4096, 0})
     ->Args({16384, 0})
     ->Args({4096, 1})
     ->Args({16384, 1})
+    ->Args({4096, 2})
+    ->Args({16384, 2})
     ->Iterations(20000)
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SlurmTree)->Arg(64)->Arg(4096)->Arg(16384)->Iterations(20000)->Unit(benchmark::kMicrosecond);
@@ -225,6 +249,11 @@ int main(int argc, char** argv) {
         if (la != g_figures.end() && lb != g_figures.end())
             std::printf("%d hosts: backfill look-ahead calls p99 %.1f us vs slurm-tree model %.1f us (ratio %.2fx)\n",
                         hosts, la->second.p99, lb->second.p99, la->second.p99 / lb->second.p99);
+        const auto wh = g_figures.find("withheld/" + std::to_string(hosts));
+        if (wh != g_figures.end() && lb != g_figures.end())
+            std::printf(
+                "%d hosts: calls with idle nodes withheld p99 %.1f us vs slurm-tree model %.1f us (ratio %.2fx)\n",
+                hosts, wh->second.p99, lb->second.p99, wh->second.p99 / lb->second.p99);
         const auto b = g_figures.find("slurm-tree/" + std::to_string(hosts));
         if (a == g_figures.end() || b == g_figures.end()) continue;
         std::printf("%d hosts: topology/topoplace eval p99 %.1f us vs slurm-tree model %.1f us (ratio %.2fx)%s\n",
