@@ -203,6 +203,15 @@ double model_slowdown(const Placer::Index& ix, const Topology& t, const perf::Fa
     return perf::slowdown(params, prof, perf::features_of(t, shape, jp, prof, gph, use)).s_job;
 }
 
+/// The slowest of `hosts` as the state records it (HostState::slowdown: a degraded host runs
+/// every step of a synchronous job that much slower, PERF-MODEL 6.2): S_deg of S_job = S_net S_deg.
+double slowest_host(const ClusterState& state, const std::vector<HostId>& hosts) {
+    double s = 1.0;
+    if (hosts.size() < 2) return s;
+    for (const HostId h : hosts) s = std::max(s, state.at(h).slowdown);
+    return s;
+}
+
 /// The running jobs' uplink use as the state records it (ClusterState::uplink_users).
 perf::UplinkUse uplink_use_of(const Topology& t, const perf::FabricShape& shape, const ClusterState& state) {
     perf::UplinkUse u;
@@ -233,7 +242,7 @@ double Placer::predicted_slowdown(const ClusterState& state, std::span<const Hos
     const perf::UplinkUse use = uplink_use_of(*topo_, shape, state);
     perf::JobPlacement jp;
     jp.hosts.assign(hosts.begin(), hosts.end());
-    return model_slowdown(*idx_, *topo_, shape, idx_->model, use, jp);
+    return model_slowdown(*idx_, *topo_, shape, idx_->model, use, jp) * slowest_host(state, jp.hosts);
 }
 
 namespace {
@@ -479,7 +488,9 @@ Result<Placement> Placer::place_by_cost(const ClusterState& state, const Request
     auto slowdown_of = [&](CostCand& k) {
         perf::JobPlacement jp;
         jp.hosts = k.p ? k.p->hosts : hosts_in_order(ix, k.c);
-        return model_slowdown(ix, *topo_, shape, ix.model, use, jp);
+        // a candidate held to a lower tier may take a degraded host (none without it fits
+        // there): weighed at its S_job, the fabric's slowdown times the slowest host's
+        return model_slowdown(ix, *topo_, shape, ix.model, use, jp) * slowest_host(state, jp.hosts);
     };
     cands[0].s = slowdown_of(cands[0]);
     const char* const held = "held to the lowest tier";

@@ -467,6 +467,31 @@ TEST(Place, PlacerMatchesFreeFunctionAndExplains) {
     }
 }
 
+// The cost policy weighs each candidate at its S_job: when a candidate (off shared uplinks,
+// or held to a lower tier) fits only with a degraded host, that host's slowdown counts
+// (S_net x S_deg), so the healthy placement wins and the rule holds under cost as under topo.
+// (Before, the candidate off shared uplinks won at S 1.0000 against 1.0465 with n012 in it.)
+TEST(Place, CostWeighsADegradedHostInEveryCandidate) {
+    auto t = three_level(2, 2, 4);  // leaves of 4: n001-n004, n005-n008 (spine 1), n009-n012, n013-n016 (spine 2)
+    ClusterState s(*t);
+    for (const char* n : {"n003", "n004", "n007", "n008", "n013", "n014", "n015", "n016"})
+        s.set_state(*t->find_host(n), NodeState::Alloc);
+    s.set_slowdown(*t->find_host("n012"), 1.34);
+    // running jobs use the uplinks of the first two leaves: off them, only leaf 3 holds 4
+    // nodes, with the degraded n012 (no healthy placement there fits)
+    for (const char* n : {"n001", "n005"}) s.add_uplink_users(t->group_of(*t->find_host(n)), 1, 0);
+    for (auto pol : {Policy::Topo, Policy::Cost}) {
+        auto p = place(*t, s, nodes(4), pol);
+        ASSERT_TRUE(p) << p.error().to_string();
+        EXPECT_EQ(p->degraded_hosts, 0) << policy_name(pol) << ": " << p->explanation;
+        EXPECT_EQ(compress_hostlist(names(*t, *p)), "n[001-002,005-006]") << policy_name(pol) << ": " << p->explanation;
+    }
+    const Placer placer(*t);
+    std::vector<HostId> leaf3;
+    for (const char* n : {"n009", "n010", "n011", "n012"}) leaf3.push_back(*t->find_host(n));
+    EXPECT_NEAR(placer.predicted_slowdown(s, leaf3), 1.34, 1e-9);  // one leaf: S_net 1, S_deg 1.34
+}
+
 TEST(Place, DegradedHostsStayOutOfMultiNodeJobsWhileOthersFit) {
     // issue 16 item 5: one slow host slows every rank of a synchronous job
     auto t = three_level(1, 2, 4);  // 8 hosts: n001-n004 under leaf01, n005-n008 under leaf02

@@ -193,7 +193,8 @@ public:
 
     /// The performance model's step-time slowdown of a job on `hosts` as the cost policy
     /// weighs its candidates (the Placer's parameters, the default layout of the hosts' GPUs,
-    /// the running jobs' uplink use recorded in `state`); 1 for fewer than two hosts.
+    /// the running jobs' uplink use recorded in `state`), times the slowest host's
+    /// HostState::slowdown (S_job = S_net S_deg); 1 for fewer than two hosts.
     [[nodiscard]] double predicted_slowdown(const ClusterState& state, std::span<const HostId> hosts) const;
 
     /// The placement indexes (defined in placement/src/internal.hpp: the engine's own files
