@@ -540,8 +540,10 @@ double Selector::withheld_gain(const SelectorJob& job, const placement::Request&
     auto spines = [](const placement::Placement& x) {
         return x.switches_per_level.size() > 1 ? x.switches_per_level[1] : 0;
     };
-    const auto pg = p.groups.size(), qg = q->groups.size();
-    const int ps = spines(p), qs = spines(*q);
+    const auto pg = p.groups.size();
+    const auto qg = q->groups.size();
+    const int ps = spines(p);
+    const int qs = spines(*q);
     if (qg > pg || qs > ps || (qg == pg && qs == ps) || q->degraded_hosts > p.degraded_hosts) return 0;
     const double sp = placer_->predicted_slowdown(state_, p.hosts);
     const double sq = placer_->predicted_slowdown(state_, q->hosts);

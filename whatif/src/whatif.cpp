@@ -77,7 +77,7 @@ struct JobRt {
     std::vector<std::pair<GroupId, int>> plan_groups;  // (leaf group, hosts): "[lg_a*3&lg_b*1]"
     double switch_deadline = 0;                        // until then Slurm holds the job for plan_groups.size() switches
     bool plan_avoids_degraded = false;                 // the plan's TOPOPLACE_EXCLUDE: degraded hosts left out
-    double held_until = -1;  // held off degraded hosts until then (SimOptions::degraded_wait_s), -1: never held
+    double held_until = -1;      // held off degraded hosts until then (SimOptions::degraded_wait_s), -1: never held
     double withheld_until = -1;  // held for withheld hosts until then (SimOptions::withheld_wait_s), -1: never
 };
 
@@ -741,8 +741,10 @@ bool Engine::hold_for_withheld(int j, const placement::Placement& p, const place
     auto spines = [](const placement::Placement& x) {
         return x.switches_per_level.size() > 1 ? x.switches_per_level[1] : 0;
     };
-    const auto pg = p.groups.size(), qg = q->groups.size();
-    const int ps = spines(p), qs = spines(*q);
+    const auto pg = p.groups.size();
+    const auto qg = q->groups.size();
+    const int ps = spines(p);
+    const int qs = spines(*q);
     if (qg > pg || qs > ps || (qg == pg && qs == ps) || q->degraded_hosts > p.degraded_hosts) return false;
     const double sp = placer_.predicted_slowdown(state_, p.hosts);
     const double sq = placer_.predicted_slowdown(state_, q->hosts);
