@@ -236,6 +236,15 @@ const perf::FabricShape& Placer::fabric_shape() const {
     return idx_->shape;
 }
 
+bool beats(const Placement& q, const Placement& p) noexcept {
+    auto spines = [](const Placement& x) { return x.switches_per_level.size() > 1 ? x.switches_per_level[1] : 0; };
+    const auto pg = p.groups.size();
+    const auto qg = q.groups.size();
+    const int ps = spines(p);
+    const int qs = spines(q);
+    return qg <= pg && qs <= ps && (qg < pg || qs < ps) && q.degraded_hosts <= p.degraded_hosts;
+}
+
 double Placer::predicted_slowdown(const ClusterState& state, std::span<const HostId> hosts) const {
     if (hosts.size() < 2) return 1.0;
     const perf::FabricShape& shape = fabric_shape();

@@ -537,14 +537,7 @@ double Selector::withheld_gain(const SelectorJob& job, const placement::Request&
     auto q = placer_->place(state_, r, policy);
     apply_bits(state_, idle_, with_);  // the offer again
     if (!q || q->hosts.size() < 2) return 0;
-    auto spines = [](const placement::Placement& x) {
-        return x.switches_per_level.size() > 1 ? x.switches_per_level[1] : 0;
-    };
-    const auto pg = p.groups.size();
-    const auto qg = q->groups.size();
-    const int ps = spines(p);
-    const int qs = spines(*q);
-    if (qg > pg || qs > ps || (qg == pg && qs == ps) || q->degraded_hosts > p.degraded_hosts) return 0;
+    if (!placement::beats(*q, p)) return 0;
     const double sp = placer_->predicted_slowdown(state_, p.hosts);
     const double sq = placer_->predicted_slowdown(state_, q->hosts);
     if (!(sq > 0 && sq < sp)) return 0;

@@ -178,6 +178,9 @@ private:
     /// job j waits rather than take placement p, which a placement on `all` (the request with
     /// no host withheld) beats.
     bool hold_for_withheld(int j, const placement::Placement& p, const placement::Request& all, double now);
+    /// A hold of job j from its first try (`until` < 0: not held yet) for `bound` seconds,
+    /// counted in `holds`, with a Wake at its end: true while it lasts.
+    bool hold_once(double& until, double bound, int& holds, int j, double now);
     /// Decide::Submit: the plan on the state at the job's arrival (none when it does not fit).
     void plan_at_submit(int j, double now);
     /// Decide::Submit: what Slurm's tree does with that plan when it tries to start the job.
@@ -718,14 +721,9 @@ bool Engine::hold_off_degraded(int j, const placement::Placement& p, double now)
     double slow = 1;
     for (HostId h : p.hosts)
         if (auto it = degraded_.find(h); it != degraded_.end()) slow = std::max(slow, it->second);
-    const double bound = std::min(opt_.degraded_wait_s, job.limit * (slow - 1));
-    if (job.held_until < 0) {  // held once, from its first such try (the plugin's held_since_)
-        if (!(bound > 0)) return false;
-        job.held_until = now + bound;
-        ++out_->degraded_holds;
-        push(job.held_until, Ev::Wake, j);  // the pass after it tries the job again
-    }
-    return now < job.held_until;
+    // held once, from its first such try (the plugin's held_since_)
+    return hold_once(job.held_until, std::min(opt_.degraded_wait_s, job.limit * (slow - 1)), out_->degraded_holds, j,
+                     now);
 }
 
 bool Engine::hold_for_withheld(int j, const placement::Placement& p, const placement::Request& all, double now) {
@@ -738,25 +736,23 @@ bool Engine::hold_for_withheld(int j, const placement::Placement& p, const place
     ++out_->place_calls;
     auto q = placer_.place(state_, all, policy_);
     if (!q || q->hosts.size() < 2) return false;
-    auto spines = [](const placement::Placement& x) {
-        return x.switches_per_level.size() > 1 ? x.switches_per_level[1] : 0;
-    };
-    const auto pg = p.groups.size();
-    const auto qg = q->groups.size();
-    const int ps = spines(p);
-    const int qs = spines(*q);
-    if (qg > pg || qs > ps || (qg == pg && qs == ps) || q->degraded_hosts > p.degraded_hosts) return false;
+    if (!placement::beats(*q, p)) return false;
     const double sp = placer_.predicted_slowdown(state_, p.hosts);
     const double sq = placer_.predicted_slowdown(state_, q->hosts);
     if (!(sq > 0 && sq < sp)) return false;
-    const double bound = std::min(opt_.withheld_wait_s, job.limit * (sp / sq - 1));
-    if (job.withheld_until < 0) {  // held once, from its first such try (the plugin's withheld_since_)
+    // held once, from its first such try (the plugin's withheld_since_)
+    return hold_once(job.withheld_until, std::min(opt_.withheld_wait_s, job.limit * (sp / sq - 1)),
+                     out_->withheld_holds, j, now);
+}
+
+bool Engine::hold_once(double& until, double bound, int& holds, int j, double now) {
+    if (until < 0) {
         if (!(bound > 0)) return false;
-        job.withheld_until = now + bound;
-        ++out_->withheld_holds;
-        push(job.withheld_until, Ev::Wake, j);  // the pass after it tries the job again
+        until = now + bound;
+        ++holds;
+        push(until, Ev::Wake, j);  // the pass after it tries the job again
     }
-    return now < job.withheld_until;
+    return now < until;
 }
 
 void Engine::judge_dominance(const JobRt& job, const placement::Placement& p) {

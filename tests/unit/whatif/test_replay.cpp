@@ -504,6 +504,20 @@ TEST(Replay, BackfillReservationPinsTheHeadsHostsOrOnlyTheirCount) {
     }
 }
 
+/// Runs 0 and 1 (cost, topo) of `held` made holds (the counter `holds`), those of `taken`
+/// (the hold off) none, and every one of the 300 jobs finished in both.
+void expect_holds(const Replay& held, const Replay& taken, int PolicyRun::*holds) {
+    for (std::size_t i = 0; i < 2; ++i) {
+        const auto& a = held.runs[i];
+        const auto& b = taken.runs[i];
+        SCOPED_TRACE(a.label);
+        EXPECT_GT(a.*holds, 0);
+        EXPECT_EQ(b.*holds, 0);
+        EXPECT_EQ(a.finished, 300);  // every hold ends
+        EXPECT_EQ(b.finished, 300);
+    }
+}
+
 // The topology plugin's hold off degraded hosts (degraded_wait=): with backfill's
 // reservations pinned (reserve_hosts), a job behind the queue head may be offered hosts that
 // include degraded ones while healthy ones are free but the head's; decided at start it waits
@@ -521,15 +535,7 @@ TEST(Replay, DecideAtStartHoldsAJobOffDegradedHostsAsThePluginDoes) {
     o.degraded_wait_s = 0;
     auto taken = simulate(*t, *tr, o);
     ASSERT_TRUE(taken) << taken.error().to_string();
-    for (std::size_t i = 0; i < 2; ++i) {
-        const auto& a = held->runs[i];
-        const auto& b = taken->runs[i];
-        SCOPED_TRACE(a.label);
-        EXPECT_GT(a.degraded_holds, 0);
-        EXPECT_EQ(b.degraded_holds, 0);
-        EXPECT_EQ(a.finished, 300);  // every hold ends
-        EXPECT_EQ(b.finished, 300);
-    }
+    expect_holds(*held, *taken, &PolicyRun::degraded_holds);
     // Slurm's tree alone holds nothing; in the default `count` mode every free host is offered,
     // so the hold's trigger cannot arise
     EXPECT_EQ(held->runs[2].degraded_holds, 0);
@@ -564,17 +570,12 @@ TEST(Replay, DecideAtStartHoldsAJobForWithheldHostsAsThePluginDoes) {
     o.withheld_wait_s = 0;
     auto taken = simulate(*t, *tr, o);
     ASSERT_TRUE(taken) << taken.error().to_string();
+    expect_holds(*held, *taken, &PolicyRun::withheld_holds);
     for (std::size_t i = 0; i < 2; ++i) {
-        const auto& a = held->runs[i];
-        const auto& b = taken->runs[i];
-        SCOPED_TRACE(a.label);
-        EXPECT_GT(a.withheld_holds, 0);
-        EXPECT_EQ(b.withheld_holds, 0);
-        EXPECT_EQ(a.finished, 300);  // every hold ends
-        EXPECT_EQ(b.finished, 300);
         // on this trace the holds leave no start dominated (without them 5 or 7 of 162 were)
-        EXPECT_EQ(a.not_dominated, a.dominance_judged);
-        EXPECT_LT(b.not_dominated, b.dominance_judged);
+        SCOPED_TRACE(held->runs[i].label);
+        EXPECT_EQ(held->runs[i].not_dominated, held->runs[i].dominance_judged);
+        EXPECT_LT(taken->runs[i].not_dominated, taken->runs[i].dominance_judged);
     }
     EXPECT_EQ(held->runs[2].withheld_holds, 0);
     o.withheld_wait_s = 600;

@@ -167,6 +167,11 @@ struct Placement {
     int degraded_hosts = 0;  ///< degraded hosts among `hosts` (HostState::slowdown > 1)
 };
 
+/// Whether placement `q` beats `p` on the Slurm-style tree: no more leaf groups, spines
+/// (switches_per_level[1]) or degraded hosts, and fewer leaf groups or spines (the live
+/// judge's "dominated", with degraded hosts never traded in).
+[[nodiscard]] bool beats(const Placement& q, const Placement& p) noexcept;
+
 /// A topology with its placement indexes built once (Slurm-style switch tree, switch
 /// distances, per-group host lists). Build one per Topology and reuse it: place() on a
 /// Placer costs microseconds; the free function below builds a Placer every call.
