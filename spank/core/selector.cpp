@@ -307,6 +307,11 @@ void apply_bits(placement::ClusterState& st, const std::vector<std::uint64_t>& w
         });
 }
 
+/// The nodes a job needs at least: its minimum where it gives a range, else its count.
+std::uint32_t nodes_needed(const SelectorJob& job) {
+    return job.min_nodes >= 1 && job.min_nodes < job.req_nodes ? job.min_nodes : job.req_nodes;
+}
+
 }  // namespace
 
 void Selector::host_bits(std::span<const std::uint64_t> nodes, std::uint32_t nbits,
@@ -389,10 +394,10 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
             for (std::size_t w = 0; w < words; ++w) it->second[w] |= offered[w];
         }
     }
-    auto hold = [&](std::string why, std::uint64_t& counter) {
-        ++counter;
+    auto hold = [&](std::string why, bool withheld) {
+        ++(withheld ? stats_.held_withheld : stats_.held);
         sel.kind = Selection::Kind::Hold;
-        sel.withheld = &counter == &stats_.held_withheld;
+        sel.withheld = withheld;
         sel.nodes.clear();
         sel.why = std::move(why);
         return std::move(sel);
@@ -426,7 +431,7 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
                         job.busy.begin() + static_cast<std::ptrdiff_t>(std::min(words, job.busy.size())));
     // a multi-node job that would start now (no offered node busy): the idle nodes of its
     // partition Slurm withheld from it, to weigh its choice against (withheld_wait)
-    const std::uint32_t need = job.min_nodes >= 1 && job.min_nodes < job.req_nodes ? job.min_nodes : job.req_nodes;
+    const std::uint32_t need = nodes_needed(job);
     const bool starts_now = std::all_of(job.busy.begin(), job.busy.end(), [](std::uint64_t b) { return b == 0; });
     const std::uint64_t withheld = cfg_.withheld_wait_s > 0 && need >= 2 && starts_now && !job.idle_elsewhere.empty()
                                        ? withheld_hosts(job, offered, nbits)
@@ -437,9 +442,9 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
         const Memo& m = it->second;
         ++stats_.repeats;
         if (m.on_degraded && hold_off_degraded(job, offered, nbits, *gpus, m.nodes))
-            return hold(std::string(kHeld), stats_.held);
+            return hold(std::string(kHeld), false);
         if (m.withheld_bound_s > 0 && hold_for_withheld(job.job_id, m.withheld_bound_s))
-            return hold(std::string(kWithheld), stats_.held_withheld);
+            return hold(std::string(kWithheld), true);
         ++(m.kind == Selection::Kind::Narrow ? stats_.narrowed : stats_.passed);
         sel.kind = m.kind;
         sel.nodes = m.nodes;
@@ -497,10 +502,8 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
     on_degraded = p->degraded_hosts > 0;
     if (withheld != 0) withheld_bound = withheld_gain(job, r, policy, *p);
     remember(sel);
-    if (on_degraded && hold_off_degraded(job, offered, nbits, *gpus, sel.nodes))
-        return hold(std::string(kHeld), stats_.held);
-    if (withheld_bound > 0 && hold_for_withheld(job.job_id, withheld_bound))
-        return hold(std::string(kWithheld), stats_.held_withheld);
+    if (on_degraded && hold_off_degraded(job, offered, nbits, *gpus, sel.nodes)) return hold(std::string(kHeld), false);
+    if (withheld_bound > 0 && hold_for_withheld(job.job_id, withheld_bound)) return hold(std::string(kWithheld), true);
     ++stats_.narrowed;
     return sel;
 }
@@ -550,15 +553,20 @@ double Selector::withheld_gain(const SelectorJob& job, const placement::Request&
 
 bool Selector::hold_for_withheld(std::uint32_t job_id, double bound_s) {
     if (bound_s <= 0) return false;
+    return held_within(withheld_since_, job_id, std::chrono::duration<double>(bound_s));
+}
+
+bool Selector::held_within(std::unordered_map<std::uint32_t, Clock::time_point>& since, std::uint32_t job_id,
+                           std::chrono::duration<double> bound) {
     const auto now = now_();
-    if (withheld_since_.size() >= kMemoJobs && !withheld_since_.contains(job_id)) withheld_since_.clear();
-    const auto [it, first] = withheld_since_.try_emplace(job_id, now);
-    return now - it->second < std::chrono::duration<double>(bound_s);
+    if (since.size() >= kMemoJobs && !since.contains(job_id)) since.clear();
+    const auto [it, first] = since.try_emplace(job_id, now);
+    return now - it->second < bound;
 }
 
 bool Selector::hold_off_degraded(const SelectorJob& job, std::span<const std::uint64_t> offered, std::uint32_t nbits,
                                  int gpus_per_node, std::span<const std::uint32_t> chosen) {
-    const std::uint32_t need = job.min_nodes >= 1 && job.min_nodes < job.req_nodes ? job.min_nodes : job.req_nodes;
+    const std::uint32_t need = nodes_needed(job);
     if (cfg_.degraded_wait_s <= 0 || need < 2 || job.idle_elsewhere.empty()) return false;
     const auto part = part_nodes_.find(job.partition);
     const std::vector<std::uint64_t>* seen = part == part_nodes_.end() ? nullptr : &part->second;
@@ -594,10 +602,7 @@ bool Selector::hold_off_degraded(const SelectorJob& job, std::span<const std::ui
                 slow = std::max(slow, state_.at(HostId(static_cast<std::uint32_t>(host_of_node_[i]))).slowdown);
         bound = std::min(bound, std::chrono::duration<double>(60.0 * job.time_limit_min * (slow - 1.0)));
     }
-    const auto now = now_();
-    if (held_since_.size() >= kMemoJobs && !held_since_.contains(job.job_id)) held_since_.clear();
-    const auto [it, first] = held_since_.try_emplace(job.job_id, now);
-    return now - it->second < bound;
+    return held_within(held_since_, job.job_id, bound);
 }
 
 bool Selector::spare_idle(const SelectorJob& job, std::uint32_t nbits, const placement::Request& r,

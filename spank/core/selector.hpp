@@ -217,6 +217,9 @@ private:
                          const placement::Placement& p);
     /// Whether a job beaten by withheld nodes for up to `bound_s` is held now (from its first hold).
     bool hold_for_withheld(std::uint32_t job_id, double bound_s);
+    /// Whether `job_id`, first held at since[job_id] (set now if absent), is still within `bound`.
+    bool held_within(std::unordered_map<std::uint32_t, Clock::time_point>& since, std::uint32_t job_id,
+                     std::chrono::duration<double> bound);
     /// Slurm node bits (`nbits` of them) -> per-host bits in `out` (nodes the snapshot lacks dropped).
     void host_bits(std::span<const std::uint64_t> nodes, std::uint32_t nbits, std::vector<std::uint64_t>& out) const;
 
