@@ -476,6 +476,11 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
     r.one_nvl_domain = opts->nvl;
     r.segment = opts->segment;
     const placement::Policy policy = mode == Mode::Spread ? placement::Policy::Spread : cfg_.policy;
+    auto elapsed_ns = [](std::chrono::steady_clock::time_point since) {
+        return static_cast<std::uint64_t>(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - since).count());
+    };
+    auto t = std::chrono::steady_clock::now();
     auto p = placer_->place(state_, r, policy);
     if (!p && r.gpus_per_node > 0 && p.error().code == Errc::Unsatisfiable) {
         // the snapshot may know fewer GPUs than Slurm's gres.conf: Slurm offered these nodes
@@ -483,13 +488,18 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
         r.gpus_per_node = 0;
         p = placer_->place(state_, r, policy);
     }
+    stats_.place_ns += elapsed_ns(t);
     if (!p) {
         auto out = pass(std::string(errc_name(p.error().code)) + ": " + p.error().message);
         remember(out);
         return out;
     }
-    if (!job.busy.empty() && cfg_.lookahead != SelectorConfig::LookAhead::Off && spare_idle(job, nbits, r, policy, *p))
-        ++stats_.lookahead_moved;
+    if (!job.busy.empty() && cfg_.lookahead != SelectorConfig::LookAhead::Off) {
+        t = std::chrono::steady_clock::now();
+        if (spare_idle(job, nbits, r, policy, *p)) ++stats_.lookahead_moved;
+        ++stats_.lookahead_calls;
+        stats_.lookahead_ns += elapsed_ns(t);
+    }
     sel.nodes.reserve(p->hosts.size());
     for (HostId h : p->hosts) {
         const std::uint32_t i = node_of_host_[h.index()];
@@ -500,7 +510,12 @@ Selection Selector::decide(const SelectorJob& job, std::span<const std::uint64_t
     sel.kind = Selection::Kind::Narrow;
     sel.why = std::move(p->explanation);
     on_degraded = p->degraded_hosts > 0;
-    if (withheld != 0) withheld_bound = withheld_gain(job, r, policy, *p);
+    if (withheld != 0) {
+        t = std::chrono::steady_clock::now();
+        withheld_bound = withheld_gain(job, r, policy, *p);
+        ++stats_.withheld_calls;
+        stats_.withheld_ns += elapsed_ns(t);
+    }
     remember(sel);
     if (on_degraded && hold_off_degraded(job, offered, nbits, *gpus, sel.nodes)) return hold(std::string(kHeld), false);
     if (withheld_bound > 0 && hold_for_withheld(job.job_id, withheld_bound)) return hold(std::string(kWithheld), true);

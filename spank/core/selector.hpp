@@ -176,6 +176,11 @@ public:
         std::uint64_t held_withheld = 0;    ///< calls held for withheld idle nodes (withheld_wait_s)
         std::uint64_t select_ns = 0;        ///< time in select(), all calls
         std::uint64_t select_max_ns = 0;
+        std::uint64_t place_ns = 0;         ///< of which the decision's own place() calls
+        std::uint64_t lookahead_calls = 0;  ///< look-ahead calls that searched for a choice leaving idle nodes
+        std::uint64_t lookahead_ns = 0;     ///< of select_ns: that search (spare_idle)
+        std::uint64_t withheld_calls = 0;   ///< decisions weighed against the withheld idle nodes
+        std::uint64_t withheld_ns = 0;      ///< of select_ns: that weighing (withheld_gain)
     };
 
     [[nodiscard]] const Stats& stats() const noexcept { return stats_; }

@@ -159,7 +159,9 @@ extern "C" void tps_summary(struct tps* s, char* msg, std::size_t msglen) {
           << st.held_withheld << " held for withheld nodes, " << st.health_reads << " health records read; decision "
           << st.select_ns / 1000 << " us in all (mean " << std::fixed << std::setprecision(1)
           << (st.calls > 0 ? static_cast<double>(st.select_ns) / 1000.0 / static_cast<double>(st.calls) : 0.0)
-          << " us, max " << st.select_max_ns / 1000 << " us)";
+          << " us, max " << st.select_max_ns / 1000 << " us; place() " << st.place_ns / 1000 << " us, look-ahead "
+          << st.lookahead_ns / 1000 << " us in " << st.lookahead_calls << " calls, withheld nodes weighed "
+          << st.withheld_ns / 1000 << " us in " << st.withheld_calls << " calls)";
         put(msg, msglen, o.str());
     } catch (...) {
         put(msg, msglen, "summary failed");

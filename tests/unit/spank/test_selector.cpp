@@ -392,6 +392,8 @@ TEST(Selector, AJobBeatenByIdleNodesSlurmWithheldIsHeldForWhatTheyWouldSaveIt) {
     EXPECT_EQ(s.kind, K::Hold) << s.why;
     EXPECT_EQ(f.sel->stats().held_withheld, 2U);
     EXPECT_EQ(f.sel->stats().held, 0U);
+    EXPECT_EQ(f.sel->stats().withheld_calls, 1U);  // weighed once: the memo answered the second call
+    EXPECT_EQ(f.sel->stats().lookahead_calls, 0U);
     // nothing withheld known, another partition's nodes, a look-ahead call: the offer's best
     auto unknown = j;
     unknown.job_id = 8;
@@ -575,6 +577,9 @@ TEST(Selector, LookAheadReservesNodesBusyNowAndLeavesIdleOnesToBackfill) {
     EXPECT_EQ(idle_chosen(t, {17, 18, 21}), 5) << t.why;
     for (const char* n : {"n017", "n018", "n021"}) EXPECT_EQ(f.chosen(t).count(n), 1U) << n << ": " << t.why;
     EXPECT_EQ(f.sel->stats().lookahead_moved, 2U);
+    EXPECT_EQ(f.sel->stats().lookahead_calls, 2U);
+    EXPECT_EQ(f.sel->stats().withheld_calls, 0U);
+    EXPECT_LE(f.sel->stats().lookahead_ns + f.sel->stats().place_ns, f.sel->stats().select_ns);
 }
 
 // Where the busy nodes alone make a worse placement (one per leaf group), the placement stays
@@ -913,6 +918,7 @@ TEST(TpSelect, ASnapshotOfAnotherClusterIsRefusedAndMissingSlurmNodesAreSaid) {
         std::string::npos)
         << msg;
     EXPECT_NE(std::string(msg).find(" us in all (mean "), std::string::npos) << msg;
+    EXPECT_NE(std::string(msg).find(" us in 0 calls, withheld nodes weighed "), std::string::npos) << msg;
     EXPECT_EQ(tps_stats_interval(s), 300);
     EXPECT_EQ(tps_stats_interval(nullptr), 0);
     tps_close(s);
