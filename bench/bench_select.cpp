@@ -184,6 +184,16 @@ void BM_Select(benchmark::State& state) {
     }
     record((ahead ? "lookahead/" : withheld ? "withheld/" : "select/") + std::to_string(hosts), us, narrowed, state);
     if (withheld) state.counters["held"] = static_cast<double>((*sel)->stats().held_withheld);
+    // where a decision's time goes (the plugin's summary line splits it the same way)
+    const auto& st = (*sel)->stats();
+    if (st.select_ns > 0) {
+        const auto pct = [&](std::uint64_t ns) {
+            return 100.0 * static_cast<double>(ns) / static_cast<double>(st.select_ns);
+        };
+        state.counters["place_pct"] = pct(st.place_ns);
+        state.counters["lookahead_pct"] = pct(st.lookahead_ns);
+        state.counters["withheld_pct"] = pct(st.withheld_ns);
+    }
 }
 
 /// The baseline: topoplace's model of topology/tree's evaluation on the same states (built
